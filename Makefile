@@ -1,0 +1,31 @@
+# Two commands a newcomer needs: `make run` (the bot) and `make test` (the suite).
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: install run test lint bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(PY) -m bot run
+
+test: $(STAMP)
+	$(PY) -m pytest
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+
+bench: $(STAMP)
+	$(PY) -m bot simulate --preset russian --hands 20000 --seed 1
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
