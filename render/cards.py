@@ -1,0 +1,170 @@
+"""Card faces and the card back, drawn by the project itself and cached once per size.
+
+Two standard sizes: ``HAND`` (the ephemeral hand) and ``TABLE`` (tricks and talon on the
+table image); ``scale`` multiplies both. Faces are RGBA with transparent rounded corners.
+
+Design for phones: a large corner index (rank over suit) that stays visible when cards
+overlap, big pips, red hearts/diamonds and near-black spades/clubs; court cards show a tinted
+panel with a large letter and pip instead of portraits.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+
+from PIL import Image, ImageDraw
+
+from render import _draw, fonts
+from render.model import split_card
+
+HAND = (112, 158)
+TABLE = (86, 121)
+FACE = (253, 252, 248)
+EDGE = (120, 120, 128)
+COURT_TINT = {"C": (222, 232, 226), "D": (250, 226, 222), "H": (250, 226, 222),
+              "S": (222, 232, 226)}
+BACK_MAIN = (150, 28, 40)
+BACK_LINE = (198, 70, 78)
+
+_LOCK = threading.Lock()
+_CACHE: dict[tuple[str, int, int], Image.Image] = {}
+DRAWN: Counter[str] = Counter()
+"""How many times each card was drawn in this process (a cache check for tests)."""
+
+# Pip positions (fractions of the pip area) for the number cards, standard layouts.
+_L, _C, _R = 0.0, 0.5, 1.0
+_PIP_LAYOUT: dict[str, list[tuple[float, float]]] = {
+    "7": [(_L, 0), (_R, 0), (_C, 0.25), (_L, 0.5), (_R, 0.5), (_L, 1), (_R, 1)],
+    "8": [(_L, 0), (_R, 0), (_C, 0.25), (_L, 0.5), (_R, 0.5), (_C, 0.75), (_L, 1), (_R, 1)],
+    "9": [(_L, 0), (_R, 0), (_L, 1 / 3), (_R, 1 / 3), (_C, 0.5), (_L, 2 / 3), (_R, 2 / 3),
+          (_L, 1), (_R, 1)],
+    "10": [(_L, 0), (_R, 0), (_C, 1 / 6), (_L, 1 / 3), (_R, 1 / 3), (_L, 2 / 3), (_R, 2 / 3),
+           (_C, 5 / 6), (_L, 1), (_R, 1)],
+}
+
+
+def size_for(kind: str, scale: float = 1.0) -> tuple[int, int]:
+    w, h = HAND if kind == "hand" else TABLE
+    return round(w * scale), round(h * scale)
+
+
+def face(card: str, size: tuple[int, int]) -> Image.Image:
+    """The face of ``card`` (``"10H"``) at ``size``: cached, do not modify."""
+    rank, suit = split_card(card)
+    return _cached(rank + suit, size)
+
+
+def back(size: tuple[int, int]) -> Image.Image:
+    return _cached("back", size)
+
+
+def _cached(key: str, size: tuple[int, int]) -> Image.Image:
+    ck = (key, size[0], size[1])
+    hit = _CACHE.get(ck)
+    if hit is not None:
+        return hit
+    with _LOCK:
+        hit = _CACHE.get(ck)
+        if hit is None:
+            hit = _draw_back(size) if key == "back" else _draw_face(key[:-1], key[-1], size)
+            DRAWN[key] += 1
+            _CACHE[ck] = hit
+        return hit
+
+
+def _blank(size: tuple[int, int], fill: tuple[int, int, int]) -> Image.Image:
+    w, h = size
+    img = Image.new("RGBA", size, (0, 0, 0, 0))
+    r = max(4, round(w * 0.08))
+    big = Image.new("L", (w * 4, h * 4), 0)
+    ImageDraw.Draw(big).rounded_rectangle((0, 0, w * 4 - 1, h * 4 - 1), radius=r * 4, fill=255)
+    mask = big.resize(size, Image.Resampling.LANCZOS)
+    body = Image.new("RGBA", size, (*EDGE, 255))
+    img.paste(body, (0, 0), mask)
+    inner = Image.new("L", (w * 4, h * 4), 0)
+    b = max(4, round(w * 4 * 0.012))
+    ImageDraw.Draw(inner).rounded_rectangle(
+        (b, b, w * 4 - 1 - b, h * 4 - 1 - b), radius=r * 4 - b, fill=255
+    )
+    img.paste(Image.new("RGBA", size, (*fill, 255)), (0, 0), inner.resize(size, Image.Resampling.LANCZOS))
+    return img
+
+
+def _draw_face(rank: str, suit: str, size: tuple[int, int]) -> Image.Image:
+    w, h = size
+    img = _blank(size, FACE)
+    color = _draw.suit_color(suit)
+    # corner index: rank over suit, top-left and (rotated) bottom-right
+    corner = Image.new("RGBA", (round(w * 0.26), round(h * 0.4)), (0, 0, 0, 0))
+    rs = round(w * (0.25 if rank != "10" else 0.2))
+    fonts.draw_text(corner, (corner.width / 2, round(w * 0.05)), rank, rs, fill=color,
+                    bold=True, anchor="mt")
+    ps = round(w * 0.18)
+    _draw.paste(corner, _draw.pip(suit, ps), ((corner.width - ps) / 2, round(w * 0.05) + rs * 0.9))
+    inset = round(w * 0.025)
+    _draw.paste(img, corner, (inset, inset))
+    _draw.paste(img, corner.rotate(180), (w - inset - corner.width, h - inset - corner.height))
+    # centre
+    area = (w * 0.37, h * 0.13, w * 0.63, h * 0.87)
+    ax0, ay0, ax1, ay1 = area
+    if rank in _PIP_LAYOUT:
+        psz = round(w * 0.17)
+        for fx, fy in _PIP_LAYOUT[rank]:
+            cx = ax0 + (ax1 - ax0) * fx
+            cy = ay0 + psz / 2 + (ay1 - ay0 - psz) * fy
+            p = _draw.pip(suit, psz)
+            if fy > 0.5:
+                p = p.rotate(180)
+            _draw.paste(img, p, (cx - psz / 2, cy - psz / 2))
+    elif rank == "A":
+        psz = round(w * 0.5)
+        _draw.paste(img, _draw.pip(suit, psz), ((w - psz) / 2, (h - psz) / 2))
+    else:
+        panel = (round(w * 0.29), round(h * 0.13), round(w * 0.71), round(h * 0.87))
+        d = ImageDraw.Draw(img)
+        d.rounded_rectangle(panel, radius=round(w * 0.05), fill=COURT_TINT[suit],
+                            outline=color, width=max(1, round(w * 0.015)))
+        cx = w / 2
+        fonts.draw_text(img, (cx, h * 0.33), rank, round(w * 0.3), fill=color, bold=True,
+                        anchor="mm")
+        psz = round(w * 0.3)
+        _draw.paste(img, _draw.pip(suit, psz), (cx - psz / 2, h * 0.6 - psz / 2))
+    return img
+
+
+def _draw_back(size: tuple[int, int]) -> Image.Image:
+    w, h = size
+    img = _blank(size, FACE)
+    m = max(3, round(w * 0.07))
+    inner = Image.new("RGB", (w - 2 * m, h - 2 * m), BACK_MAIN)
+    d = ImageDraw.Draw(inner)
+    step = max(6, round(w * 0.14))
+    lw = max(1, round(w * 0.02))
+    for k in range(-h, w + h, step):
+        d.line((k, 0, k + inner.height, inner.height), fill=BACK_LINE, width=lw)
+        d.line((k, inner.height, k + inner.height, 0), fill=BACK_LINE, width=lw)
+    mask = Image.new("L", inner.size, 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, inner.width - 1, inner.height - 1),
+                                           radius=max(2, round(w * 0.05)), fill=255)
+    img.paste(inner, (m, m), mask)
+    return img
+
+
+def all_cards(deck: int = 24) -> list[str]:
+    ranks = {24: ("9", "J", "Q", "K", "10", "A"), 20: ("J", "Q", "K", "10", "A"),
+             32: ("7", "8", "9", "J", "Q", "K", "10", "A")}[deck]
+    return [r + s for s in ("S", "H", "C", "D") for r in ranks]
+
+
+def sheet(size: tuple[int, int] = HAND, deck: int = 32) -> Image.Image:
+    """Every face and the back on one felt image (for the samples)."""
+    cards = all_cards(deck)
+    ranks = len(cards) // 4
+    w, h = size
+    gap = max(4, w // 10)
+    img = _draw.felt((ranks + 1) * (w + gap) + gap, 4 * (h + gap) + gap)
+    for i, c in enumerate(cards):
+        _draw.paste(img, face(c, size), (gap + (i % ranks) * (w + gap), gap + (i // ranks) * (h + gap)))
+    _draw.paste(img, back(size), (gap + ranks * (w + gap), gap))
+    return img
