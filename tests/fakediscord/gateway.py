@@ -1,0 +1,193 @@
+"""The gateway websocket: hello, identify, heartbeat, ready, resume, dispatch.
+
+Speaks what the unmodified discord.py client asks for: JSON encoding, with
+``compress=zlib-stream`` (one shared zlib stream, each frame ending in a
+Z_SYNC_FLUSH) or ``zstd-stream`` when the ``zstandard`` module is present.
+
+A *session* outlives its websocket: dispatches sent while the bot is
+disconnected are buffered and replayed on RESUME.  A new IDENTIFY (a restarted
+bot process) starts a new session that receives every later dispatch.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import zlib
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import WSMsgType, web
+
+if TYPE_CHECKING:
+    from .server import Emulator
+
+log = logging.getLogger("fakediscord.gateway")
+DISPATCH, HEARTBEAT, IDENTIFY, RESUME = 0, 1, 2, 6
+REQUEST_MEMBERS, INVALID_SESSION, HELLO, HEARTBEAT_ACK = 8, 9, 10, 11
+
+
+class Connection:
+    """One websocket, with its compression stream."""
+
+    def __init__(self, ws: web.WebSocketResponse, compress: str | None) -> None:
+        self.ws = ws
+        self._zlib = zlib.compressobj() if compress == "zlib-stream" else None
+        self._zstd: Any = None
+        if compress == "zstd-stream":
+            try:
+                import zstandard
+
+                self._zstd = (zstandard.ZstdCompressor().compressobj(), zstandard)
+            except ImportError:  # the client then has no zstd either; send text
+                pass
+
+    async def send(self, payload: dict[str, Any]) -> None:
+        raw = json.dumps(payload, separators=(",", ":")).encode()
+        if self._zlib is not None:
+            await self.ws.send_bytes(self._zlib.compress(raw) + self._zlib.flush(zlib.Z_SYNC_FLUSH))
+        elif self._zstd is not None:
+            cobj, mod = self._zstd
+            await self.ws.send_bytes(cobj.compress(raw) + cobj.flush(mod.COMPRESSOBJ_FLUSH_BLOCK))
+        else:
+            await self.ws.send_str(raw.decode())
+
+
+class Session:
+    """A gateway session: sequence numbers and the dispatches not yet acknowledged."""
+
+    def __init__(self) -> None:
+        self.id = secrets.token_hex(16)
+        self.seq = 0
+        self.buffer: deque[dict[str, Any]] = deque(maxlen=5000)
+        self.conn: Connection | None = None
+        self.lock = asyncio.Lock()
+
+
+class Gateway:
+    """Serves ``/gateway`` and delivers events to the bot's current session."""
+
+    heartbeat_interval = 41250
+
+    def __init__(self, emulator: Emulator) -> None:
+        self.emu = emulator
+        self.sessions: dict[str, Session] = {}
+        self.current: Session | None = None
+        self.ready = asyncio.Event()  # a session is identified and has its guilds
+        self.identifies = 0
+        self.resumes = 0
+
+    @property
+    def connected(self) -> bool:
+        return self.current is not None and self.current.conn is not None
+
+    async def handle(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
+        await ws.prepare(request)
+        conn = Connection(ws, request.query.get("compress"))
+        session: Session | None = None
+        await conn.send({"op": HELLO, "d": {"heartbeat_interval": self.heartbeat_interval}})
+        try:
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    continue
+                frame = json.loads(msg.data)
+                op, data = frame.get("op"), frame.get("d")
+                if op == HEARTBEAT:
+                    await conn.send({"op": HEARTBEAT_ACK})
+                elif op == IDENTIFY:
+                    session = await self._identify(conn, data)
+                elif op == RESUME:
+                    session = await self._resume(conn, data)
+                elif op == REQUEST_MEMBERS and session is not None:
+                    await self._members_chunk(session, data)
+        finally:
+            if session is not None and session.conn is conn:
+                session.conn = None
+                log.info("gateway connection of session %s closed", session.id)
+        return ws
+
+    async def _identify(self, conn: Connection, data: dict[str, Any]) -> Session | None:
+        if data.get("token") != self.emu.token:
+            await conn.ws.close(code=4004, message=b"Authentication failed.")
+            return None
+        session = Session()
+        session.conn = conn
+        old, self.current = self.current, session
+        self.sessions = {session.id: session}
+        self.identifies += 1
+        self.ready.clear()
+        if old is not None and old.conn is not None:
+            await old.conn.ws.close(code=4000)
+        store = self.emu.store
+        user = self.emu.bot_user.payload() | {"verified": True, "mfa_enabled": False, "flags": 0}
+        await self._send(session, "READY", {
+            "v": 10, "user": user, "session_id": session.id, "session_type": "normal",
+            "resume_gateway_url": self.emu.gateway_url, "shard": data.get("shard") or [0, 1],
+            "guilds": [{"id": str(g), "unavailable": True} for g in store.guilds],
+            "application": {"id": str(self.emu.application_id), "flags": 0},
+            "private_channels": [], "relationships": [], "presences": [],
+            "user_settings": {}, "guild_join_requests": [], "geo_ordered_rtc_regions": [],
+        })
+        for guild in list(store.guilds.values()):
+            await self._send(session, "GUILD_CREATE", guild.payload())
+        self.ready.set()
+        log.info("bot identified, session %s", session.id)
+        return session
+
+    async def _resume(self, conn: Connection, data: dict[str, Any]) -> Session | None:
+        session = self.sessions.get(data.get("session_id") or "")
+        if session is None or data.get("token") != self.emu.token:
+            await conn.send({"op": INVALID_SESSION, "d": False})
+            return None
+        async with session.lock:
+            session.conn = conn
+            missed = [f for f in session.buffer if f["s"] > (data.get("seq") or 0)]
+            for frame in missed:
+                await conn.send(frame)
+            session.seq += 1
+            await conn.send({"op": DISPATCH, "t": "RESUMED", "s": session.seq, "d": {}})
+        self.resumes += 1
+        log.info("session %s resumed, %d dispatches replayed", session.id, len(missed))
+        return session
+
+    async def _members_chunk(self, session: Session, data: dict[str, Any]) -> None:
+        guild = self.emu.store.guilds.get(int(data["guild_id"]))
+        members = [m.payload() for m in guild.members.values()] if guild else []
+        await self._send(session, "GUILD_MEMBERS_CHUNK", {
+            "guild_id": data["guild_id"], "members": members, "chunk_index": 0,
+            "chunk_count": 1, "not_found": [], "nonce": data.get("nonce")})
+
+    async def _send(self, session: Session, event: str, data: dict[str, Any]) -> None:
+        self.emu.store.touch()
+        async with session.lock:
+            session.seq += 1
+            frame = {"op": DISPATCH, "t": event, "s": session.seq, "d": data}
+            session.buffer.append(frame)
+            if session.conn is not None:
+                try:
+                    await session.conn.send(frame)
+                except ConnectionError:  # replayed on resume
+                    session.conn = None
+
+    async def dispatch(self, event: str, data: dict[str, Any]) -> bool:
+        """Send an event to the bot; False when no bot session exists at all."""
+        session = self.current
+        if session is None:
+            return False
+        await self._send(session, event, data)
+        return True
+
+    async def drop(self, code: int = 4000) -> None:
+        """Close the bot's websocket from the server side (the bot should RESUME)."""
+        session = self.current
+        if session is not None and session.conn is not None:
+            conn, session.conn = session.conn, None
+            await conn.ws.close(code=code)
+
+    async def close(self) -> None:
+        for session in self.sessions.values():
+            if session.conn is not None:
+                await session.conn.ws.close(code=1001)

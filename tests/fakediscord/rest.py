@@ -1,0 +1,291 @@
+"""REST routes a bot calls with its bot token (under ``/api/v10``).
+
+Gateway discovery, the bot's user and application, application command sync,
+channels, messages (JSON or multipart with ``payload_json`` + ``files[n]``),
+threads, and the attachment files themselves.  Message creates and edits of a
+channel pass the per-channel rate limit.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from . import rules
+from .errors import DiscordHTTPError
+from .models import Channel, Message, Revision
+
+if TYPE_CHECKING:
+    from .server import Emulator
+
+API = "/api/v10"
+
+
+async def read_body(request: web.Request) -> tuple[dict[str, Any], dict[int, tuple]]:
+    """The JSON body and uploaded files ``{n: (filename, bytes, content_type)}``."""
+    files: dict[int, tuple] = {}
+    if request.content_type.startswith("multipart/"):
+        body: dict[str, Any] = {}
+        reader = await request.multipart()
+        async for part in reader:
+            name = part.name or ""  # type: ignore[union-attr]
+            if name == "payload_json":
+                body = json.loads(await part.text())  # type: ignore[union-attr]
+            elif name.startswith("files["):
+                data = await part.read()  # type: ignore[union-attr]
+                ctype = part.headers.get("Content-Type")
+                files[int(name[6:-1])] = (part.filename or f"file{name}", bytes(data), ctype)
+        return body, files
+    if request.can_read_body:
+        return await request.json(), files
+    return {}, files
+
+
+def build_revision(emu: Emulator, channel_id: int, body: dict[str, Any], files: dict[int, tuple],
+                   base: Revision | None = None, *, what: str = "message") -> Revision:
+    """The next version of a message, or a 400 (and a violation) if Discord refuses it."""
+    rev = emu.store.revision(channel_id, body, dict(files), base)
+    check = {"content": rev.content, "embeds": rev.embeds, "components": rev.components,
+             "flags": rev.flags}
+    problems = rules.check_message(check, [(a.filename, len(a.data)) for a in rev.attachments])
+    if problems:
+        emu.store.violate("message_limits", f"{what}: " + "; ".join(problems))
+        raise DiscordHTTPError(400, 50035, "Invalid Form Body", {"_errors": problems})
+    return rev
+
+
+def json_response(data: Any, headers: dict[str, str] | None = None,
+                  status: int = 200) -> web.Response:
+    """A JSON answer with exactly ``Content-Type: application/json`` (discord.py checks)."""
+    return web.Response(body=json.dumps(data).encode(), status=status,
+                        headers={"Content-Type": "application/json", **(headers or {})})
+
+
+def add_routes(app: web.Application, emu: Emulator) -> None:
+    """Register the bot-token routes of ``emu`` on ``app``."""
+    store = emu.store
+    r = app.router
+
+    def channel(request: web.Request) -> Channel:
+        emu.check_bot_auth(request)
+        chan = store.channels.get(int(request.match_info["cid"]))
+        if chan is None:
+            raise DiscordHTTPError(404, 10003, "Unknown Channel")
+        return chan
+
+    def message(request: web.Request, chan: Channel) -> Message:
+        msg = store.messages.get(int(request.match_info["mid"]))
+        if msg is None or msg.deleted or msg.channel_id != chan.id or msg.ephemeral:
+            if msg is not None and msg.ephemeral:
+                store.violate("foreign_ephemeral", f"ephemeral message {msg.id} used through "
+                              f"{request.method} {request.path}; only its interaction token may")
+            raise DiscordHTTPError(404, 10008, "Unknown Message")
+        return msg
+
+    def rate_limit(chan: Channel, bucket: str, request: web.Request) -> dict[str, str]:
+        decision = emu.ratelimiter.hit(chan.id)
+        headers = decision.headers(bucket)
+        if not decision.allowed:
+            route = f"{request.method} {request.path}"
+            store.rate_limited.append(route)
+            store.violate("rate_limit", f"429 on {route}: more than {decision.limit} message "
+                          f"creates/edits in {emu.rate_config.per:g}s in #{chan.name}")
+            extra = {"retry_after": round(decision.reset_after, 3), "global": False}
+            raise DiscordHTTPError(429, 0, "You are being rate limited.", headers=headers,
+                                   extra=extra)
+        return headers
+
+    async def gateway(request: web.Request) -> web.Response:
+        return json_response({"url": emu.gateway_url})
+
+    async def gateway_bot(request: web.Request) -> web.Response:
+        emu.check_bot_auth(request)
+        return json_response({"url": emu.gateway_url, "shards": 1, "session_start_limit": {
+            "total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}})
+
+    async def me(request: web.Request) -> web.Response:
+        emu.check_bot_auth(request)
+        return json_response(emu.bot_user.payload() | {"verified": True, "mfa_enabled": False,
+                                                       "flags": 0, "email": None})
+
+    async def get_user(request: web.Request) -> web.Response:
+        emu.check_bot_auth(request)
+        user = store.users.get(int(request.match_info["uid"]))
+        if user is None:
+            raise DiscordHTTPError(404, 10013, "Unknown User")
+        return json_response(user.payload())
+
+    async def application(request: web.Request) -> web.Response:
+        emu.check_bot_auth(request)
+        return json_response({
+            "id": str(emu.application_id), "name": emu.bot_user.name, "icon": None,
+            "description": "", "rpc_origins": [], "bot_public": True,
+            "bot_require_code_grant": False, "owner": emu.owner.payload(), "team": None,
+            "verify_key": "0" * 64, "flags": 0, "summary": "", "bot": emu.bot_user.payload(),
+            "interactions_endpoint_url": None, "tags": [], "redirect_uris": [],
+        })
+
+    def command_list(request: web.Request) -> list[dict[str, Any]]:
+        emu.check_bot_auth(request)
+        if int(request.match_info["app"]) != emu.application_id:
+            raise DiscordHTTPError(403, 50001, "Missing Access")
+        gid = request.match_info.get("gid")
+        if gid is None:
+            return store.global_commands
+        if int(gid) not in store.guilds:
+            raise DiscordHTTPError(404, 10004, "Unknown Guild")
+        return store.guild_commands.setdefault(int(gid), [])
+
+    async def get_commands(request: web.Request) -> web.Response:
+        return json_response(command_list(request))
+
+    async def put_commands(request: web.Request) -> web.Response:
+        old = {c["name"]: c for c in command_list(request)}
+        body = await request.json()
+        problems = [p for cmd in body for p in rules.check_command(cmd)]
+        if len(body) > 100:
+            problems.append(f"{len(body)} commands (max 100)")
+        if problems:
+            store.violate("command_schema", "; ".join(problems))
+            raise DiscordHTTPError(400, 50035, "Invalid Form Body", {"_errors": problems})
+        gid = request.match_info.get("gid")
+        synced = []
+        for cmd in body:
+            prev = old.get(cmd["name"])
+            synced.append(cmd | {
+                "id": prev["id"] if prev else str(store.next_id()),
+                "application_id": str(emu.application_id), "version": str(store.next_id()),
+                "type": cmd.get("type", 1), "guild_id": gid, "nsfw": cmd.get("nsfw", False),
+                "default_member_permissions": cmd.get("default_member_permissions"),
+            })
+        target = command_list(request)
+        target[:] = synced
+        emu.commands_synced += 1
+        return json_response(synced)
+
+    async def get_channel(request: web.Request) -> web.Response:
+        return json_response(channel(request).payload())
+
+    async def edit_channel(request: web.Request) -> web.Response:
+        chan = channel(request)
+        body = await request.json()
+        chan.name = body.get("name", chan.name)
+        chan.archived = body.get("archived", chan.archived)
+        event = "THREAD_UPDATE" if chan.is_thread else "CHANNEL_UPDATE"
+        await emu.gateway.dispatch(event, chan.payload())
+        return json_response(chan.payload())
+
+    async def history(request: web.Request) -> web.Response:
+        chan = channel(request)
+        q = request.query
+        msgs = [m for m in store.channel_messages(chan) if not m.deleted and not m.ephemeral]
+        if "before" in q:
+            msgs = [m for m in msgs if m.id < int(q["before"])]
+        if "after" in q:
+            msgs = [m for m in msgs if m.id > int(q["after"])]
+        limit = int(q.get("limit", 50))
+        msgs = msgs[:limit] if "after" in q else msgs[-limit:]
+        return json_response([m.payload() for m in reversed(msgs)])
+
+    async def create_message(request: web.Request) -> web.Response:
+        chan = channel(request)
+        headers = rate_limit(chan, "msg-create", request)
+        body, files = await read_body(request)
+        rev = build_revision(emu, chan.id, body, files)
+        rev.flags &= ~(1 << 6)  # only interaction responses can be ephemeral
+        msg = store.add_message(chan, emu.bot_user, rev)
+        await emu.gateway.dispatch("MESSAGE_CREATE", msg.payload())
+        return json_response(msg.payload(), headers)
+
+    async def get_message(request: web.Request) -> web.Response:
+        chan = channel(request)
+        return json_response(message(request, chan).payload())
+
+    async def edit_message(request: web.Request) -> web.Response:
+        chan = channel(request)
+        msg = message(request, chan)
+        if msg.author is not emu.bot_user:
+            raise DiscordHTTPError(403, 50005, "Cannot edit a message authored by another user")
+        headers = rate_limit(chan, "msg-edit", request)
+        body, files = await read_body(request)
+        store.edit(msg, build_revision(emu, chan.id, body, files, msg.current, what="edit"))
+        await emu.gateway.dispatch("MESSAGE_UPDATE", msg.payload())
+        return json_response(msg.payload(), headers)
+
+    async def delete_message(request: web.Request) -> web.Response:
+        chan = channel(request)
+        msg = message(request, chan)
+        msg.deleted = True
+        await emu.gateway.dispatch("MESSAGE_DELETE", {
+            "id": str(msg.id), "channel_id": str(chan.id), "guild_id": str(chan.guild_id)})
+        return web.Response(status=204)
+
+    async def typing(request: web.Request) -> web.Response:
+        channel(request)
+        return web.Response(status=204)
+
+    async def create_thread(request: web.Request) -> web.Response:
+        chan = channel(request)
+        body = await request.json()
+        private = body.get("type") == 12 and "mid" not in request.match_info
+        thread = emu.add_thread(chan, body.get("name", "thread"), private=private)
+        return json_response(thread.payload())
+
+    async def thread_member(request: web.Request) -> web.Response:
+        channel(request)
+        return web.Response(status=204)
+
+    async def get_guild(request: web.Request) -> web.Response:
+        emu.check_bot_auth(request)
+        guild = store.guilds.get(int(request.match_info["gid"]))
+        if guild is None:
+            raise DiscordHTTPError(404, 10004, "Unknown Guild")
+        tail = request.match_info.get("tail", "")
+        if tail == "channels":
+            return json_response([c.payload() for c in guild.channels.values()
+                                  if not c.is_thread])
+        if tail == "roles":
+            return json_response([role.payload() for role in guild.roles.values()])
+        if tail.startswith("members/"):
+            member = guild.members.get(int(tail.split("/")[1]))
+            if member is None:
+                raise DiscordHTTPError(404, 10007, "Unknown Member")
+            return json_response(member.payload())
+        if tail:
+            return await emu._unknown(request)
+        return json_response(guild.payload())
+
+    async def attachment(request: web.Request) -> web.Response:
+        a = store.attachments.get(int(request.match_info["aid"]))
+        if a is None:
+            raise web.HTTPNotFound()
+        return web.Response(body=a.data, content_type=a.content_type or "application/octet-stream")
+
+    app_cmds = API + "/applications/{app}"
+    chan = API + "/channels/{cid}"
+    r.add_get(API + "/gateway", gateway)
+    r.add_get(API + "/gateway/bot", gateway_bot)
+    r.add_get("/gateway/bot", gateway_bot)
+    r.add_get(API + "/users/@me", me)
+    r.add_get(API + "/users/{uid:\\d+}", get_user)
+    r.add_get(API + "/oauth2/applications/@me", application)
+    r.add_get(API + "/applications/@me", application)
+    for path in (app_cmds + "/commands", app_cmds + "/guilds/{gid}/commands"):
+        r.add_get(path, get_commands)
+        r.add_put(path, put_commands)
+    r.add_get(chan, get_channel)
+    r.add_patch(chan, edit_channel)
+    r.add_get(chan + "/messages", history)
+    r.add_post(chan + "/messages", create_message)
+    r.add_get(chan + "/messages/{mid}", get_message)
+    r.add_patch(chan + "/messages/{mid}", edit_message)
+    r.add_delete(chan + "/messages/{mid}", delete_message)
+    r.add_post(chan + "/typing", typing)
+    r.add_post(chan + "/threads", create_thread)
+    r.add_post(chan + "/messages/{mid}/threads", create_thread)
+    r.add_route("*", chan + "/thread-members/{uid}", thread_member)
+    r.add_get(API + "/guilds/{gid:\\d+}", get_guild)
+    r.add_get(API + "/guilds/{gid:\\d+}/{tail:.+}", get_guild)
+    r.add_get("/attachments/{cid}/{aid}/{filename}", attachment)
