@@ -1,0 +1,214 @@
+"""The auction: forced opening, steps, passes, the marriage requirement, blind bids, silence."""
+
+from __future__ import annotations
+
+from bot.game.actions import PASSES, Action, Flag, Verb, act
+from bot.game.cards import ALL_ACES, marriages_in
+from bot.game.dealing import predeal_weak
+from bot.game.errors import RuleError
+from bot.game.events import AllPassed, AuctionWon, BidMade, Event, MarriageShown, Passed
+from bot.game.rules import Barrel, Rules
+from bot.game.state import Phase, State
+
+
+def opening_min(s: State) -> int:
+    """The lowest opening bid of this hand (120 in a golden hand)."""
+    return max(120, s.rules.min_bid) if s.golden else s.rules.min_bid
+
+
+def lowest_bid(s: State) -> int:
+    if s.high_bidder < 0:
+        return opening_min(s)
+    return s.high + s.rules.bid_step
+
+
+def on_lviv_barrel(rules: Rules, total: int) -> bool:
+    return rules.barrel is Barrel.LVIV and rules.barrel_at <= total < rules.target
+
+
+def qualifies_high(rules: Rules, mask: int) -> bool:
+    """Holds a marriage (or four aces where they count, D30) for bids above the limit."""
+    if marriages_in(mask):
+        return True
+    return rules.four_aces_bonus is not None and mask & ALL_ACES == ALL_ACES
+
+
+def highest_allowed(s: State, seat: int, mask: int) -> int:
+    """Highest bid or contract this seat may name with these cards."""
+    rules = s.rules
+    top = rules.max_bid
+    if on_lviv_barrel(rules, s.match.totals[seat]):
+        top = min(top, 120)
+    limits = [rules.marriage_required_above, rules.show_marriage_above]
+    if not qualifies_high(rules, mask):
+        for limit in limits:
+            if limit is not None:
+                top = min(top, limit)
+    if rules.bid_cap_by_marriages:
+        top = min(top, 120 + sum(marriage_value(rules, m) for m in marriages_in(mask)))
+    return top - top % rules.bid_step
+
+
+def marriage_value(rules: Rules, suit: int) -> int:
+    return rules.marriage_values[suit]
+
+
+def forced_opening(s: State, seat: int) -> bool:
+    return s.rules.opening_bid_forced and seat == s.forehand and not s.acted >> seat & 1
+
+
+def legal_bidding(s: State, seat: int) -> list[Action]:
+    """Bids and passes of the seat to act, plus a pre-bid redeal claim where allowed."""
+    out: list[Action] = []
+    if seat == s.to_act:
+        forced = forced_opening(s, seat)
+        if s.silenced >> seat & 1:
+            out.append(act(seat, Verb.BID, amount=opening_min(s)) if forced else PASSES[seat])
+        else:
+            lo = lowest_bid(s)
+            hi = highest_allowed(s, seat, s.held[seat])
+            step = s.rules.bid_step
+            out += [act(seat, Verb.BID, amount=n) for n in range(lo, hi + 1, step)]
+            if s.blind >> seat & 1:
+                out += [act(seat, Verb.BID, amount=n, flag=Flag.BLIND)
+                        for n in range(lo, hi + 1, step)]
+            if not forced:
+                out.append(PASSES[seat])
+    if _predeal_claim_reason(s, seat):
+        out.append(act(seat, Verb.REDEAL))
+    return out
+
+
+def _predeal_claim_reason(s: State, seat: int) -> str | None:
+    if seat not in s.active or s.acted >> seat & 1:
+        return None
+    return predeal_weak(s.rules, s.held[seat])
+
+
+def check_bid(s: State, a: Action) -> None:
+    """Raise RuleError if the bid is illegal."""
+    seat, n, rules = a.seat, a.amount, s.rules
+    if seat != s.to_act:
+        raise RuleError("it is {0}'s turn to bid", a, (s.to_act,))
+    forced = forced_opening(s, seat)
+    lo = lowest_bid(s)
+    if s.silenced >> seat & 1:
+        if not forced:
+            raise RuleError(
+                f"a player below {rules.silence_below} is silenced and may only pass", a)
+        if n != lo:
+            raise RuleError(f"a silenced forehand may only make the forced opening bid of {lo}", a)
+    if a.flag is Flag.BLIND and not s.blind >> seat & 1:
+        raise RuleError("blind bids are not allowed here" if not rules.blind_bidding
+                        else "he has already looked at his cards", a)
+    if a.flag not in (Flag.NONE, Flag.BLIND):
+        raise RuleError("a bid can only be marked blind", a)
+    step = rules.bid_step
+    if n < lo or n % step:
+        raise RuleError(f"bids go up in steps of {step}, so the lowest bid now is {lo}", a)
+    if on_lviv_barrel(rules, s.match.totals[seat]) and n > 120:
+        raise RuleError("a player on the barrel may not bid more than 120", a)
+    mask = s.held[seat]
+    for limit in (rules.marriage_required_above, rules.show_marriage_above):
+        if limit is not None and n > limit and not qualifies_high(rules, mask):
+            raise RuleError(f"a bid above {limit} needs a marriage (king and queen of one suit)"
+                            " in hand", a)
+    if rules.bid_cap_by_marriages:
+        cap = 120 + sum(marriage_value(rules, m) for m in marriages_in(mask))
+        if n > cap:
+            raise RuleError(f"no one may bid more than 120 plus the marriages he holds ({cap})", a)
+    if n > rules.max_bid:
+        raise RuleError(f"no hand can produce more than {rules.max_bid} points", a)
+
+
+def apply_bid(s: State, a: Action, events: list[Event] | None) -> None:
+    check_bid(s, a)
+    seat, n = a.seat, a.amount
+    blind = a.flag is Flag.BLIND
+    bit = 1 << seat
+    first_high = (s.rules.show_marriage_above is not None and n > s.rules.show_marriage_above
+                  and not any(p == seat for p, _ in s.shown_marriages))
+    s.high, s.high_bidder, s.high_blind = n, seat, blind
+    s.acted |= bit
+    if not blind:
+        s.blind &= ~bit
+    mb = list(s.max_bid_by)
+    mb[seat] = max(mb[seat], n)
+    s.max_bid_by = tuple(mb)
+    s.bids = (*s.bids, (seat, n, blind))
+    if events is not None:
+        events.append(BidMade(seat, n, blind))
+    if first_high:
+        suits = marriages_in(s.held[seat])
+        if suits:  # four aces may stand in for a marriage (D30): then nothing is shown
+            suit = min(suits, key=lambda x: (marriage_value(s.rules, x), x))
+            s.shown_marriages = (*s.shown_marriages, (seat, suit))
+            if events is not None:
+                events.append(MarriageShown(seat, suit))
+    _next_bidder(s, seat, events)
+
+
+def apply_pass(s: State, a: Action, events: list[Event] | None) -> None:
+    seat = a.seat
+    if seat != s.to_act:
+        raise RuleError("it is {0}'s turn to bid", a, (s.to_act,))
+    if forced_opening(s, seat):
+        raise RuleError(f"forehand must open the auction with at least {opening_min(s)}", a)
+    bit = 1 << seat
+    s.passed |= bit
+    s.acted |= bit
+    s.blind &= ~bit
+    s.bids = (*s.bids, (seat, 0, False))
+    if events is not None:
+        events.append(Passed(seat))
+    _next_bidder(s, seat, events)
+
+
+def _next_bidder(s: State, seat: int, events: list[Event] | None) -> None:
+    remaining = [p for p in s.active if not s.passed >> p & 1]
+    if not remaining:
+        from bot.game.scoring import throw_in
+
+        if events is not None:
+            events.append(AllPassed(s.match.dealer))
+        throw_in(s, events)
+        return
+    if len(remaining) == 1 and s.high_bidder == remaining[0]:
+        s.declarer = s.high_bidder
+        s.winning_bid = s.contract = s.high
+        s.blind_win = s.high_blind
+        if events is not None:
+            events.append(AuctionWon(s.declarer, s.high, s.high_blind))
+        from bot.game.exchange import after_auction
+
+        after_auction(s, events)
+        return
+    k = len(s.active)
+    i = s.active.index(seat)
+    for j in range(1, k + 1):
+        p = s.active[(i + j) % k]
+        if not s.passed >> p & 1:
+            s.to_act = p
+            return
+
+
+def claim_predeal_redeal(s: State, a: Action) -> str:
+    """Check a pre-bid redeal claim; return its reason."""
+    reason = _predeal_claim_reason(s, a.seat)
+    if reason is None:
+        raise RuleError(_predeal_refusal(s, a.seat), a)
+    return reason
+
+
+def _predeal_refusal(s: State, seat: int) -> str:
+    r = s.rules
+    if r.predeal_low_redeal_below is None and not r.predeal_four_nines_redeal:
+        return "no redeal can be claimed during the auction in this rule set"
+    if s.acted >> seat & 1:
+        return "a redeal must be claimed before his first bid or pass"
+    if marriages_in(s.held[seat]):
+        return "a hand with a marriage cannot claim a redeal"
+    return "his hand does not qualify for a redeal"
+
+
+__all__ = ["Phase", "apply_bid", "apply_pass", "legal_bidding"]

@@ -1,0 +1,137 @@
+"""Cards as small ints and hands as bitmasks, with the notation of SCENARIOS.md.
+
+A card is ``suit * 8 + rank`` where rank is the index in strength order
+7 8 9 J Q K 10 A (0..7) and suit is C D H S (0..3). A set of cards is an int
+bitmask, which keeps the engine's hot path free of allocations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+SUITS = "CDHS"
+SUIT_SYMBOLS = "♣♦♥♠"
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+RANKS = ("7", "8", "9", "J", "Q", "K", "10", "A")
+RANK_POINTS = (0, 0, 0, 2, 3, 4, 10, 11)
+
+R7, R8, R9, RJ, RQ, RK, R10, RA = range(8)
+CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
+
+SUIT_MASK = tuple(0xFF << (8 * s) for s in range(4))
+RANK_MASK = tuple(sum(1 << (s * 8 + r) for s in range(4)) for r in range(8))
+ALL_NINES = RANK_MASK[R9]
+ALL_ACES = RANK_MASK[RA]
+
+DECKS = {
+    "9-A": sum(RANK_MASK[r] for r in range(R9, RA + 1)),
+    "10-A": sum(RANK_MASK[r] for r in range(RJ, RA + 1)),
+    "7-A": sum(RANK_MASK),
+}
+
+_POINTS_BY_CARD = tuple(RANK_POINTS[c & 7] for c in range(32))
+_BYTE_POINTS = tuple(sum(RANK_POINTS[r] for r in range(8) if b >> r & 1) for b in range(256))
+
+
+def card(rank: int, suit: int) -> int:
+    """The card of this rank index and suit index."""
+    return suit * 8 + rank
+
+
+def suit_of(c: int) -> int:
+    return c >> 3
+
+
+def rank_of(c: int) -> int:
+    return c & 7
+
+
+def points_of(c: int) -> int:
+    """Card points of one card (A 11, 10 10, K 4, Q 3, J 2, else 0)."""
+    return _POINTS_BY_CARD[c]
+
+
+def mask_points(mask: int) -> int:
+    """Card points of every card in a mask."""
+    return (
+        _BYTE_POINTS[mask & 0xFF]
+        + _BYTE_POINTS[mask >> 8 & 0xFF]
+        + _BYTE_POINTS[mask >> 16 & 0xFF]
+        + _BYTE_POINTS[mask >> 24 & 0xFF]
+    )
+
+
+def card_str(c: int) -> str:
+    """Notation of SCENARIOS.md: rank then suit, e.g. ``10H``."""
+    return RANKS[c & 7] + SUITS[c >> 3]
+
+
+def card_pretty(c: int) -> str:
+    """Rank with a suit symbol, e.g. ``10♥``, for players and screen readers."""
+    return RANKS[c & 7] + SUIT_SYMBOLS[c >> 3]
+
+
+def parse_card(text: str) -> int:
+    """Parse ``10h``/``QS``/``9♣`` (case-insensitive); raise ValueError with a readable message."""
+    t = text.strip().upper()
+    if len(t) < 2:
+        raise ValueError(f"{text!r} is not a card (write rank then suit, e.g. 10H, QS, 9C)")
+    rank_part, suit_part = t[:-1], t[-1]
+    suit = SUITS.find(suit_part)
+    if suit < 0:
+        suit = SUIT_SYMBOLS.find(suit_part)
+    if rank_part == "T":
+        rank_part = "10"
+    if suit < 0 or rank_part not in RANKS:
+        raise ValueError(f"{text!r} is not a card (write rank then suit, e.g. 10H, QS, 9C)")
+    return RANKS.index(rank_part) + 8 * suit
+
+
+def parse_suit(text: str) -> int:
+    """Parse a suit letter C D H S (or its symbol)."""
+    t = text.strip().upper()
+    if len(t) == 1 and t in SUITS:
+        return SUITS.index(t)
+    if len(t) == 1 and t in SUIT_SYMBOLS:
+        return SUIT_SYMBOLS.index(t)
+    raise ValueError(f"{text!r} is not a suit (C, D, H or S)")
+
+
+def bit(c: int) -> int:
+    return 1 << c
+
+
+def cards_of(mask: int) -> list[int]:
+    """Cards of a mask in ascending int order (suit by suit, low to high)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def to_mask(cards: Iterable[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def count(mask: int) -> int:
+    return mask.bit_count()
+
+
+def sorted_for_display(mask: int) -> list[int]:
+    """Cards grouped by suit (S H D C... as C D H S order) and high to low within a suit."""
+    return sorted(cards_of(mask), key=lambda c: (c >> 3, -(c & 7)))
+
+
+def marriages_in(mask: int) -> list[int]:
+    """Suits in which the mask holds both king and queen."""
+    return [s for s in range(4) if mask >> (s * 8 + RK) & 1 and mask >> (s * 8 + RQ) & 1]
+
+
+def mask_str(mask: int) -> str:
+    """Space-separated notation of the cards of a mask, display order."""
+    return " ".join(card_str(c) for c in sorted_for_display(mask))

@@ -1,0 +1,277 @@
+"""Starting a match and dealing a hand: seats, the canonical dealing order, seeded shuffles."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+from bot.game.actions import Deal, JackPenalty, Move
+from bot.game.cards import ALL_NINES, RANK_MASK, RJ, cards_of, mask_points, mask_str, to_mask
+from bot.game.errors import RuleError
+from bot.game.events import CardsDealt, DealerPenalized, Event, HandStarted
+from bot.game.rules import Deck, Rules, Sitter
+from bot.game.state import Match, Phase, State
+
+
+def seats_for_hand(rules: Rules, dealer: int) -> tuple[int, int, tuple[int, ...]]:
+    """(forehand, sitter or -1, active seats clockwise from forehand) for this dealer."""
+    n = rules.seats
+    sitter = -1
+    if n == 4:
+        sitter = {
+            Sitter.RIGHT_OF_DEALER: (dealer - 1) % 4,
+            Sitter.OPPOSITE_DEALER: (dealer + 2) % 4,
+            Sitter.DEALER: dealer,
+        }[rules.sitter]
+    active = tuple(p for p in ((dealer + i) % n for i in range(1, n + 1)) if p != sitter)
+    return active[0], sitter, active
+
+
+def new_match(
+    rules: Rules,
+    dealer: int = 0,
+    *,
+    totals: Mapping[int, int] | None = None,
+    barrel: Mapping[int, int] | None = None,
+    dashes: Mapping[int, int] | None = None,
+    rospisat: Mapping[int, int] | None = None,
+    barrel_falls: Mapping[int, int] | None = None,
+    spisat: Mapping[int, int] | None = None,
+) -> State:
+    """A match waiting for its first deal; the mappings set counters per seat (default 0)."""
+    n = rules.seats
+    if not 0 <= dealer < n:
+        raise RuleError(f"the dealer must be one of the {n} seats")
+
+    def per_seat(m: Mapping[int, int] | None) -> tuple[int, ...]:
+        return tuple((m or {}).get(p, 0) for p in range(n))
+
+    match = Match(
+        totals=per_seat(totals), barrel_hands=per_seat(barrel), barrel_falls=per_seat(barrel_falls),
+        dashes=per_seat(dashes), rospisat_calls=per_seat(rospisat), spisat_calls=per_seat(spisat),
+        dealer=dealer, golden_left=n if rules.golden_round else 0,
+    )
+    s = State.__new__(State)
+    s.rules = rules
+    s.match = match
+    s.last_result = None
+    _reset_hand(s, dealer)
+    s.phase = Phase.DEALING
+    s.to_act = -1
+    return s
+
+
+def _reset_hand(s: State, dealer: int) -> None:
+    n = s.rules.seats
+    s.forehand, s.sitter, s.active = seats_for_hand(s.rules, dealer)
+    s.golden = s.match.golden_left > 0
+    s.silenced = 0
+    s.held = [0] * n
+    s.dealt = (0,) * n
+    s.talons = ()
+    s.stock = ()
+    s.stock_pos = 0
+    s.drawn = ()
+    s.high = 0
+    s.high_bidder = -1
+    s.high_blind = False
+    s.passed = 0
+    s.acted = 0
+    s.blind = 0
+    s.max_bid_by = (0,) * n
+    s.bids = ()
+    s.shown_marriages = ()
+    s.claims = ()
+    s.declarer = -1
+    s.winning_bid = 0
+    s.blind_win = False
+    s.talon_index = -1
+    s.talon_shown = False
+    s.gifts = ()
+    s.discards = 0
+    s.contract = 0
+    s.contract_fixed = False
+    s.leader = -1
+    s.trick = ()
+    s.trick_no = 0
+    s.won = [0] * n
+    s.points = [0] * n
+    s.decl = [0] * n
+    s.decl_log = ()
+    s.trump = -1
+    s.trump_locked = False
+    s.marriages_declared = 0
+    s.played = 0
+    s.last_trick = ()
+    s.last_winner = -1
+
+
+def check_deal(rules: Rules, dealer: int, deal: Deal) -> None:
+    """Raise RuleError unless the deal fits the rules exactly (sizes, sitter, whole deck)."""
+    _, sitter, active = seats_for_hand(rules, dealer)
+    if len(deal.hands) != rules.seats:
+        raise RuleError(f"a deal must list {rules.seats} seats")
+    for p in range(rules.seats):
+        have = deal.hands[p].bit_count()
+        if p == sitter and have:
+            raise RuleError(f"seat {p} sits out this hand and gets no cards")
+        if p in active and have != rules.hand_size:
+            raise RuleError(f"each active player gets {rules.hand_size} cards; seat {p} got {have}")
+    if tuple(t.bit_count() for t in deal.talons) != rules.talons:
+        raise RuleError(f"the talons must hold {list(rules.talons)} cards")
+    if len(deal.stock) != rules.stock_size:
+        raise RuleError(f"the stock must hold {rules.stock_size} cards")
+    cards = deal.cards()
+    everything = to_mask(cards)
+    if len(cards) != everything.bit_count():
+        raise RuleError("a card is dealt twice")
+    if everything != rules.deck_mask:
+        missing = mask_str(rules.deck_mask & ~everything)
+        extra = mask_str(everything & ~rules.deck_mask)
+        detail = "; ".join(x for x in (missing and f"missing {missing}",
+                                        extra and f"not in this deck: {extra}") if x)
+        raise RuleError(f"the deal must use the whole {rules.deck} deck exactly ({detail})")
+
+
+def apply_deal(s: State, deal: Deal, events: list[Event] | None) -> None:
+    """Start the hand in ``s`` (a copy) with these cards."""
+    rules = s.rules
+    dealer = s.match.dealer
+    check_deal(rules, dealer, deal)
+    s.match = _replace_match(s.match, hand_no=s.match.hand_no + 1)
+    _reset_hand(s, dealer)
+    s.held = list(deal.hands)
+    s.dealt = deal.hands
+    s.talons = deal.talons
+    s.stock = deal.stock
+    if rules.silence_below is not None:
+        s.silenced = sum(1 << p for p in s.active if s.match.totals[p] < rules.silence_below)
+    if rules.blind_bidding:
+        s.blind = sum(1 << p for p in s.active)
+    if rules.bidding:
+        s.phase = Phase.BIDDING
+        s.to_act = s.forehand
+    else:
+        s.phase = Phase.PLAY
+        s.contract_fixed = True
+        s.leader = s.to_act = s.forehand
+    if events is not None:
+        events.append(HandStarted(s.match.hand_no, dealer, s.forehand, s.sitter, s.golden))
+        for p in s.active:
+            events.append(CardsDealt(p, tuple(cards_of(s.held[p]))))
+
+
+def apply_jack_penalty(s: State, events: list[Event] | None) -> None:
+    """Third jack at the bottom in a row: the dealer loses 120 and the deal passes on."""
+    m = s.match
+    dealer = m.dealer
+    totals = list(m.totals)
+    totals[dealer] -= 120
+    barrel_hands = list(m.barrel_hands)
+    if totals[dealer] != s.rules.barrel_at:
+        barrel_hands[dealer] = 0
+    nxt = (dealer + 1) % s.rules.seats
+    s.match = _replace_match(m, totals=tuple(totals), barrel_hands=tuple(barrel_hands),
+                             dealer=nxt, nines_annuls=0)
+    _reset_hand(s, nxt)
+    if events is not None:
+        events.append(DealerPenalized(dealer, 120, "three jacks at the bottom in a row"))
+
+
+def canonical_deal(rules: Rules, dealer: int, deck: list[int]) -> Deal:
+    """Deal a shuffled deck (deck[0] on top) in the order of RULES.md §1.6."""
+    forehand, _, active = seats_for_hand(rules, dealer)
+    hands = [0] * rules.seats
+    talons = [0] * len(rules.talons)
+    pos = 0
+
+    def give(target: int, k: int = 1, talon: bool = False) -> None:
+        nonlocal pos
+        for c in deck[pos:pos + k]:
+            if talon:
+                talons[target] |= 1 << c
+            else:
+                hands[target] |= 1 << c
+        pos += k
+
+    h = rules.hand_size
+    if rules.stock:
+        a, b = active
+        if h == 8 or rules.deck is Deck.SEVEN_ACE:
+            packets = (3, 2, 3) if h == 8 else (3,) * (h // 3)
+            for k in packets:
+                give(a, k)
+                give(b, k)
+        else:
+            for _ in range(h):
+                give(a)
+                give(b)
+        return Deal(tuple(hands), (), tuple(deck[pos:]))
+    if len(rules.talons) >= 2:
+        a, b = active[0], active[-1]
+        if all(t == 2 for t in rules.talons):
+            for r in range(h // 2):
+                give(a, 2)
+                give(b, 2)
+                if r < len(talons):
+                    give(r, 2, talon=True)
+        else:
+            for r in range(h):
+                give(a)
+                give(b)
+                if r < max(rules.talons):
+                    for i, size in enumerate(rules.talons):
+                        if r < size:
+                            give(i, talon=True)
+        return Deal(tuple(hands), tuple(talons))
+    t = rules.talons[0] if rules.talons else 0
+    for r in range(h):
+        for i, p in enumerate(active):
+            give(p)
+            if i == 1 and r < t:
+                give(0, talon=True)
+    return Deal(tuple(hands), tuple(talons))
+
+
+def random_deal(s: State, rng: random.Random) -> list[Move]:
+    """The chance moves for the next hand from a seeded RNG (jack penalties, then the deal)."""
+    rules = s.rules
+    deck = cards_of(rules.deck_mask)
+    moves: list[Move] = []
+    dealer = s.match.dealer
+    jacks = 0
+    while True:
+        rng.shuffle(deck)
+        if rules.jack_bottom_reshuffle and deck[-1] & 7 == RJ:
+            jacks += 1
+            if jacks == 3:
+                moves.append(JackPenalty())
+                dealer = (dealer + 1) % rules.seats
+                jacks = 0
+            continue
+        moves.append(canonical_deal(rules, dealer, deck))
+        return moves
+
+
+def _replace_match(m: Match, **changes: object) -> Match:
+    from dataclasses import replace
+
+    return replace(m, **changes)  # type: ignore[arg-type]
+
+
+def nines_held(mask: int) -> int:
+    return (mask & ALL_NINES).bit_count()
+
+
+def predeal_weak(rules: Rules, mask: int) -> str | None:
+    """Why a dealt hand allows the Polish pre-bid redeal, or None."""
+    from bot.game.cards import marriages_in
+
+    if marriages_in(mask):
+        return None
+    below = rules.predeal_low_redeal_below
+    if below is not None and mask_points(mask) < below:
+        return f"fewer than {below} points in the dealt hand"
+    if rules.predeal_four_nines_redeal and (mask & RANK_MASK[2]).bit_count() == 4:
+        return "four nines in the dealt hand"
+    return None

@@ -1,0 +1,184 @@
+"""The engine's API: ``legal_actions``, ``apply`` and the chance moves that deal.
+
+OpenSpiel's split: a state, the legal actions of the seat to act, and ``apply`` returning
+a new state plus the events the action caused. Illegal input raises ``RuleError`` and
+leaves the given state untouched (``apply`` works on a copy).
+"""
+
+from __future__ import annotations
+
+import random
+
+from bot.game.actions import Action, Deal, JackPenalty, Move, Verb
+from bot.game.bidding import apply_bid, apply_pass, claim_predeal_redeal, legal_bidding
+from bot.game.dealing import apply_deal, apply_jack_penalty, random_deal
+from bot.game.errors import RuleError
+from bot.game.events import Event, GaveUp, RedealClaimed
+from bot.game.exchange import (
+    apply_contract,
+    apply_discard,
+    apply_give,
+    apply_talon_choice,
+    claim_reason,
+    giveup_kind,
+    giveup_refusal,
+    legal_contract,
+    legal_exchange,
+    redeal_refusal,
+)
+from bot.game.scoring import annul, score_giveup
+from bot.game.state import Phase, State
+from bot.game.tricks import apply_play, legal_plays
+
+_PHASE_NAMES = {
+    Phase.DEALING: "the cards are not dealt yet",
+    Phase.BIDDING: "the auction is on",
+    Phase.TALON: "the declarer is choosing a talon",
+    Phase.EXCHANGE: "the declarer is exchanging cards",
+    Phase.CONTRACT: "the declarer is about to set the contract or lead",
+    Phase.PLAY: "the cards are being played",
+    Phase.MATCH_OVER: "the match is over",
+}
+
+
+def legal_actions(state: State, seat: int | None = None) -> list[Action]:
+    """Every legal action of ``seat`` (default: the seat to act); empty at chance nodes."""
+    s = state
+    p = s.to_act if seat is None else seat
+    if p < 0:
+        return []
+    phase = s.phase
+    if phase is Phase.PLAY:
+        out = legal_plays(s, p)
+        if s.trick_no == 0 and not s.trick and claim_reason(s, p) is not None:
+            out.append(Action(p, Verb.REDEAL))
+        return out
+    if phase is Phase.BIDDING:
+        return legal_bidding(s, p)
+    if phase is Phase.CONTRACT:
+        out = legal_contract(s, p) + legal_plays(s, p)
+        if claim_reason(s, p) is not None:
+            out.append(Action(p, Verb.REDEAL))
+        return out
+    if phase is Phase.EXCHANGE:
+        return legal_exchange(s, p)
+    if phase is Phase.TALON and p == s.declarer:
+        return [Action(p, Verb.TALON, amount=i) for i in range(len(s.talons))]
+    return []
+
+
+def apply(state: State, action: Move) -> tuple[State, list[Event]]:
+    """A new state and the events of ``action``; RuleError (state unchanged) if illegal."""
+    events: list[Event] = []
+    return apply_into(state, action, events), events
+
+
+def apply_into(state: State, action: Move, events: list[Event] | None) -> State:
+    """``apply`` that appends events to a list of the caller's (or skips them: None)."""
+    s = state.copy()
+    if isinstance(action, Action):
+        _apply_action(s, action, events)
+    elif isinstance(action, Deal):
+        if state.phase is not Phase.DEALING:
+            raise RuleError(f"cards are dealt only between hands; now {_PHASE_NAMES[state.phase]}")
+        apply_deal(s, action, events)
+    elif isinstance(action, JackPenalty):
+        if state.phase is not Phase.DEALING or not state.rules.jack_bottom_reshuffle:
+            raise RuleError("a jack penalty happens only while dealing, with jack_bottom_reshuffle")
+        apply_jack_penalty(s, events)
+    else:  # pragma: no cover - typing guards this
+        raise TypeError(f"not a move: {action!r}")
+    return s
+
+
+_BY_PHASE = {
+    Verb.BID: (Phase.BIDDING,),
+    Verb.PASS: (Phase.BIDDING,),
+    Verb.TALON: (Phase.TALON,),
+    Verb.GIVE: (Phase.EXCHANGE,),
+    Verb.DISCARD: (Phase.EXCHANGE,),
+    Verb.CONTRACT: (Phase.CONTRACT,),
+    Verb.PLAY: (Phase.CONTRACT, Phase.PLAY),
+}
+
+
+def _apply_action(s: State, a: Action, events: list[Event] | None) -> None:
+    if s.phase is Phase.MATCH_OVER:
+        raise RuleError("the match is over", a)
+    if s.phase is Phase.DEALING:
+        raise RuleError("the cards are not dealt yet", a)
+    if not 0 <= a.seat < s.rules.seats:
+        raise RuleError(f"there is no seat {a.seat}", a)
+    if a.seat not in s.active:
+        raise RuleError("he sits out this hand", a)
+    v = a.verb
+    phases = _BY_PHASE.get(v)
+    if phases is not None and s.phase not in phases:
+        raise RuleError(_wrong_phase(s, v), a)
+    if v is Verb.PLAY:
+        apply_play(s, a, events)
+    elif v is Verb.BID:
+        apply_bid(s, a, events)
+    elif v is Verb.PASS:
+        apply_pass(s, a, events)
+    elif v is Verb.GIVE:
+        apply_give(s, a, events)
+    elif v is Verb.DISCARD:
+        apply_discard(s, a, events)
+    elif v is Verb.CONTRACT:
+        apply_contract(s, a, events)
+    elif v is Verb.TALON:
+        apply_talon_choice(s, a, events)
+    elif v is Verb.REDEAL:
+        _apply_redeal(s, a, events)
+    else:
+        kind = giveup_kind(v)
+        refusal = giveup_refusal(s, a.seat, kind)
+        if refusal is not None:
+            raise RuleError(refusal, a)
+        if events is not None:
+            events.append(GaveUp(a.seat, kind))
+        score_giveup(s, kind, events)
+
+
+def _wrong_phase(s: State, v: Verb) -> str:
+    now = _PHASE_NAMES[s.phase]
+    if v in (Verb.BID, Verb.PASS):
+        return f"the auction is over ({now})" if s.declarer >= 0 else f"not now: {now}"
+    if v is Verb.CONTRACT and s.contract_fixed:
+        return f"the contract is already fixed at {s.contract}"
+    if v is Verb.CONTRACT and s.phase in (Phase.EXCHANGE, Phase.TALON):
+        return "the contract is set after the exchange"
+    if v is Verb.PLAY:
+        return f"cards are played after the auction and the exchange; now {now}"
+    return f"not now: {now}"
+
+
+def _apply_redeal(s: State, a: Action, events: list[Event] | None) -> None:
+    if s.phase is Phase.BIDDING:
+        reason = claim_predeal_redeal(s, a)
+        shown: tuple[int, ...] = ()
+        nines = "nines" in reason
+    else:
+        claim = claim_reason(s, a.seat)
+        if claim is None:
+            raise RuleError(redeal_refusal(s), a)
+        reason, shown, nines = claim
+    s.claims = (*s.claims, (a.seat, reason, sum(1 << c for c in shown)))
+    if events is not None:
+        events.append(RedealClaimed(a.seat, reason, shown))
+    annul(s, a.seat, reason, nines, events)
+
+
+def deal_random(state: State, rng: random.Random) -> tuple[State, list[Event]]:
+    """Shuffle with ``rng`` and deal the next hand (jack penalties included)."""
+    events: list[Event] = []
+    s = state
+    for move in random_deal(state, rng):
+        s = apply_into(s, move, events)
+    return s, events
+
+
+def to_act(state: State) -> int:
+    """The seat to act, or -1 at a chance node (dealing) or after the match."""
+    return state.to_act

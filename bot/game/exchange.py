@@ -1,0 +1,267 @@
+"""From the end of the auction to the first card: talon, exchange, contract, give-ups, redeals."""
+
+from __future__ import annotations
+
+from bot.game.actions import Action, Verb, act
+from bot.game.bidding import highest_allowed, opening_min
+from bot.game.cards import ALL_NINES, cards_of, mask_points
+from bot.game.errors import RuleError
+from bot.game.events import CardDiscarded, CardGiven, ContractSet, Event, TalonTaken
+from bot.game.rules import Barrel, Exchange, NinesRedeal
+from bot.game.state import HandEnd, Phase, State
+
+
+def after_auction(s: State, events: list[Event] | None) -> None:
+    """The declarer is known: take the talon, or choose one of two, or go straight on."""
+    s.leader = s.to_act = s.declarer
+    if not s.rules.talons:
+        s.phase = Phase.CONTRACT
+    elif len(s.rules.talons) > 1:
+        s.phase = Phase.TALON
+    else:
+        take_talon(s, 0, events)
+
+
+def hundred_concede_applies(s: State) -> bool:
+    """Forehand's forced opening was not overbid (hundred_concede)."""
+    return (
+        s.rules.hundred_concede and s.declarer == s.forehand
+        and s.winning_bid == opening_min(s)
+        and all(p == s.forehand for p, n, _ in s.bids if n)
+    )
+
+
+def take_talon(s: State, index: int, events: list[Event] | None) -> None:
+    r = s.rules
+    d = s.declarer
+    s.talon_index = index
+    cards = s.talons[index]
+    s.held[d] |= cards
+    s.talon_shown = (
+        not s.blind_win and r.talon_show_min_bid is not None
+        and s.winning_bid >= r.talon_show_min_bid and not hundred_concede_applies(s)
+    )
+    if events is not None:
+        events.append(TalonTaken(d, index, tuple(cards_of(cards)), s.talon_shown))
+    s.phase = Phase.CONTRACT if r.exchange is Exchange.NONE else Phase.EXCHANGE
+
+
+def apply_talon_choice(s: State, a: Action, events: list[Event] | None) -> None:
+    if a.seat != s.declarer:
+        raise RuleError("only the declarer chooses a talon", a)
+    if not 0 <= a.amount < len(s.talons):
+        raise RuleError(f"the talons are numbered 0 to {len(s.talons) - 1}", a)
+    take_talon(s, a.amount, events)
+
+
+def _receivers_left(s: State) -> list[int]:
+    r = s.rules
+    if r.exchange is Exchange.GIVE_ONE_EACH or r.exchange is Exchange.DISCARD_ONE_GIVE_ONE:
+        given = {t for _, t in s.gifts}
+        return [p for p in s.active if p != s.declarer and p not in given]
+    return []
+
+
+def _discards_left(s: State) -> int:
+    r = s.rules
+    if r.exchange is Exchange.DISCARD:
+        return s.talons[s.talon_index].bit_count() - s.discards.bit_count()
+    if r.exchange is Exchange.DISCARD_ONE_GIVE_ONE:
+        return 1 - s.discards.bit_count()
+    return 0
+
+
+def legal_exchange(s: State, seat: int) -> list[Action]:
+    out: list[Action] = []
+    if seat == s.declarer:
+        cards = cards_of(s.held[seat])
+        for t in _receivers_left(s):
+            out += [act(seat, Verb.GIVE, c, target=t) for c in cards]
+        if _discards_left(s):
+            out += [act(seat, Verb.DISCARD, c) for c in cards]
+        out += legal_giveups(s, seat)
+    if claim_reason(s, seat) is not None:
+        out.append(act(seat, Verb.REDEAL))
+    return out
+
+
+def _check_exchange_move(s: State, a: Action) -> None:
+    if a.seat != s.declarer:
+        raise RuleError("only the declarer exchanges cards", a)
+    if not s.held[a.seat] >> a.card & 1:
+        raise RuleError("that card is not in his hand", a)
+
+
+def apply_give(s: State, a: Action, events: list[Event] | None) -> None:
+    _check_exchange_move(s, a)
+    left = _receivers_left(s)
+    if not left:
+        raise RuleError("the declarer gives no (more) cards in this exchange", a)
+    if a.target not in left:
+        names = " or ".join("{%d}" % i for i in range(len(left)))
+        raise RuleError(f"the card must go to {names}", a, left)
+    bit = 1 << a.card
+    s.held[a.seat] ^= bit
+    s.held[a.target] |= bit
+    s.gifts = (*s.gifts, (a.card, a.target))
+    if events is not None:
+        face_up = s.rules.give_face_up or s.blind_win
+        events.append(CardGiven(a.seat, a.target, a.card, face_up))
+    _exchange_done_check(s)
+
+
+def apply_discard(s: State, a: Action, events: list[Event] | None) -> None:
+    _check_exchange_move(s, a)
+    if not _discards_left(s):
+        raise RuleError("no (more) cards are laid away in this exchange", a)
+    bit = 1 << a.card
+    s.held[a.seat] ^= bit
+    s.discards |= bit
+    if events is not None:
+        events.append(CardDiscarded(a.seat, a.card))
+    _exchange_done_check(s)
+
+
+def _exchange_done_check(s: State) -> None:
+    if not _receivers_left(s) and not _discards_left(s):
+        s.phase = Phase.CONTRACT
+
+
+def legal_contract(s: State, seat: int) -> list[Action]:
+    """Contract choices and give-ups; the leads are added by the caller."""
+    if seat != s.declarer:
+        return []
+    lo = s.winning_bid
+    out = [act(seat, Verb.CONTRACT, amount=lo)]
+    if s.rules.contract_raise:
+        hi = highest_allowed(s, seat, s.held[seat])
+        out += [act(seat, Verb.CONTRACT, amount=n)
+                for n in range(lo + s.rules.bid_step, hi + 1, s.rules.bid_step)]
+    return out + legal_giveups(s, seat)
+
+
+def apply_contract(s: State, a: Action, events: list[Event] | None) -> None:
+    r = s.rules
+    if a.seat != s.declarer:
+        raise RuleError("only the declarer sets the contract", a)
+    n, lo = a.amount, s.winning_bid
+    if n < lo or n % r.bid_step:
+        raise RuleError(f"the contract must be at least the winning bid ({lo}) and a multiple "
+                        f"of {r.bid_step}", a)
+    if n > lo:
+        if not r.contract_raise:
+            raise RuleError(f"the contract cannot be raised in this rule set; it is {lo}", a)
+        hi = highest_allowed(s, a.seat, s.held[a.seat])
+        if n > hi:
+            raise RuleError(_raise_refusal(s, a.seat, hi), a)
+    s.contract = n
+    s.contract_fixed = True
+    s.phase = Phase.PLAY
+    if events is not None:
+        events.append(ContractSet(a.seat, n))
+
+
+def _raise_refusal(s: State, seat: int, hi: int) -> str:
+    r = s.rules
+    mra = r.marriage_required_above
+    if mra is not None and hi <= mra:
+        return f"a contract above {mra} needs a marriage (king and queen of one suit) in hand"
+    return f"the highest contract he may set is {hi}"
+
+
+def giveup_refusal(s: State, seat: int, kind: HandEnd) -> str | None:
+    """Why the declarer may not give up the hand this way now, or None if he may."""
+    r = s.rules
+    if s.phase not in (Phase.EXCHANGE, Phase.CONTRACT) or seat != s.declarer or (
+        not s.talons and kind is not HandEnd.CONCEDE
+    ):
+        return "only the declarer may give up, after taking the talon and before the contract"
+    on_barrel = r.barrel is Barrel.CLASSIC and s.match.totals[seat] == r.barrel_at
+    if kind is HandEnd.ROSPISAT:
+        if not r.rospisat:
+            return "this rule set has no rospisat"
+        if on_barrel:
+            return "a player on the barrel may not declare rospisat"
+        if r.rospisat_max is not None and s.match.rospisat_calls[seat] >= r.rospisat_max:
+            return f"each player may declare rospisat at most {r.rospisat_max} times a match"
+        if r.rospisat_max_bid is not None and s.winning_bid > r.rospisat_max_bid:
+            return f"rospisat is allowed only when the bid is at most {r.rospisat_max_bid}"
+        return None
+    if kind is HandEnd.SPISAT:
+        if r.spisat_max <= 0:
+            return "this rule set has no spisat"
+        if on_barrel:
+            return "a player on the barrel may not declare spisat"
+        if s.match.spisat_calls[seat] >= r.spisat_max:
+            return f"each player may declare spisat at most {r.spisat_max} times a match"
+        return None
+    if not hundred_concede_applies(s):
+        return "only forehand whose forced opening was not overbid may concede"
+    return None
+
+
+_GIVEUPS = ((Verb.ROSPISAT, HandEnd.ROSPISAT), (Verb.SPISAT, HandEnd.SPISAT),
+            (Verb.CONCEDE, HandEnd.CONCEDE))
+
+
+def legal_giveups(s: State, seat: int) -> list[Action]:
+    return [act(seat, v) for v, kind in _GIVEUPS if giveup_refusal(s, seat, kind) is None]
+
+
+def giveup_kind(verb: Verb) -> HandEnd:
+    return {v: k for v, k in _GIVEUPS}[verb]
+
+
+def before_first_card(s: State) -> bool:
+    return s.phase is Phase.CONTRACT or (
+        s.phase is Phase.PLAY and s.trick_no == 0 and not s.trick and s.rules.bidding)
+
+
+def claim_reason(s: State, seat: int) -> tuple[str, tuple[int, ...], bool] | None:
+    """(reason, cards shown, is a nines claim) if ``seat`` may claim a redeal now."""
+    r = s.rules
+    if seat not in s.active:
+        return None
+    if s.phase is Phase.EXCHANGE:
+        if seat != s.declarer or s.gifts or s.discards:
+            return None
+        talon = s.talons[s.talon_index]
+        shown = tuple(cards_of(talon))
+        below = r.talon_low_redeal_below
+        if below is not None and mask_points(talon) < below and (
+            not r.talon_low_redeal_min_bid_only or s.winning_bid == opening_min(s)
+        ):
+            return f"the talon holds fewer than {below} points", shown, False
+        if r.talon_two_nines_redeal and (talon & ALL_NINES).bit_count() >= 2:
+            return "two nines in the talon", shown, False
+        return None
+    if not before_first_card(s):
+        return None
+    held = s.held[seat]
+    if r.four_nines_redeal is not NinesRedeal.OFF:
+        nines = held & ALL_NINES
+        if r.four_nines_redeal is NinesRedeal.ORIGINAL_ONLY:
+            nines &= s.dealt[seat]
+        if nines.bit_count() >= r.nines_for_redeal:
+            word = "four" if r.nines_for_redeal == 4 else "three"
+            return f"{word} nines", tuple(cards_of(nines)), True
+    below = r.hand_low_redeal_below
+    if below is not None and mask_points(held) < below and (
+        r.hand_low_redeal_max_bid is None or s.max_bid_by[seat] <= r.hand_low_redeal_max_bid
+    ):
+        return f"fewer than {below} points in hand", tuple(cards_of(held)), False
+    return None
+
+
+def redeal_refusal(s: State) -> str:
+    r = s.rules
+    if s.phase is Phase.EXCHANGE:
+        return "only the declarer may claim a redeal now, for a poor talon, before his first gift"
+    if before_first_card(s):
+        if r.four_nines_redeal is NinesRedeal.OFF and r.hand_low_redeal_below is None:
+            return "this rule set has no redeal claims after the exchange"
+        need = r.nines_for_redeal
+        return f"a redeal needs {need} nines in hand" + (
+            f" or fewer than {r.hand_low_redeal_below} card points"
+            if r.hand_low_redeal_below is not None else "")
+    return "a redeal can only be claimed before the first card is played"

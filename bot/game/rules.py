@@ -1,0 +1,420 @@
+"""The ``Rules`` value: every option of RULES.md §3 under its exact name and default."""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import json
+from dataclasses import dataclass, field, fields
+from enum import StrEnum
+from typing import Any, get_type_hints
+
+from bot.game.cards import DECKS, SUITS
+
+
+class RulesError(ValueError):
+    """A rule set that names an unknown option, a wrong value or an impossible combination."""
+
+
+class Sitter(StrEnum):
+    NONE = "none"
+    RIGHT_OF_DEALER = "right_of_dealer"
+    OPPOSITE_DEALER = "opposite_dealer"
+    DEALER = "dealer"
+
+
+class Deck(StrEnum):
+    NINE_ACE = "9-A"
+    TEN_ACE = "10-A"
+    SEVEN_ACE = "7-A"
+
+
+class NinesRedeal(StrEnum):
+    AFTER_EXCHANGE = "after_exchange"
+    ORIGINAL_ONLY = "original_only"
+    OFF = "off"
+
+
+class Exchange(StrEnum):
+    GIVE_ONE_EACH = "give_one_each"
+    DISCARD = "discard"
+    DISCARD_ONE_GIVE_ONE = "discard_one_give_one"
+    NONE = "none"
+
+
+class DiscardsCountFor(StrEnum):
+    DECLARER = "declarer"
+    NOBODY = "nobody"
+
+
+class RospisatAward(StrEnum):
+    FIXED60 = "fixed60"
+    HALF_BID_UP5 = "half_bid_up5"
+    HALF_BID_UP10 = "half_bid_up10"
+
+
+class MarriageValueMode(StrEnum):
+    BY_SUIT = "by_suit"
+    BY_ORDER = "by_order"
+
+
+class FourAcesEffect(StrEnum):
+    NONE = "none"
+    NO_TRUMP = "no_trump"
+
+
+class MustBeat(StrEnum):
+    NONE = "none"
+    FOLLOW = "follow"
+    ALWAYS = "always"
+
+
+class DeclarerScores(StrEnum):
+    CONTRACT = "contract"
+    POINTS_TAKEN = "points_taken"
+
+
+class FinalTie(StrEnum):
+    SHARED = "shared"
+    PLAY_ON = "play_on"
+
+
+class Barrel(StrEnum):
+    CLASSIC = "classic"
+    LVIV = "lviv"
+    NONE = "none"
+
+
+class BarrelConflict(StrEnum):
+    ALLOW = "allow"
+    ALL_FALL = "all_fall"
+    NEWCOMER_KNOCKS_OFF = "newcomer_knocks_off"
+
+
+class SitterBonus(StrEnum):
+    NONE = "none"
+    ACES_MARRIAGE = "aces_marriage"
+    CARD_POINTS_MARRIAGE = "card_points_marriage"
+
+
+# Marriage values are kept as a tuple in suit order C, D, H, S for the hot path;
+# JSON shows them as {"C": 60, "D": 80, "H": 100, "S": 40}.
+MarriageValues = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """One complete rule set. Presets are named values of this type (RULES.md §5)."""
+
+    # 3.1 table and deal structure
+    seats: int = 3
+    sitter: Sitter = Sitter.NONE
+    deck: Deck = Deck.NINE_ACE
+    hand_size: int = 7
+    talons: tuple[int, ...] = (3,)
+    stock: bool = False
+    stock_bottom_exposed: bool = False
+    # 3.2 deal and redeal
+    jack_bottom_reshuffle: bool = False
+    four_nines_redeal: NinesRedeal = NinesRedeal.AFTER_EXCHANGE
+    nines_for_redeal: int = 4
+    nines_redeal_dealer_penalty: bool = False
+    talon_low_redeal_below: int | None = None
+    talon_low_redeal_min_bid_only: bool = False
+    talon_two_nines_redeal: bool = False
+    hand_low_redeal_below: int | None = None
+    hand_low_redeal_max_bid: int | None = None
+    predeal_low_redeal_below: int | None = None
+    predeal_four_nines_redeal: bool = False
+    # 3.3 bidding
+    bidding: bool = True
+    min_bid: int = 100
+    bid_step: int = 5
+    opening_bid_forced: bool = True
+    marriage_required_above: int | None = 120
+    show_marriage_above: int | None = None
+    bid_cap_by_marriages: bool = False
+    golden_round: bool = False
+    golden_round_reset: bool = False
+    silence_below: int | None = None
+    blind_bidding: bool = False
+    contract_raise: bool = True
+    # 3.4 talon and exchange
+    talon_show_min_bid: int | None = 0
+    exchange: Exchange = Exchange.GIVE_ONE_EACH
+    discards_count_for: DiscardsCountFor = DiscardsCountFor.NOBODY
+    give_face_up: bool = False
+    hundred_concede: bool = False
+    slam_claims_talons: bool = False
+    # 3.5 rospisat, bomba, spisat
+    rospisat: bool = True
+    rospisat_award: RospisatAward = RospisatAward.FIXED60
+    rospisat_penalty: int = 120
+    rospisat_max: int | None = None
+    rospisat_max_bid: int | None = None
+    spisat_max: int = 0
+    # 3.6 declarations
+    marriage_values: MarriageValues = (60, 80, 100, 40)
+    marriage_value_mode: MarriageValueMode = MarriageValueMode.BY_SUIT
+    marriage_on_first_lead: bool = False
+    four_aces_bonus: int | None = None
+    four_aces_effect: FourAcesEffect = FourAcesEffect.NONE
+    declarations_need_trick: bool = False
+    # 3.7 card play
+    must_trump_when_void: bool = True
+    must_beat: MustBeat = MustBeat.NONE
+    # 3.8 scoring and end of match
+    declarer_scores: DeclarerScores = DeclarerScores.CONTRACT
+    rounding: int = 5
+    zero_penalty: int = 120
+    target: int = 1000
+    target_exceed: bool = False
+    reset_at_555: bool = False
+    declarer_wins_ties: bool = True
+    final_tie: FinalTie = FinalTie.SHARED
+    # 3.9 barrel and lock
+    barrel: Barrel = Barrel.CLASSIC
+    barrel_at: int = 880
+    barrel_hands: int = 3
+    barrel_conflict: BarrelConflict = BarrelConflict.ALLOW
+    barrel_third_fall_reset: bool = False
+    barrel_exact_points: bool = False
+    lock_at: int | None = None
+    lock_no_trick_penalty: int = 0
+    # 3.10 four players
+    sitter_bonus: SitterBonus = SitterBonus.NONE
+    sitter_ace_value: int = 40
+    sitter_bonus_cap: int | None = None
+    # derived, not options: filled in by __post_init__
+    _active: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_active", 2 if self.seats == 2 else 3)
+        validate(self)
+
+    # ---- derived values the engine asks often -------------------------------------
+    @property
+    def active_players(self) -> int:
+        """Players dealt cards in a hand (2 or 3)."""
+        return self._active
+
+    @property
+    def deck_mask(self) -> int:
+        return DECKS[self.deck.value]
+
+    @property
+    def deck_size(self) -> int:
+        return DECKS[self.deck.value].bit_count()
+
+    @property
+    def stock_size(self) -> int:
+        return self.deck_size - self._active * self.hand_size - sum(self.talons)
+
+    @property
+    def max_declarations(self) -> int:
+        """Most declaration points one hand can produce (all marriages, four aces)."""
+        marriages = 280 if self.marriage_value_mode is MarriageValueMode.BY_ORDER else sum(
+            self.marriage_values
+        )
+        return marriages + (self.four_aces_bonus or 0)
+
+    @property
+    def max_bid(self) -> int:
+        """Highest bid or contract the engine accepts: every point a hand can produce."""
+        top = 120 + self.max_declarations
+        return top - top % self.bid_step
+
+    def with_options(self, **options: Any) -> Rules:
+        """A copy with some options changed, validated like JSON input."""
+        data = self.to_json()
+        data.update(options)
+        return Rules.from_json(data)
+
+    # ---- JSON -----------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """Every option under its RULES.md name, JSON-ready."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            if f.name.startswith("_"):
+                continue
+            value = getattr(self, f.name)
+            if f.name == "marriage_values":
+                value = dict(zip(SUITS, value, strict=True))
+            elif f.name == "talons":
+                value = list(value)
+            elif isinstance(value, StrEnum):
+                value = value.value
+            out[f.name] = value
+        return out
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], base: Rules | None = None) -> Rules:
+        """Options over ``base`` (default: the russian defaults); unknown names are an error."""
+        if not isinstance(data, dict):
+            raise RulesError("rules must be a JSON object of option names and values")
+        values: dict[str, Any] = {}
+        if base is not None:
+            values = {f.name: getattr(base, f.name) for f in fields(base) if f.name[0] != "_"}
+        for name, raw in data.items():
+            values[name] = parse_option(name, raw)
+        try:
+            return cls(**values)
+        except TypeError as exc:  # pragma: no cover - guarded by parse_option
+            raise RulesError(str(exc)) from exc
+
+    @classmethod
+    def loads(cls, text: str) -> Rules:
+        return cls.from_json(json.loads(text))
+
+
+OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Rules) if not f.name.startswith("_"))
+_HINTS = get_type_hints(Rules)
+
+
+def option_type_hint(name: str) -> Any:
+    return _HINTS[name]
+
+
+def parse_option(name: str, raw: Any) -> Any:
+    """Check and convert one option value from JSON (or a string typed by a player)."""
+    if name not in OPTION_NAMES:
+        close = difflib.get_close_matches(name, OPTION_NAMES, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise RulesError(f"unknown option {name!r}{hint}")
+    hint = _HINTS[name]
+    default = Rules.__dataclass_fields__[name].default
+    if name == "marriage_values":
+        return _parse_marriage_values(raw)
+    if name == "talons":
+        if not isinstance(raw, list | tuple) or not all(_is_int(x) for x in raw):
+            raise RulesError("talons must be a list of whole numbers, e.g. [3] or [2, 2] or []")
+        return tuple(int(x) for x in raw)
+    if isinstance(default, StrEnum):
+        enum_type = type(default)
+        allowed = [e.value for e in enum_type]
+        if raw not in allowed:
+            raise RulesError(f"{name} must be one of {', '.join(allowed)}; got {raw!r}")
+        return enum_type(raw)
+    if isinstance(default, bool):
+        if not isinstance(raw, bool):
+            raise RulesError(f"{name} must be true or false; got {raw!r}")
+        return raw
+    optional = "None" in str(hint)
+    if raw is None:
+        if optional:
+            return None
+        raise RulesError(f"{name} must be a whole number, not null")
+    if not _is_int(raw):
+        what = "a whole number or null" if optional else "a whole number"
+        raise RulesError(f"{name} must be {what}; got {raw!r}")
+    return int(raw)
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _parse_marriage_values(raw: Any) -> MarriageValues:
+    if isinstance(raw, list | tuple) and len(raw) == 4 and all(_is_int(x) for x in raw):
+        return (int(raw[0]), int(raw[1]), int(raw[2]), int(raw[3]))
+    if isinstance(raw, dict):
+        keys = {str(k).upper(): v for k, v in raw.items()}
+        if set(keys) == set(SUITS) and all(_is_int(v) for v in keys.values()):
+            return (keys["C"], keys["D"], keys["H"], keys["S"])
+    raise RulesError(
+        'marriage_values must give all four suits, e.g. {"H": 100, "D": 80, "C": 60, "S": 40}'
+    )
+
+
+_ALLOWED_INTS = {
+    "seats": (2, 3, 4),
+    "bid_step": (5, 10),
+    "rounding": (1, 5, 10),
+    "nines_for_redeal": (3, 4),
+    "sitter_ace_value": (40, 50),
+}
+
+
+def validate(r: Rules) -> None:
+    """Raise RulesError for impossible values or combinations (RULES.md §3)."""
+    for name, allowed in _ALLOWED_INTS.items():
+        value = getattr(r, name)
+        if value not in allowed:
+            raise RulesError(f"{name} must be one of {', '.join(map(str, allowed))}; got {value}")
+    if r.seats == 4 and r.sitter is Sitter.NONE:
+        raise RulesError("four seats need a sitter: set sitter to right_of_dealer, "
+                         "opposite_dealer or dealer")
+    if r.seats != 4 and r.sitter is not Sitter.NONE:
+        raise RulesError(f"sitter must be none unless four are seated (seats is {r.seats})")
+    if r.hand_size < 1 or any(t < 1 for t in r.talons):
+        raise RulesError("hand_size and every talon must hold at least one card")
+    if r.stock != (not r.bidding):
+        raise RulesError("bidding is false exactly in stock games: set stock and bidding together")
+    if r.stock and r.talons:
+        raise RulesError("a stock game has no talon: set talons to []")
+    if r.stock and r.seats != 2:
+        raise RulesError("stock games are for two players")
+    spare = r.deck_size - r._active * r.hand_size - sum(r.talons)
+    if r.stock and spare < 2:
+        raise RulesError(f"a stock game needs cards left for the stock; {r.deck} leaves {spare}")
+    if not r.stock and spare != 0:
+        raise RulesError(
+            f"the deck does not fit: {r.deck_size} cards ≠ {r._active} players × "
+            f"{r.hand_size} + talons {sum(r.talons)}"
+        )
+    if (r.exchange is Exchange.NONE) != (not r.talons):
+        raise RulesError("exchange must be none exactly when there is no talon")
+    if r.exchange is Exchange.DISCARD_ONE_GIVE_ONE and r._active != 2:
+        raise RulesError("exchange discard_one_give_one is a two-player exchange")
+    for t in r.talons:
+        declarer, other = _after_exchange(r, t)
+        if declarer != other:
+            raise RulesError(
+                f"with a talon of {t} and exchange {r.exchange}, the declarer would hold "
+                f"{declarer} cards and the others {other}: hands must be equal for play"
+            )
+    if r.min_bid <= 0 or r.min_bid % r.bid_step:
+        raise RulesError(f"min_bid must be a positive multiple of bid_step ({r.bid_step})")
+    if r.barrel is not Barrel.NONE and r.lock_at is not None:
+        raise RulesError("choose a barrel or a lock (lock_at), not both")
+    if r.barrel is not Barrel.NONE and not 0 < r.barrel_at < r.target:
+        raise RulesError("barrel_at must lie below the target")
+    if r.lock_at is not None and not 0 < r.lock_at < r.target:
+        raise RulesError("lock_at must lie below the target")
+    if r.barrel_hands < 1:
+        raise RulesError("barrel_hands must be at least 1")
+    if r.four_aces_effect is FourAcesEffect.NO_TRUMP and r.four_aces_bonus is None:
+        raise RulesError("four_aces_effect no_trump needs four_aces_bonus")
+    if r.hundred_concede and not r.opening_bid_forced:
+        raise RulesError("hundred_concede answers the forced opening: it needs opening_bid_forced")
+    if not r.bidding and (r.golden_round or r.blind_bidding or r.rospisat or r.spisat_max):
+        raise RulesError("golden rounds, blind bids, rospisat and spisat need an auction")
+    if r.target <= 0:
+        raise RulesError("target must be positive")
+
+
+def _after_exchange(r: Rules, talon: int) -> tuple[int, int]:
+    """Cards held by the declarer and by each other player once the exchange is done."""
+    h = r.hand_size
+    if r.exchange is Exchange.GIVE_ONE_EACH:
+        return h + talon - (r._active - 1), h + 1
+    if r.exchange is Exchange.DISCARD:
+        return h, h
+    if r.exchange is Exchange.DISCARD_ONE_GIVE_ONE:
+        return h + talon - 2, h + 1
+    return h, h
+
+
+def cards_after_exchange(r: Rules) -> int:
+    """Hand size at the first trick (the number of tricks in a hand)."""
+    if r.stock:
+        return r.hand_size + r.stock_size // 2
+    return _after_exchange(r, r.talons[0])[1] if r.talons else r.hand_size
+
+
+def replace(r: Rules, **changes: Any) -> Rules:
+    """dataclasses.replace, re-validated."""
+    return dataclasses.replace(r, **changes)
