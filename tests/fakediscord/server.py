@@ -111,6 +111,8 @@ class Emulator:
     # -- http plumbing ------------------------------------------------------
     @web.middleware
     async def _middleware(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        if request.path == "/gateway":  # long-lived websocket, not activity
+            return await handler(request)
         store = self.store
         store.inflight += 1
         store.touch()

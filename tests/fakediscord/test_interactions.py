@@ -1,0 +1,87 @@
+"""Buttons, selects, modals, deferrals, followups, ephemerals, attachments, threads."""
+
+from __future__ import annotations
+
+import pytest
+
+from . import SchemaError
+
+
+async def test_button_updates_message_with_history(fake_discord, world, bot):
+    fd = fake_discord
+    table = (await fd.slash(world.alice, world.channel, "table new", preset="russian")).message
+    r = await fd.click(world.bob, table, "table:join")
+    assert r.type == 7 and r.message is table
+    assert table.content == "Bob joined"
+    assert [v.content for v in table.history] == ["table russian for 3", "Bob joined"]
+    assert len(table.edits) == 1
+    with pytest.raises(SchemaError, match="no such component"):
+        await fd.click(world.bob, table, "table:leave")
+
+
+async def test_select_and_deferred_ephemeral_followup(fake_discord, world, bot):
+    fd = fake_discord
+    table = (await fd.slash(world.alice, world.channel, "table new", preset="russian")).message
+    r = await fd.select(world.bob, table, "table:mode", ["quick"])
+    assert r.content == "mode quick"
+    with pytest.raises(SchemaError, match="no options"):
+        await fd.select(world.bob, table, "table:mode", ["slow"])
+    r = await fd.click(world.bob, table, "table:rules")
+    assert r.deferred and r.ephemeral and r.message.loading
+    await r.wait_final()
+    assert r.content == "the rules are long" and not r.message.loading
+    assert r.message in fd.visible(world.bob, world.channel)
+    assert r.message not in fd.visible(world.alice, world.channel)
+
+
+async def test_defer_then_edit_original_and_followup(fake_discord, world, bot):
+    fd = fake_discord
+    r = await fd.slash(world.alice, world.channel, "think")
+    assert r.type == 5
+    await r.wait_final()
+    assert r.content == "thought"
+    assert [m.content for m in r.followups] == ["and one more thing"]
+    seen = [m.content for m in fd.visible(world.bob, world.channel)]
+    assert seen == ["thought", "and one more thing"]
+
+
+async def test_modal(fake_discord, world, bot):
+    fd = fake_discord
+    opened = await fd.slash(world.alice, world.channel, "form")
+    assert opened.type == 9 and opened.modal["title"] == "Your name"
+    with pytest.raises(SchemaError, match="required"):
+        await fd.submit_modal(world.alice, opened, {})
+    with pytest.raises(SchemaError, match="1-20|0-20"):
+        await fd.submit_modal(world.alice, opened, {"name": "x" * 21})
+    r = await fd.submit_modal(world.alice, opened, {"name": "Ala"})
+    assert r.content == "Hello Ala"
+
+
+async def test_ephemeral_visibility(fake_discord, world, bot):
+    fd = fake_discord
+    r = await fd.slash(world.alice, world.channel, "secret")
+    assert r.ephemeral
+    assert [m.content for m in fd.visible(world.alice, world.channel)] == ["only you"]
+    assert fd.visible(world.bob, world.channel) == []
+
+
+async def test_attachments_embeds_and_replacement(fake_discord, world, bot):
+    fd = fake_discord
+    r = await fd.slash(world.alice, world.channel, "upload")
+    await r.wait_final()
+    msg = fd.visible(world.bob, world.channel)[0]
+    assert msg.embeds[0]["title"] == "Score"
+    assert [(a.filename, a.data) for a in msg.attachments] == [("b.txt", b"world")]
+    first = msg.history[0].attachments
+    assert [(a.filename, a.data) for a in first] == [("a.txt", b"hello")]
+    data = await bot.http.get_from_cdn(msg.attachments[0].url)
+    assert data == b"world"
+
+
+async def test_thread(fake_discord, world, bot):
+    fd = fake_discord
+    r = await fd.slash(world.alice, world.channel, "thread", name="table-1")
+    await r.wait_final()
+    thread = next(c for c in fd.store.channels.values() if c.name == "table-1")
+    assert thread.is_thread and thread.parent_id == world.channel.id
+    assert [m.content for m in fd.visible(world.bob, thread)] == ["welcome to table-1"]
