@@ -19,7 +19,7 @@ from render import _draw, fonts
 from render.model import split_card
 
 HAND = (112, 158)
-TABLE = (86, 121)
+TABLE = (100, 140)
 FACE = (253, 252, 248)
 EDGE = (120, 120, 128)
 COURT_TINT = {"C": (222, 232, 226), "D": (250, 226, 222), "H": (250, 226, 222),

@@ -156,13 +156,13 @@ def _runs(text: str, bold: bool) -> list[_Run]:
         name = font_for(cl, bold) or chain(bold)[0]
         neutral = unicodedata.bidirectional(cl[0]) in ("WS", "ON", "CS", "ES", "ET", "BN")
         prev = runs[-1][0] if runs else ""
-        joins = prev == name or (
+        joins = bool(runs) and (prev == name or (
             neutral
             and EMOJI_FILE not in (name, prev)
             and not _strong_rtl("".join(runs[-1][1]))
             and all(ord(c) in coverage(prev) for c in cl)
-        )
-        if runs and joins and not (neutral and prev == name and _strong_rtl(runs[-1][1][-1])):
+        ))
+        if joins and not (neutral and prev == name and _strong_rtl(runs[-1][1][-1])):
             runs[-1][1].append(cl)
         else:
             runs.append((name, [cl]))

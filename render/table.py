@@ -1,0 +1,198 @@
+"""The public table image: seats, the trick, trump, contract, auction and talon on felt.
+
+Seats sit clockwise from the bottom (seat 0 at the bottom): two players face each other,
+three sit bottom / upper left / upper right, four sit bottom / left / top / right. Each
+seat's card of the trick lies between its name plate and the middle of the table.
+"""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from render import _draw, cards, fonts
+from render._draw import GOLD, INK, INK_DIM, TURN
+from render.model import SeatView, TableView, split_card
+
+WIDTH, HEIGHT = 900, 600
+PLATE_W, PLATE_H = 272, 88
+
+# Plate centres as fractions of the image, by number of seats (seat order = clockwise).
+_SEATS: dict[int, list[tuple[float, float]]] = {
+    2: [(0.5, 0.9), (0.5, 0.1)],
+    3: [(0.5, 0.9), (0.17, 0.27), (0.83, 0.27)],
+    4: [(0.5, 0.9), (0.16, 0.5), (0.5, 0.1), (0.84, 0.5)],
+}
+_PLATE = (10, 48, 32)
+_PLATE_TURN = (40, 66, 40)
+
+
+def render_table(view: TableView, *, scale: float = 1.0) -> bytes:
+    """Render the public table as PNG bytes (RGB, ``900×600`` times ``scale``)."""
+    return _draw.to_png(draw_table(view, scale=scale))
+
+
+def draw_table(view: TableView, *, scale: float = 1.0) -> Image.Image:
+    n = len(view.seats)
+    if n not in _SEATS:
+        raise ValueError(f"a table has 2, 3 or 4 seats, not {n}")
+    W, H = round(WIDTH * scale), round(HEIGHT * scale)
+    img = _draw.felt(W, H)
+    k = scale
+    centre = (W / 2, H * 0.5)
+    spots = [(fx * W, fy * H) for fx, fy in _SEATS[n]]
+    _info(img, view, k)
+    _trump(img, view, k)
+    csize = cards.size_for("table", scale)
+    played = {seat: card for seat, card in view.trick}
+    if view.talon is not None and not view.trick:
+        _talon(img, view.talon, centre, csize, k)
+    elif view.talon_backs and not view.trick:
+        _talon(img, ("??",) * view.talon_backs, centre, csize, k)
+    for seat, card in view.trick:
+        px, py = spots[seat]
+        t = 0.42 if n != 2 else 0.5
+        cx = centre[0] + (px - centre[0]) * t
+        cy = centre[1] + (py - centre[1]) * t
+        if n == 3 and seat in (1, 2):
+            cx, cy = centre[0] + (px - centre[0]) * 0.32, centre[1] - 25 * k
+        x0, y0 = cx - csize[0] / 2, cy - csize[1] / 2
+        if view.last_trick_winner == seat:
+            ImageDraw.Draw(img).rounded_rectangle(
+                (x0 - 5 * k, y0 - 5 * k, x0 + csize[0] + 5 * k, y0 + csize[1] + 5 * k),
+                radius=round(10 * k), fill=GOLD,
+            )
+        _draw.paste(img, cards.face(card, csize), (x0, y0))
+    for seat, sv in enumerate(view.seats):
+        _plate(img, sv, spots[seat], k, seat in played, n)
+    return img
+
+
+def _info(img: Image.Image, view: TableView, k: float) -> None:
+    x, y = 16 * k, 22 * k
+    head = " · ".join(p for p in (
+        view.title, f"Hand {view.hand_number}" if view.hand_number else "", view.phase) if p)
+    if head:
+        fonts.draw_text(img, (x, y), head, round(20 * k), fill=INK_DIM, bold=True,
+                        max_width=round(330 * k))
+        y += 36 * k
+    if view.contract is not None and view.declarer is not None:
+        who = view.seats[view.declarer].name
+        box = _draw.badge(img, (x, y), f"{view.contract}", round(24 * k), fill=GOLD,
+                          ink=(40, 30, 0))
+        fonts.draw_text(img, (box[2] + 8 * k, y), who, round(22 * k), fill=INK, bold=True,
+                        max_width=round(210 * k))
+    elif view.high_bid is not None:
+        fonts.draw_text(img, (x, y), f"High bid {view.high_bid}", round(22 * k), fill=INK,
+                        bold=True)
+
+
+def _trump(img: Image.Image, view: TableView, k: float) -> None:
+    W = img.width
+    r = round(34 * k)
+    cx, cy = W - 16 * k - r, 16 * k + r
+    d = ImageDraw.Draw(img)
+    if view.trump is None:
+        d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=INK_DIM, width=max(1, round(2 * k)))
+        fonts.draw_text(img, (cx, cy), "—", round(22 * k), fill=INK_DIM, anchor="mm")
+        fonts.draw_text(img, (cx - r - 10 * k, cy), "no trump yet", round(20 * k),
+                        fill=INK_DIM, anchor="rm")
+        return
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(253, 252, 248), outline=GOLD,
+              width=max(2, round(3 * k)))
+    p = round(r * 1.15)
+    _draw.paste(img, _draw.pip(view.trump, p), (cx - p / 2, cy - p / 2))
+    fonts.draw_text(img, (cx - r - 10 * k, cy), "trump", round(22 * k), fill=GOLD, bold=True,
+                    anchor="rm")
+
+
+def _talon(img: Image.Image, talon: tuple[str, ...], centre: tuple[float, float],
+           csize: tuple[int, int], k: float) -> None:
+    n = max(1, len(talon))
+    gap = 8 * k
+    total = n * csize[0] + (n - 1) * gap
+    x = centre[0] - total / 2
+    y = centre[1] - csize[1] / 2 - 8 * k
+    fonts.draw_text(img, (centre[0], y - 14 * k), "prikup", round(20 * k), fill=INK_DIM,
+                    bold=True, anchor="mb")
+    for c in talon or ("??",):
+        im = cards.back(csize) if c == "??" else cards.face(c, csize)
+        _draw.paste(img, im, (x, y))
+        x += csize[0] + gap
+
+
+def _plate(img: Image.Image, sv: SeatView, spot: tuple[float, float], k: float,
+           played: bool, n: int) -> None:
+    cx, cy = spot
+    w, h = PLATE_W * k, PLATE_H * k
+    x0, y0 = cx - w / 2, cy - h / 2
+    d = ImageDraw.Draw(img)
+    box = (round(x0), round(y0), round(x0 + w), round(y0 + h))
+    if sv.is_turn:
+        d.rounded_rectangle((box[0] - 4 * k, box[1] - 4 * k, box[2] + 4 * k, box[3] + 4 * k),
+                            radius=round(16 * k), fill=TURN)
+    d.rounded_rectangle(box, radius=round(13 * k), fill=_PLATE_TURN if sv.is_turn else _PLATE)
+    dim = sv.is_sitter
+    name_col = INK_DIM if dim else INK
+    total = f"{sv.total}"
+    tw = fonts.text_width(total, round(30 * k), bold=True)
+    pad = 12 * k
+    fonts.draw_text(img, (box[0] + pad, box[1] + 27 * k), sv.name, round(24 * k),
+                    fill=name_col, bold=True, max_width=round(w - 3 * pad - tw))
+    fonts.draw_text(img, (box[2] - pad, box[1] + 27 * k), total, round(30 * k),
+                    fill=GOLD if sv.on_barrel else INK, bold=True, anchor="rm")
+    # marker row
+    x, y = box[0] + pad, box[3] - 22 * k
+    s = round(16 * k)
+    marks: list[tuple[str, tuple[int, int, int], tuple[int, int, int]]] = []
+    if sv.is_dealer:
+        marks.append(("D", INK, (20, 30, 25)))
+    if sv.is_declarer:
+        marks.append(("declarer", GOLD, (40, 30, 0)))
+    if sv.is_sitter:
+        marks.append(("sits out", (90, 110, 100), INK))
+    if sv.on_barrel:
+        marks.append((f"barrel {sv.barrel_hands}/{sv.barrel_limit}", (150, 96, 40), INK))
+    if sv.locked:
+        marks.append(("locked", (120, 60, 60), INK))
+    for text, fill, ink in marks:
+        b = _draw.badge(img, (x, y), text, s, fill=fill, ink=ink)
+        x = b[2] + 6 * k
+    if sv.dashes:
+        fonts.draw_text(img, (x + 2 * k, y), " ".join("—" * sv.dashes), round(20 * k),
+                        fill=(255, 150, 150), bold=True)
+    if sv.hand_count and not played:
+        _mini_backs(img, sv.hand_count, (box[2] - pad, y), k)
+    if sv.bid is not None:
+        _bid(img, sv.bid, (cx, cy), h, k, n)
+
+
+def _mini_backs(img: Image.Image, count: int, right_mid: tuple[float, float], k: float) -> None:
+    size = (round(17 * k), round(24 * k))
+    step = 6 * k
+    x = right_mid[0] - size[0] - step * (count - 1)
+    for _ in range(count):
+        _draw.paste(img, cards.back(size), (x, right_mid[1] - size[1] / 2))
+        x += step
+
+
+def _bid(img: Image.Image, bid: str, spot: tuple[float, float], h: float, k: float,
+         n: int) -> None:
+    cx, cy = spot
+    passed = bid.lower().startswith("pass")
+    above = cy > img.height / 2
+    y = cy - h / 2 - 26 * k if above else cy + h / 2 + 26 * k
+    if n == 4 and abs(cy - img.height / 2) < 5:
+        y = cy + h / 2 + 26 * k
+    _draw.badge(img, (cx, y), bid, round(22 * k), anchor="mm",
+                fill=(70, 90, 80) if passed else (253, 252, 248),
+                ink=INK_DIM if passed else (20, 20, 24))
+
+
+def trump_names() -> dict[str, str]:
+    return {s: _draw.suit_label(s) for s in ("C", "D", "H", "S")}
+
+
+def check_cards(view: TableView) -> None:
+    """Raise ``ValueError`` on a malformed card in ``view`` (the renderer would too)."""
+    for _seat, c in view.trick:
+        split_card(c)
