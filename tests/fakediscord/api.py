@@ -94,7 +94,8 @@ class FakeDiscord(Emulator):
             loading = [ix for ix in self._pending if ix.original is not None
                        and ix.original.loading and not ix.original.deleted]
             self._pending = pending + loading
-            if not (store.inflight or pending or loading or now - store.last_activity < quiet):
+            idle_since = max(store.last_activity, store.busy_until)
+            if not (store.inflight or pending or loading or now - idle_since < quiet):
                 break
             if now > end:
                 raise TimeoutError(f"bot not idle after {timeout}s: {len(pending)} unanswered,"

@@ -77,6 +77,7 @@ class Gateway:
         self.current: Session | None = None
         self.ready = asyncio.Event()  # a session is identified and has its guilds
         self.identifies = 0
+        self.last_query: dict[str, str] = {}
         self.resumes = 0
 
     @property
@@ -86,6 +87,7 @@ class Gateway:
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
         await ws.prepare(request)
+        self.last_query = dict(request.query)  # e.g. {"v": "10", "compress": "zlib-stream"}
         conn = Connection(ws, request.query.get("compress"))
         session: Session | None = None
         await conn.send({"op": HELLO, "d": {"heartbeat_interval": self.heartbeat_interval}})
@@ -106,6 +108,8 @@ class Gateway:
         finally:
             if session is not None and session.conn is conn:
                 session.conn = None
+                if session is self.current:
+                    self.ready.clear()
                 log.info("gateway connection of session %s closed", session.id)
         return ws
 
@@ -150,6 +154,8 @@ class Gateway:
             session.seq += 1
             await conn.send({"op": DISPATCH, "t": "RESUMED", "s": session.seq, "d": {}})
         self.resumes += 1
+        if session is self.current:
+            self.ready.set()
         log.info("session %s resumed, %d dispatches replayed", session.id, len(missed))
         return session
 
@@ -185,6 +191,7 @@ class Gateway:
         session = self.current
         if session is not None and session.conn is not None:
             conn, session.conn = session.conn, None
+            self.ready.clear()
             await conn.ws.close(code=code)
 
     async def close(self) -> None:

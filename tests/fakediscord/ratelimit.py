@@ -1,10 +1,11 @@
 """Per-channel rate limit, answered with 429 and ``retry_after`` like Discord.
 
 Discord lets a bot send or edit about 5 messages per 5 s in one channel.  The
-emulator counts message creates *and* edits of a channel in one window but,
-like Discord's separate route buckets, reports them under different bucket
-hashes — so discord.py paces each route by itself, and a bot that mixes
-sends and edits without pacing itself runs into 429s, as it would live.
+emulator enforces that shared limit on message creates *and* edits of a
+channel, while its ``X-RateLimit-*`` headers describe each route's own bucket
+(as Discord's do).  discord.py paces each bucket by those headers, so a bot
+that interleaves sends and edits without pacing itself meets the hidden
+shared limit and gets 429s — which the emulator records — as it would live.
 """
 
 from __future__ import annotations
@@ -45,25 +46,29 @@ class Decision:
 
 
 class RateLimiter:
-    """Fixed windows per key: the first hit opens a window of ``per`` seconds."""
+    """Fixed windows: the first hit of a key opens a window of ``per`` seconds."""
 
     def __init__(self, config: RateLimitConfig, clock: Callable[[], float] = time.monotonic):
         self.config = config
         self.clock = clock
         self._windows: dict[object, tuple[float, int]] = {}  # key -> (window end, count)
 
-    def hit(self, key: object) -> Decision:
-        cfg = self.config
-        now = self.clock()
+    def _window(self, key: object, now: float) -> tuple[float, int]:
         end, count = self._windows.get(key, (0.0, 0))
         if now >= end:
-            end, count = now + cfg.per, 0
-            if len(self._windows) > 4096:  # forget long finished windows
+            if len(self._windows) > 4096:  # forget finished windows
                 self._windows = {k: w for k, w in self._windows.items() if w[0] > now}
-        if not cfg.enabled:
-            return Decision(True, cfg.limit, cfg.limit, cfg.per)
-        if count >= cfg.limit:
-            return Decision(False, cfg.limit, 0, end - now)
-        count += 1
-        self._windows[key] = (end, count)
-        return Decision(True, cfg.limit, cfg.limit - count, end - now)
+            return now + self.config.per, 0
+        return end, count
+
+    def hit(self, key: object, bucket: str = "") -> Decision:
+        """Count one request of ``bucket`` (a route) against the shared ``key``."""
+        cfg, now = self.config, self.clock()
+        end, count = self._window(key, now)
+        bend, bcount = self._window((key, bucket), now)
+        if cfg.enabled and count >= cfg.limit:
+            return Decision(False, cfg.limit, max(0, cfg.limit - bcount), end - now)
+        self._windows[key] = (end, count + 1)
+        self._windows[(key, bucket)] = (bend, bcount + 1)
+        remaining = max(0, cfg.limit - bcount - 1) if cfg.enabled else cfg.limit
+        return Decision(True, cfg.limit, remaining, bend - now)

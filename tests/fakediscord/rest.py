@@ -9,6 +9,7 @@ channel pass the per-channel rate limit.
 from __future__ import annotations
 
 import json
+import time
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
@@ -85,11 +86,12 @@ def add_routes(app: web.Application, emu: Emulator) -> None:
         return msg
 
     def rate_limit(chan: Channel, bucket: str, request: web.Request) -> dict[str, str]:
-        decision = emu.ratelimiter.hit(chan.id)
+        decision = emu.ratelimiter.hit(chan.id, bucket)
         headers = decision.headers(bucket)
         if not decision.allowed:
             route = f"{request.method} {request.path}"
             store.rate_limited.append(route)
+            store.busy_until = max(store.busy_until, time.monotonic() + decision.reset_after)
             store.violate("rate_limit", f"429 on {route}: more than {decision.limit} message "
                           f"creates/edits in {emu.rate_config.per:g}s in #{chan.name}")
             extra = {"retry_after": round(decision.reset_after, 3), "global": False}

@@ -50,6 +50,7 @@ class Store:
         self.rate_limited: list[str] = []  # "METHOD path" of every 429 answered
         self.requests: list[str] = []  # "METHOD path" of every REST request, in order
         self.inflight = 0
+        self.busy_until = 0.0  # a 429'd bot is busy until it may retry
         self.last_activity = time.monotonic()
 
     # -- ids and time -----------------------------------------------------
