@@ -53,6 +53,8 @@ def draw_table(view: TableView, *, scale: float = 1.0) -> Image.Image:
         t = 0.42 if n != 2 else 0.5
         cx = centre[0] + (px - centre[0]) * t
         cy = centre[1] + (py - centre[1]) * t
+        if n == 4 and seat in (1, 3):
+            cx = centre[0] + (px - centre[0]) * 0.33
         if n == 3 and seat in (1, 2):
             cx, cy = centre[0] + (px - centre[0]) * 0.32, centre[1] - 25 * k
         x0, y0 = cx - csize[0] / 2, cy - csize[1] / 2
