@@ -52,7 +52,7 @@ class InteractionResult:
     def modal(self) -> dict[str, Any] | None:
         return self.interaction.response_data if self.type == 9 else None
 
-    async def wait_final(self, timeout: float = 10.0) -> InteractionResult:
+    async def wait_final(self, timeout: float = 10.0) -> InteractionResult:  # noqa: ASYNC109
         """Wait until the bot is idle (deferred answers completed), then return self."""
         await self.fd.settle(timeout=timeout)
         return self
@@ -69,23 +69,23 @@ class FakeDiscord(Emulator):
         self._pending: list[Interaction] = []  # interactions settle() waits for
 
     # -- waiting ------------------------------------------------------------
-    async def wait_ready(self, timeout: float = 10.0, *, commands: bool = True) -> None:
-        """Wait until a bot identified (and, by default, synced its commands)."""
-        async def ready() -> None:
-            await self.gateway.ready.wait()
-            while commands and not self.commands_synced:
-                await asyncio.sleep(0.01)
-        await asyncio.wait_for(ready(), timeout)
+    async def wait_ready(self, timeout: float = 10.0, *,  # noqa: ASYNC109
+                         commands: bool = True) -> None:
+        """Wait until a bot is connected (and, by default, has synced its commands)."""
+        await asyncio.wait_for(self.gateway.ready.wait(), timeout)
+        if commands:
+            await self.wait_until(lambda: self.commands_synced, timeout)
 
-    async def wait_until(self, predicate: Callable[[], Any], timeout: float = 5.0) -> None:
+    async def wait_until(self, predicate: Callable[[], Any],
+                         timeout: float = 5.0) -> None:  # noqa: ASYNC109
         """Poll ``predicate`` until true (raises TimeoutError)."""
         end = time.monotonic() + timeout
         while not predicate():
             if time.monotonic() > end:
-                raise TimeoutError("condition not reached within %.1fs" % timeout)
+                raise TimeoutError(f"condition not reached within {timeout:.1f}s")
             await asyncio.sleep(0.01)
 
-    async def settle(self, quiet: float = 0.05, timeout: float = 10.0) -> None:
+    async def settle(self, quiet: float = 0.05, timeout: float = 10.0) -> None:  # noqa: ASYNC109
         """Wait until the bot is idle: no request for ``quiet`` s, nothing pending."""
         store, end = self.store, time.monotonic() + timeout
         while True:

@@ -51,7 +51,7 @@ async def test_modal(fake_discord, world, bot):
     assert opened.type == 9 and opened.modal["title"] == "Your name"
     with pytest.raises(SchemaError, match="required"):
         await fd.submit_modal(world.alice, opened, {})
-    with pytest.raises(SchemaError, match="1-20|0-20"):
+    with pytest.raises(SchemaError, match=r"0-20 characters"):
         await fd.submit_modal(world.alice, opened, {"name": "x" * 21})
     r = await fd.submit_modal(world.alice, opened, {"name": "Ala"})
     assert r.content == "Hello Ala"
