@@ -49,8 +49,9 @@ def to_png(img: Image.Image, *, palette: int = 0) -> bytes:
     (the score sheet) this is both faster to encode and far smaller than RGB.
     """
     if palette:
-        img = img.quantize(colors=palette, method=Image.Quantize.FASTOCTREE,
-                           dither=Image.Dither.NONE)
+        img = img.quantize(
+            colors=palette, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+        )
     buf = io.BytesIO()
     img.save(buf, "PNG", optimize=False, compress_level=1 if palette else 3)
     return buf.getvalue()
@@ -67,8 +68,12 @@ def _suit_polygon(draw: ImageDraw.ImageDraw, suit: str, s: float, fill: RGB) -> 
         for cx in (c - r * 0.98, c + r * 0.98):
             draw.ellipse((cx - r, s * 0.08, cx + r, s * 0.08 + 2 * r), fill=fill)
         draw.polygon(
-            [(c - 2 * r * 0.98 + s * 0.005, s * 0.08 + r * 1.25), (c, s * 0.95),
-             (c + 2 * r * 0.98 - s * 0.005, s * 0.08 + r * 1.25), (c, s * 0.3)],
+            [
+                (c - 2 * r * 0.98 + s * 0.005, s * 0.08 + r * 1.25),
+                (c, s * 0.95),
+                (c + 2 * r * 0.98 - s * 0.005, s * 0.08 + r * 1.25),
+                (c, s * 0.3),
+            ],
             fill=fill,
         )
         return
@@ -79,8 +84,12 @@ def _suit_polygon(draw: ImageDraw.ImageDraw, suit: str, s: float, fill: RGB) -> 
         for cx in (c - r * 0.98, c + r * 0.98):
             draw.ellipse((cx - r, y, cx + r, y + 2 * r), fill=fill)
         draw.polygon(
-            [(c - 2 * r * 0.98 + s * 0.004, y + r * 0.75), (c, s * 0.02),
-             (c + 2 * r * 0.98 - s * 0.004, y + r * 0.75), (c, y + 1.6 * r)],
+            [
+                (c - 2 * r * 0.98 + s * 0.004, y + r * 0.75),
+                (c, s * 0.02),
+                (c + 2 * r * 0.98 - s * 0.004, y + r * 0.75),
+                (c, y + 1.6 * r),
+            ],
             fill=fill,
         )
         draw.polygon(stem, fill=fill)
@@ -143,7 +152,7 @@ def _background(kind: str, width: int, height: int) -> Image.Image:
                 draw.rounded_rectangle(
                     (inset, inset, width - 1 - inset, height - 1 - inset),
                     radius=max(8, min(width, height) // 6),
-                    fill=col,  # type: ignore[arg-type]
+                    fill=col,  # type: ignore[arg-type,unused-ignore]
                 )
         else:
             img = Image.new("RGB", (width, height), PAPER)

@@ -39,8 +39,10 @@ def run_bench(repeats: int = 30, *, echo: bool = True) -> dict[str, Any]:
             t0 = time.perf_counter()
             fn()
             times.append((time.perf_counter() - t0) * 1000)
-        entry = {"median_ms": round(statistics.median(times), 1),
-                 "png_kb": round(len(data) / 1024, 1)}
+        entry = {
+            "median_ms": round(statistics.median(times), 1),
+            "png_kb": round(len(data) / 1024, 1),
+        }
         result[name] = entry
         if echo:
             print(f"{name:12} {entry['median_ms']:7.1f} ms  {entry['png_kb']:7.1f} KB")

@@ -22,8 +22,12 @@ HAND = (112, 158)
 TABLE = (100, 140)
 FACE = (253, 252, 248)
 EDGE = (120, 120, 128)
-COURT_TINT = {"C": (222, 232, 226), "D": (250, 226, 222), "H": (250, 226, 222),
-              "S": (222, 232, 226)}
+COURT_TINT = {
+    "C": (222, 232, 226),
+    "D": (250, 226, 222),
+    "H": (250, 226, 222),
+    "S": (222, 232, 226),
+}
 BACK_MAIN = (150, 28, 40)
 BACK_LINE = (198, 70, 78)
 
@@ -37,10 +41,29 @@ _L, _C, _R = 0.0, 0.5, 1.0
 _PIP_LAYOUT: dict[str, list[tuple[float, float]]] = {
     "7": [(_L, 0), (_R, 0), (_C, 0.25), (_L, 0.5), (_R, 0.5), (_L, 1), (_R, 1)],
     "8": [(_L, 0), (_R, 0), (_C, 0.25), (_L, 0.5), (_R, 0.5), (_C, 0.75), (_L, 1), (_R, 1)],
-    "9": [(_L, 0), (_R, 0), (_L, 1 / 3), (_R, 1 / 3), (_C, 0.5), (_L, 2 / 3), (_R, 2 / 3),
-          (_L, 1), (_R, 1)],
-    "10": [(_L, 0), (_R, 0), (_C, 1 / 6), (_L, 1 / 3), (_R, 1 / 3), (_L, 2 / 3), (_R, 2 / 3),
-           (_C, 5 / 6), (_L, 1), (_R, 1)],
+    "9": [
+        (_L, 0),
+        (_R, 0),
+        (_L, 1 / 3),
+        (_R, 1 / 3),
+        (_C, 0.5),
+        (_L, 2 / 3),
+        (_R, 2 / 3),
+        (_L, 1),
+        (_R, 1),
+    ],
+    "10": [
+        (_L, 0),
+        (_R, 0),
+        (_C, 1 / 6),
+        (_L, 1 / 3),
+        (_R, 1 / 3),
+        (_L, 2 / 3),
+        (_R, 2 / 3),
+        (_C, 5 / 6),
+        (_L, 1),
+        (_R, 1),
+    ],
 }
 
 
@@ -87,7 +110,9 @@ def _blank(size: tuple[int, int], fill: tuple[int, int, int]) -> Image.Image:
     ImageDraw.Draw(inner).rounded_rectangle(
         (b, b, w * 4 - 1 - b, h * 4 - 1 - b), radius=r * 4 - b, fill=255
     )
-    img.paste(Image.new("RGBA", size, (*fill, 255)), (0, 0), inner.resize(size, Image.Resampling.LANCZOS))
+    img.paste(
+        Image.new("RGBA", size, (*fill, 255)), (0, 0), inner.resize(size, Image.Resampling.LANCZOS)
+    )
     return img
 
 
@@ -98,8 +123,9 @@ def _draw_face(rank: str, suit: str, size: tuple[int, int]) -> Image.Image:
     # corner index: rank over suit, top-left and (rotated) bottom-right
     corner = Image.new("RGBA", (round(w * 0.26), round(h * 0.4)), (0, 0, 0, 0))
     rs = round(w * (0.25 if rank != "10" else 0.2))
-    fonts.draw_text(corner, (corner.width / 2, round(w * 0.05)), rank, rs, fill=color,
-                    bold=True, anchor="mt")
+    fonts.draw_text(
+        corner, (corner.width / 2, round(w * 0.05)), rank, rs, fill=color, bold=True, anchor="mt"
+    )
     ps = round(w * 0.18)
     _draw.paste(corner, _draw.pip(suit, ps), ((corner.width - ps) / 2, round(w * 0.05) + rs * 0.9))
     inset = round(w * 0.025)
@@ -123,11 +149,17 @@ def _draw_face(rank: str, suit: str, size: tuple[int, int]) -> Image.Image:
     else:
         panel = (round(w * 0.29), round(h * 0.13), round(w * 0.71), round(h * 0.87))
         d = ImageDraw.Draw(img)
-        d.rounded_rectangle(panel, radius=round(w * 0.05), fill=COURT_TINT[suit],
-                            outline=color, width=max(1, round(w * 0.015)))
+        d.rounded_rectangle(
+            panel,
+            radius=round(w * 0.05),
+            fill=COURT_TINT[suit],
+            outline=color,
+            width=max(1, round(w * 0.015)),
+        )
         cx = w / 2
-        fonts.draw_text(img, (cx, h * 0.33), rank, round(w * 0.3), fill=color, bold=True,
-                        anchor="mm")
+        fonts.draw_text(
+            img, (cx, h * 0.33), rank, round(w * 0.3), fill=color, bold=True, anchor="mm"
+        )
         psz = round(w * 0.3)
         _draw.paste(img, _draw.pip(suit, psz), (cx - psz / 2, h * 0.6 - psz / 2))
     return img
@@ -145,15 +177,19 @@ def _draw_back(size: tuple[int, int]) -> Image.Image:
         d.line((k, 0, k + inner.height, inner.height), fill=BACK_LINE, width=lw)
         d.line((k, inner.height, k + inner.height, 0), fill=BACK_LINE, width=lw)
     mask = Image.new("L", inner.size, 0)
-    ImageDraw.Draw(mask).rounded_rectangle((0, 0, inner.width - 1, inner.height - 1),
-                                           radius=max(2, round(w * 0.05)), fill=255)
+    ImageDraw.Draw(mask).rounded_rectangle(
+        (0, 0, inner.width - 1, inner.height - 1), radius=max(2, round(w * 0.05)), fill=255
+    )
     img.paste(inner, (m, m), mask)
     return img
 
 
 def all_cards(deck: int = 24) -> list[str]:
-    ranks = {24: ("9", "J", "Q", "K", "10", "A"), 20: ("J", "Q", "K", "10", "A"),
-             32: ("7", "8", "9", "J", "Q", "K", "10", "A")}[deck]
+    ranks = {
+        24: ("9", "J", "Q", "K", "10", "A"),
+        20: ("J", "Q", "K", "10", "A"),
+        32: ("7", "8", "9", "J", "Q", "K", "10", "A"),
+    }[deck]
     return [r + s for s in ("S", "H", "C", "D") for r in ranks]
 
 
@@ -165,6 +201,8 @@ def sheet(size: tuple[int, int] = HAND, deck: int = 32) -> Image.Image:
     gap = max(4, w // 10)
     img = _draw.felt((ranks + 1) * (w + gap) + gap, 4 * (h + gap) + gap)
     for i, c in enumerate(cards):
-        _draw.paste(img, face(c, size), (gap + (i % ranks) * (w + gap), gap + (i // ranks) * (h + gap)))
+        _draw.paste(
+            img, face(c, size), (gap + (i % ranks) * (w + gap), gap + (i // ranks) * (h + gap))
+        )
     _draw.paste(img, back(size), (gap + ranks * (w + gap), gap))
     return img

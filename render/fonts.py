@@ -156,12 +156,15 @@ def _runs(text: str, bold: bool) -> list[_Run]:
         name = font_for(cl, bold) or chain(bold)[0]
         neutral = unicodedata.bidirectional(cl[0]) in ("WS", "ON", "CS", "ES", "ET", "BN")
         prev = runs[-1][0] if runs else ""
-        joins = bool(runs) and (prev == name or (
-            neutral
-            and EMOJI_FILE not in (name, prev)
-            and not _strong_rtl("".join(runs[-1][1]))
-            and all(ord(c) in coverage(prev) for c in cl)
-        ))
+        joins = bool(runs) and (
+            prev == name
+            or (
+                neutral
+                and EMOJI_FILE not in (name, prev)
+                and not _strong_rtl("".join(runs[-1][1]))
+                and all(ord(c) in coverage(prev) for c in cl)
+            )
+        )
         if joins and not (neutral and prev == name and _strong_rtl(runs[-1][1][-1])):
             runs[-1][1].append(cl)
         else:
@@ -202,7 +205,7 @@ def line_metrics(size: int) -> tuple[int, int]:
 
 def _emoji_run(text: str, size: int) -> Image.Image:
     f = face(EMOJI_FILE, EMOJI_PPEM)
-    left, top, right, bottom = f.getbbox(text, anchor="ls")
+    left, top, right, bottom = (int(v) for v in f.getbbox(text, anchor="ls"))
     im = Image.new("RGBA", (max(1, right - left), max(1, bottom - top)), (0, 0, 0, 0))
     ImageDraw.Draw(im).text((-left, -top), text, font=f, embedded_color=True, anchor="ls")
     k = size * 1.12 / EMOJI_PPEM
@@ -241,15 +244,17 @@ def _make_sprite(text: str, size: int, bold: bool, fill: RGB | RGBA) -> Image.Im
             pieces.append((im, run, im.width))
             total += im.width + max(1, size // 12)
         else:
-            w = round(face(run.font, size).getlength(run.text, direction="rtl" if run.rtl else None))
+            w = round(
+                face(run.font, size).getlength(run.text, direction="rtl" if run.rtl else None)
+            )
             pieces.append((None, run, w))
             total += w
     sprite = Image.new("RGBA", (max(1, total), height), (0, 0, 0, 0))
     draw = ImageDraw.Draw(sprite)
     x = 0
-    for im, run, w in pieces:
-        if im is not None:
-            sprite.alpha_composite(im, (x, max(0, baseline + int(im.info["top"]))))
+    for piece, run, w in pieces:
+        if piece is not None:
+            sprite.alpha_composite(piece, (x, max(0, baseline + int(piece.info["top"]))))
             x += w + max(1, size // 12)
         else:
             draw.text(

@@ -24,6 +24,7 @@ _DIMMED: dict[tuple[str, int, int], Image.Image] = {}
 
 def sort_cards(hand: tuple[str, ...] | list[str], trump: str | None = None) -> list[str]:
     """Sorted as shown: by suit (alternating colours), then rank high to low."""
+
     def key(c: str) -> tuple[int, int]:
         r, s = split_card(c)
         return SUIT_ORDER.index(s), -RANKS.index(r)
@@ -76,12 +77,20 @@ def draw_hand(view: HandView, *, scale: float = 1.0) -> Image.Image:
         positions[c] = (x, y)
         if raised:
             r = round(5 * k)
-            d.rounded_rectangle((x - r, y - r, x + cw + r, y + ch + r), radius=round(12 * k),
-                                fill=GOLD)
+            d.rounded_rectangle(
+                (x - r, y - r, x + cw + r, y + ch + r), radius=round(12 * k), fill=GOLD
+            )
         _draw.paste(img, cards.face(c, size) if legal else _dimmed(c, size), (x, y))
         if c in view.new_cards:
-            _draw.badge(img, (x + step / 2 if i < n - 1 else x + cw / 2, y - 6 * k), "new",
-                        round(15 * k), fill=NEW, ink=(255, 255, 255), anchor="mb")
+            _draw.badge(
+                img,
+                (x + step / 2 if i < n - 1 else x + cw / 2, y - 6 * k),
+                "new",
+                round(15 * k),
+                fill=NEW,
+                ink=(255, 255, 255),
+                anchor="mb",
+            )
     values = dict(view.marriage_values)
     for suit in SUIT_ORDER:
         kq = (f"K{suit}", f"Q{suit}")
@@ -94,9 +103,18 @@ def draw_hand(view: HandView, *, scale: float = 1.0) -> Image.Image:
         d.line((x0 + 6 * k, yb, x1 - 6 * k, yb), fill=GOLD, width=lw)
         for xx in (x0 + 6 * k, x1 - 6 * k):
             d.line((xx, yb - 8 * k, xx, yb), fill=GOLD, width=lw)
-        label = f"{_draw.SUIT_SYMBOL[suit]} marriage" + (f" {values[suit]}" if suit in values else "")
-        fonts.draw_text(img, ((x0 + x1) / 2, yb + 15 * k), label, round(16 * k), fill=GOLD,
-                        bold=True, anchor="mm")
+        label = f"{_draw.SUIT_SYMBOL[suit]} marriage" + (
+            f" {values[suit]}" if suit in values else ""
+        )
+        fonts.draw_text(
+            img,
+            ((x0 + x1) / 2, yb + 15 * k),
+            label,
+            round(16 * k),
+            fill=GOLD,
+            bold=True,
+            anchor="mm",
+        )
     return img
 
 
@@ -106,13 +124,21 @@ def _header(img: Image.Image, view: HandView, k: float, margin: int, header: int
     if view.trump is not None:
         p = round(28 * k)
         _draw.paste(img, _trump_chip(view.trump, p), (right - p, y - p / 2))
-        box = fonts.draw_text(img, (right - p - 8 * k, y), "trump", round(19 * k), fill=GOLD,
-                              bold=True, anchor="rm")
+        box = fonts.draw_text(
+            img, (right - p - 8 * k, y), "trump", round(19 * k), fill=GOLD, bold=True, anchor="rm"
+        )
         right = box[0] - round(12 * k)
     text = " · ".join(t for t in (view.name, view.note) if t)
     if text:
-        fonts.draw_text(img, (margin, y), text, round(21 * k), fill=INK, bold=True,
-                        max_width=max(10, right - margin))
+        fonts.draw_text(
+            img,
+            (margin, y),
+            text,
+            round(21 * k),
+            fill=INK,
+            bold=True,
+            max_width=max(10, right - margin),
+        )
     elif view.legal is not None:
         fonts.draw_text(img, (margin, y), "Your turn", round(21 * k), fill=INK_DIM, bold=True)
 

@@ -25,42 +25,84 @@ def draw_leaderboard(view: LeaderboardView, *, scale: float = 1.0) -> Image.Imag
     height = title_h + head_h + max(1, len(view.rows)) * row_h + margin
     img = _draw.felt(width, height)
     d = ImageDraw.Draw(img)
-    fonts.draw_text(img, (margin, title_h / 2 + 4 * k), view.title, round(26 * k), fill=GOLD,
-                    bold=True, max_width=width - 2 * margin)
+    fonts.draw_text(
+        img,
+        (margin, title_h / 2 + 4 * k),
+        view.title,
+        round(26 * k),
+        fill=GOLD,
+        bold=True,
+        max_width=width - 2 * margin,
+    )
     y = title_h + head_h / 2
     fonts.draw_text(img, (margin + 8 * k, y), "#", round(16 * k), fill=INK_DIM, bold=True)
     fonts.draw_text(img, (margin + 64 * k, y), "Player", round(16 * k), fill=INK_DIM, bold=True)
     for label, fx in _COLS:
-        fonts.draw_text(img, (width * fx, y), label, round(16 * k), fill=INK_DIM, bold=True,
-                        anchor="rm")
+        fonts.draw_text(
+            img, (width * fx, y), label, round(16 * k), fill=INK_DIM, bold=True, anchor="rm"
+        )
     if not view.rows:
-        fonts.draw_text(img, (width / 2, title_h + head_h + row_h / 2), "No games yet",
-                        round(20 * k), fill=INK_DIM, anchor="mm")
+        fonts.draw_text(
+            img,
+            (width / 2, title_h + head_h + row_h / 2),
+            "No games yet",
+            round(20 * k),
+            fill=INK_DIM,
+            anchor="mm",
+        )
     for i, row in enumerate(view.rows):
         y0 = title_h + head_h + i * row_h
         y = y0 + row_h / 2
         if row.rank == view.highlight:
-            d.rounded_rectangle((margin / 2, y0 + 2 * k, width - margin / 2, y0 + row_h - 2 * k),
-                                radius=round(10 * k), fill=(40, 66, 40), outline=GOLD,
-                                width=max(1, round(2 * k)))
+            d.rounded_rectangle(
+                (margin / 2, y0 + 2 * k, width - margin / 2, y0 + row_h - 2 * k),
+                radius=round(10 * k),
+                fill=(40, 66, 40),
+                outline=GOLD,
+                width=max(1, round(2 * k)),
+            )
         elif i % 2 == 0:
-            d.rounded_rectangle((margin / 2, y0 + 2 * k, width - margin / 2, y0 + row_h - 2 * k),
-                                radius=round(10 * k), fill=(16, 74, 49))
+            d.rounded_rectangle(
+                (margin / 2, y0 + 2 * k, width - margin / 2, y0 + row_h - 2 * k),
+                radius=round(10 * k),
+                fill=(16, 74, 49),
+            )
         medal = _MEDALS.get(row.rank)
         cx = margin + 22 * k
         if medal is not None:
             r = 15 * k
             d.ellipse((cx - r, y - r, cx + r, y + r), fill=medal)
-            fonts.draw_text(img, (cx, y), str(row.rank), round(17 * k), fill=(40, 30, 10),
-                            bold=True, anchor="mm")
+            fonts.draw_text(
+                img,
+                (cx, y),
+                str(row.rank),
+                round(17 * k),
+                fill=(40, 30, 10),
+                bold=True,
+                anchor="mm",
+            )
         else:
-            fonts.draw_text(img, (cx, y), str(row.rank), round(18 * k), fill=INK_DIM,
-                            bold=True, anchor="mm")
-        fonts.draw_text(img, (margin + 64 * k, y), row.name, round(21 * k), fill=INK,
-                        bold=True, max_width=round(width * 0.62 - 64 * k - margin - 80 * k))
+            fonts.draw_text(
+                img, (cx, y), str(row.rank), round(18 * k), fill=INK_DIM, bold=True, anchor="mm"
+            )
+        fonts.draw_text(
+            img,
+            (margin + 64 * k, y),
+            row.name,
+            round(21 * k),
+            fill=INK,
+            bold=True,
+            max_width=round(width * 0.62 - 64 * k - margin - 80 * k),
+        )
         values = (str(row.rating), str(row.games), str(row.wins), f"{row.win_rate:.0%}")
         for (_label, fx), text in zip(_COLS, values, strict=True):
-            fonts.draw_text(img, (width * fx, y), text, round(20 * k),
-                            fill=GOLD if _label == "Rating" else INK, bold=_label == "Rating",
-                            anchor="rm")
+            fonts.draw_text(
+                img,
+                (width * fx, y),
+                text,
+                round(20 * k),
+                fill=GOLD if _label == "Rating" else INK,
+                bold=_label == "Rating",
+                anchor="rm",
+            )
     return img

@@ -9,7 +9,7 @@ Persian, CJK and emoji.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from render import cards
@@ -43,13 +43,13 @@ NAMES = (
 )
 
 
-def _seats(n: int, **over: dict[str, object]) -> tuple[SeatView, ...]:
+def _seats(n: int, over: Mapping[str, Mapping[str, object]] | None = None) -> tuple[SeatView, ...]:
     base = [SeatView(NAMES[i], total=(120, 340, -40, 880)[i], hand_count=7) for i in range(n)]
     out = []
     for i, s in enumerate(base):
         kw = dict(s.__dict__)
-        kw.update(over.get(str(i), {}))
-        out.append(SeatView(**kw))  # type: ignore[arg-type]
+        kw.update((over or {}).get(str(i), {}))
+        out.append(SeatView(**kw))  # type: ignore[arg-type,unused-ignore]
     return tuple(out)
 
 
@@ -57,39 +57,108 @@ def tables() -> dict[str, TableView]:
     """Named table views: every layout and phase, each suit as trump."""
     t: dict[str, TableView] = {}
     t["table3_bidding"] = TableView(
-        seats=_seats(3, **{"0": {"bid": "100", "is_dealer": True}, "1": {"bid": "pass"},
-                           "2": {"bid": "115", "is_turn": True}}),
-        talon_backs=3, phase="Bidding", hand_number=4, high_bid=115, title="Russian 1000")
+        seats=_seats(
+            3,
+            {
+                "0": {"bid": "100", "is_dealer": True},
+                "1": {"bid": "pass"},
+                "2": {"bid": "115", "is_turn": True},
+            },
+        ),
+        talon_backs=3,
+        phase="Bidding",
+        hand_number=4,
+        high_bid=115,
+        title="Russian 1000",
+    )
     t["table3_prikup"] = TableView(
-        seats=_seats(3, **{"1": {"is_declarer": True, "is_turn": True, "hand_count": 10},
-                           "2": {"is_dealer": True}}),
-        talon=("AS", "QD", "KD"), declarer=1, high_bid=120, phase="Exchange", hand_number=4)
+        seats=_seats(
+            3,
+            {
+                "1": {"is_declarer": True, "is_turn": True, "hand_count": 10},
+                "2": {"is_dealer": True},
+            },
+        ),
+        talon=("AS", "QD", "KD"),
+        declarer=1,
+        high_bid=120,
+        phase="Exchange",
+        hand_number=4,
+    )
     for i, suit in enumerate("CDHS"):
         trick = ((1, f"K{suit}"), (2, f"10{suit}"), (0, f"A{'CDHS'[(i + 1) % 4]}"))
         t[f"table3_trump_{suit}"] = TableView(
-            seats=_seats(3, **{"1": {"is_declarer": True, "on_barrel": True, "barrel_hands": 1,
-                                     "total": 880, "hand_count": 5},
-                               "0": {"dashes": 2, "hand_count": 5, "is_dealer": True},
-                               "2": {"hand_count": 5}}),
-            trick=trick, last_trick_winner=2 if i % 2 else None, trump=suit, contract=140,
-            declarer=1, phase="Play", hand_number=12, title="Russian 1000")
+            seats=_seats(
+                3,
+                {
+                    "1": {
+                        "is_declarer": True,
+                        "on_barrel": True,
+                        "barrel_hands": 1,
+                        "total": 880,
+                        "hand_count": 5,
+                    },
+                    "0": {"dashes": 2, "hand_count": 5, "is_dealer": True},
+                    "2": {"hand_count": 5},
+                },
+            ),
+            trick=trick,
+            last_trick_winner=2 if i % 2 else None,
+            trump=suit,
+            contract=140,
+            declarer=1,
+            phase="Play",
+            hand_number=12,
+            title="Russian 1000",
+        )
     t["table2_play"] = TableView(
-        seats=_seats(2, **{"0": {"is_turn": True, "hand_count": 9},
-                           "1": {"is_declarer": True, "is_dealer": True, "hand_count": 8}}),
-        trick=((1, "QH"),), trump=None, contract=110, declarer=1, phase="Play", hand_number=2,
-        title="Tysiąc for two")
+        seats=_seats(
+            2,
+            {
+                "0": {"is_turn": True, "hand_count": 9},
+                "1": {"is_declarer": True, "is_dealer": True, "hand_count": 8},
+            },
+        ),
+        trick=((1, "QH"),),
+        trump=None,
+        contract=110,
+        declarer=1,
+        phase="Play",
+        hand_number=2,
+        title="Tysiąc for two",
+    )
     t["table4_play"] = TableView(
-        seats=_seats(4, **{"3": {"is_sitter": True, "hand_count": 0, "on_barrel": True,
-                                 "barrel_hands": 2},
-                           "2": {"is_dealer": True, "is_turn": True, "locked": True},
-                           "0": {"is_declarer": True}}),
-        trick=((0, "AD"), (1, "9D")), trump="D", contract=160, declarer=0, phase="Play",
-        hand_number=31, title="Polish 4")
+        seats=_seats(
+            4,
+            {
+                "3": {"is_sitter": True, "hand_count": 0, "on_barrel": True, "barrel_hands": 2},
+                "2": {"is_dealer": True, "is_turn": True, "locked": True},
+                "0": {"is_declarer": True},
+            },
+        ),
+        trick=((0, "AD"), (1, "9D")),
+        trump="D",
+        contract=160,
+        declarer=0,
+        phase="Play",
+        hand_number=31,
+        title="Polish 4",
+    )
     t["table4_bidding"] = TableView(
-        seats=_seats(4, **{"0": {"bid": "pass"}, "1": {"bid": "blind 120"},
-                           "2": {"bid": "125", "is_turn": True},
-                           "3": {"is_sitter": True, "is_dealer": True, "hand_count": 0}}),
-        talon_backs=3, phase="Bidding", hand_number=7, high_bid=125)
+        seats=_seats(
+            4,
+            {
+                "0": {"bid": "pass"},
+                "1": {"bid": "blind 120"},
+                "2": {"bid": "125", "is_turn": True},
+                "3": {"is_sitter": True, "is_dealer": True, "hand_count": 0},
+            },
+        ),
+        talon_backs=3,
+        phase="Bidding",
+        hand_number=7,
+        high_bid=125,
+    )
     return t
 
 
@@ -97,22 +166,37 @@ def hands() -> dict[str, HandView]:
     h: dict[str, HandView] = {}
     h["hand_lead"] = HandView(
         cards=("9C", "AC", "KH", "QH", "10S", "JD", "KD", "QD", "AH", "9S"),
-        legal=None, new_cards=frozenset({"AC", "9S"}), marriages=frozenset({"H", "D"}),
-        marriage_values=(("H", 100), ("D", 80)), name=NAMES[1], note="Give a card to each")
+        legal=None,
+        new_cards=frozenset({"AC", "9S"}),
+        marriages=frozenset({"H", "D"}),
+        marriage_values=(("H", 100), ("D", 80)),
+        name=NAMES[1],
+        note="Give a card to each",
+    )
     h["hand_follow"] = HandView(
         cards=("9C", "AC", "KH", "QH", "10S", "JD", "KD", "AH"),
-        legal=frozenset({"KH", "QH", "AH"}), new_cards=frozenset({"AC"}),
-        marriages=frozenset({"H"}), marriage_values=(("H", 100),), trump="D", name=NAMES[2],
-        note="Follow hearts")
+        legal=frozenset({"KH", "QH", "AH"}),
+        new_cards=frozenset({"AC"}),
+        marriages=frozenset({"H"}),
+        marriage_values=(("H", 100),),
+        trump="D",
+        name=NAMES[2],
+        note="Follow hearts",
+    )
     h["hand_32"] = HandView(
         cards=("7S", "8S", "AS", "7H", "10H", "8C", "KC", "QC", "AD", "7D", "8D", "JD"),
-        legal=frozenset({"7S", "8S", "AS"}), marriages=frozenset({"C"}), trump="S",
-        name=NAMES[4], note="32 cards")
+        legal=frozenset({"7S", "8S", "AS"}),
+        marriages=frozenset({"C"}),
+        trump="S",
+        name=NAMES[4],
+        note="32 cards",
+    )
     return h
 
 
-def match_sheet(hands_count: int = 45, players: tuple[str, ...] = NAMES[:4],
-                seed: int = 7) -> tuple[SheetView, SummaryView]:
+def match_sheet(
+    hands_count: int = 45, players: tuple[str, ...] = NAMES[:4], seed: int = 7
+) -> tuple[SheetView, SummaryView]:
     """A plausible (not rules-exact) match, for the sheet and the summary."""
     rng = random.Random(seed)
     n = len(players)
@@ -155,28 +239,59 @@ def match_sheet(hands_count: int = 45, players: tuple[str, ...] = NAMES[:4],
                     tot[p], barrel[p], fell = 760, 0, True
             else:
                 barrel[p] = 0
-            cells.append(SheetCell(
-                total=tot[p], delta=delta, contract=contract if p == dec else None,
-                made=(None if ros else made) if p == dec else None, barrel=barrel[p],
-                barrel_fell=fell, dash=dash, rospisat=ros and p == dec, penalty=pen,
-                sitter=p == sitter))
+            cells.append(
+                SheetCell(
+                    total=tot[p],
+                    delta=delta,
+                    contract=contract if p == dec else None,
+                    made=(None if ros else made) if p == dec else None,
+                    barrel=barrel[p],
+                    barrel_fell=fell,
+                    dash=dash,
+                    rospisat=ros and p == dec,
+                    penalty=pen,
+                    sitter=p == sitter,
+                )
+            )
         rows.append(SheetRow(hand=hnum, cells=tuple(cells), dealer=(hnum - 1) % n))
         history.append(tuple(tot))
     best_p = max(range(n), key=lambda p: tot[p])
-    sheet = SheetView(players=players, rows=tuple(rows), winner=frozenset({best_p}),
-                      title="Russian 1000 · #card-room · score sheet")
+    sheet = SheetView(
+        players=players,
+        rows=tuple(rows),
+        winner=frozenset({best_p}),
+        title="Russian 1000 · #card-room · score sheet",
+    )
     summary = SummaryView(
-        players=tuple(SummaryPlayer(players[p], tot[p], made_c[p], fail_c[p], best[p] or None,
-                                    (24 if p == best_p else -8)) for p in range(n)),
-        winner=frozenset({best_p}), history=tuple(history), title="Russian 1000 · match over",
-        hands=hands_count, duration_minutes=hands_count * 2)
+        players=tuple(
+            SummaryPlayer(
+                players[p],
+                tot[p],
+                made_c[p],
+                fail_c[p],
+                best[p] or None,
+                (24 if p == best_p else -8),
+            )
+            for p in range(n)
+        ),
+        winner=frozenset({best_p}),
+        history=tuple(history),
+        title="Russian 1000 · match over",
+        hands=hands_count,
+        duration_minutes=hands_count * 2,
+    )
     return sheet, summary
 
 
 def leaderboard() -> LeaderboardView:
     rows = tuple(
-        LeaderboardRow(rank=i + 1, name=NAMES[i % len(NAMES)], rating=1720 - 37 * i,
-                       games=40 + 7 * i, wins=max(0, 22 - 2 * i))
+        LeaderboardRow(
+            rank=i + 1,
+            name=NAMES[i % len(NAMES)],
+            rating=1720 - 37 * i,
+            games=40 + 7 * i,
+            wins=max(0, 22 - 2 * i),
+        )
         for i in range(10)
     )
     return LeaderboardView(rows=rows, title="Leaderboard · this server", highlight=4)
@@ -211,7 +326,10 @@ def write_samples(outdir: Path) -> list[Path]:
         path = outdir / f"{name}.png"
         path.write_bytes(fn())
         paths.append(path)
-    for label, size, deck in (("cards_hand_32", cards.HAND, 32), ("cards_table_24", cards.TABLE, 24)):
+    for label, size, deck in (
+        ("cards_hand_32", cards.HAND, 32),
+        ("cards_table_24", cards.TABLE, 24),
+    ):
         path = outdir / f"{label}.png"
         cards.sheet(size, deck).save(path, "PNG", compress_level=3)
         paths.append(path)

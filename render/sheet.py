@@ -45,29 +45,65 @@ def draw_sheet(view: SheetView, *, scale: float = 1.0) -> Image.Image:
     img = _draw.paper(width, height)
     d = ImageDraw.Draw(img)
     title = view.title or "Score sheet"
-    fonts.draw_text(img, (margin, title_h / 2 + 2 * k), title, round(22 * k), fill=PEN,
-                    bold=True, max_width=width - 2 * margin)
+    fonts.draw_text(
+        img,
+        (margin, title_h / 2 + 2 * k),
+        title,
+        round(22 * k),
+        fill=PEN,
+        bold=True,
+        max_width=width - 2 * margin,
+    )
     for b in range(blocks):
         x0 = margin + b * (block_w + gap)
         chunk = rows[b * per : (b + 1) * per]
         _grid(d, x0, title_h, n, per, num_w, col_w, row_h, head_h, k)
         for p, name in enumerate(view.players):
             cx = x0 + num_w + p * col_w + col_w / 2
-            fonts.draw_text(img, (cx, title_h + head_h / 2), name, round(17 * k), fill=PEN,
-                            bold=True, anchor="mm", max_width=col_w - round(10 * k))
+            fonts.draw_text(
+                img,
+                (cx, title_h + head_h / 2),
+                name,
+                round(17 * k),
+                fill=PEN,
+                bold=True,
+                anchor="mm",
+                max_width=col_w - round(10 * k),
+            )
         for r, row in enumerate(chunk):
             y = title_h + head_h + r * row_h + row_h / 2
-            fonts.draw_text(img, (x0 + num_w - 8 * k, y), str(row.hand), round(14 * k),
-                            fill=GREY, anchor="rm")
+            fonts.draw_text(
+                img, (x0 + num_w - 8 * k, y), str(row.hand), round(14 * k), fill=GREY, anchor="rm"
+            )
             for p, cell in enumerate(row.cells[:n]):
                 cx0 = x0 + num_w + p * col_w
                 _cell(img, d, cell, cx0, y, col_w, row_h, k, row.dealer == p)
-    _footer(img, d, view, margin + (blocks - 1) * (block_w + gap), height - foot_h - margin // 2, num_w, col_w, foot_h, k)
+    _footer(
+        img,
+        d,
+        view,
+        margin + (blocks - 1) * (block_w + gap),
+        height - foot_h - margin // 2,
+        num_w,
+        col_w,
+        foot_h,
+        k,
+    )
     return img
 
 
-def _grid(d: ImageDraw.ImageDraw, x0: int, y0: int, n: int, per: int, num_w: int,
-          col_w: int, row_h: int, head_h: int, k: float) -> None:
+def _grid(  # noqa: PLR0917
+    d: ImageDraw.ImageDraw,
+    x0: int,
+    y0: int,
+    n: int,
+    per: int,
+    num_w: int,
+    col_w: int,
+    row_h: int,
+    head_h: int,
+    k: float,
+) -> None:
     x1 = x0 + num_w + n * col_w
     yb = y0 + head_h + per * row_h
     for r in range(per + 1):
@@ -80,8 +116,17 @@ def _grid(d: ImageDraw.ImageDraw, x0: int, y0: int, n: int, per: int, num_w: int
         d.line((x, y0, x, yb), fill=(200, 90, 90) if p == 0 else GRID, width=lw if p == 0 else 1)
 
 
-def _cell(img: Image.Image, d: ImageDraw.ImageDraw, cell: SheetCell, x0: float, y: float,
-          col_w: int, row_h: int, k: float, dealer: bool) -> None:
+def _cell(  # noqa: PLR0917
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    cell: SheetCell,
+    x0: float,
+    y: float,
+    col_w: int,
+    row_h: int,
+    k: float,
+    dealer: bool,
+) -> None:
     right = x0 + col_w - 10 * k
     size = round(17 * k)
     small = round(12 * k)
@@ -93,17 +138,30 @@ def _cell(img: Image.Image, d: ImageDraw.ImageDraw, cell: SheetCell, x0: float, 
         box = fonts.draw_text(img, (right, y), str(cell.total), size, fill=ink, anchor="rm")
     if cell.barrel:
         pad = 4 * k
-        d.ellipse((box[0] - pad, y - row_h * 0.45, box[2] + pad, y + row_h * 0.45),
-                  outline=PEN, width=max(1, round(2 * k)))
-        fonts.draw_text(img, (box[0] - pad - 3 * k, y), "|" * cell.barrel, small,
-                        fill=PEN, bold=True, anchor="rm")
+        d.ellipse(
+            (box[0] - pad, y - row_h * 0.45, box[2] + pad, y + row_h * 0.45),
+            outline=PEN,
+            width=max(1, round(2 * k)),
+        )
+        fonts.draw_text(
+            img,
+            (box[0] - pad - 3 * k, y),
+            "|" * cell.barrel,
+            small,
+            fill=PEN,
+            bold=True,
+            anchor="rm",
+        )
         box = (round(box[0] - pad - 3 * k - 4 * k * cell.barrel), *box[1:])
     left = x0 + 6 * k
     if cell.contract is not None:
         made = cell.made is not False
         col = GREEN if made else PEN_RED
-        text = f"{cell.contract}{'✓' if made else '✗'}" if cell.made is not None else str(
-            cell.contract)
+        text = (
+            f"{cell.contract}{'✓' if made else '✗'}"
+            if cell.made is not None
+            else str(cell.contract)
+        )
         b = _draw.badge(img, (left, y), text, small, fill=PAPER, ink=col, pad=0.3)
         d.rounded_rectangle(b, radius=(b[3] - b[1]) // 2, outline=col, width=max(1, round(k)))
         left = b[2] + 4 * k
@@ -113,8 +171,7 @@ def _cell(img: Image.Image, d: ImageDraw.ImageDraw, cell: SheetCell, x0: float, 
         fonts.draw_text(img, (left + r, y), "Р", small, fill=PEN_RED, bold=True, anchor="mm")
         left += 2 * r + 4 * k
     if cell.penalty:
-        b2 = fonts.draw_text(img, (left, y), f"{cell.penalty:+d}", small, fill=PEN_RED,
-                             bold=True)
+        b2 = fonts.draw_text(img, (left, y), f"{cell.penalty:+d}", small, fill=PEN_RED, bold=True)
         left = b2[2] + 4 * k
     if cell.barrel_fell:
         fonts.draw_text(img, (left, y), "↓", small, fill=PEN_RED, bold=True)
@@ -123,12 +180,23 @@ def _cell(img: Image.Image, d: ImageDraw.ImageDraw, cell: SheetCell, x0: float, 
     elif cell.delta is not None and cell.contract is None and not (cell.penalty or cell.dash):
         fonts.draw_text(img, (left, y), f"{cell.delta:+d}", small, fill=GREY)
     if dealer:
-        d.ellipse((x0 + col_w - 6 * k, y - row_h / 2 + 3 * k, x0 + col_w - 2 * k,
-                   y - row_h / 2 + 7 * k), fill=GREY)
+        d.ellipse(
+            (x0 + col_w - 6 * k, y - row_h / 2 + 3 * k, x0 + col_w - 2 * k, y - row_h / 2 + 7 * k),
+            fill=GREY,
+        )
 
 
-def _footer(img: Image.Image, d: ImageDraw.ImageDraw, view: SheetView, x0: int, y0: int,
-            num_w: int, col_w: int, foot_h: int, k: float) -> None:
+def _footer(  # noqa: PLR0917
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    view: SheetView,
+    x0: int,
+    y0: int,
+    num_w: int,
+    col_w: int,
+    foot_h: int,
+    k: float,
+) -> None:
     if not view.rows:
         return
     last = view.rows[-1]
@@ -141,8 +209,18 @@ def _footer(img: Image.Image, d: ImageDraw.ImageDraw, view: SheetView, x0: int, 
     for p, cell in enumerate(last.cells):
         cx0 = x0 + num_w + p * col_w
         if p in view.winner:
-            d.rounded_rectangle((cx0 + 6 * k, y - 17 * k, cx0 + col_w - 6 * k, y + 17 * k),
-                                radius=round(8 * k), fill=HIGHLIGHT)
+            d.rounded_rectangle(
+                (cx0 + 6 * k, y - 17 * k, cx0 + col_w - 6 * k, y + 17 * k),
+                radius=round(8 * k),
+                fill=HIGHLIGHT,
+            )
             fonts.draw_text(img, (cx0 + 12 * k, y), "★", round(20 * k), fill=(200, 140, 0))
-        fonts.draw_text(img, (cx0 + col_w - 12 * k, y), str(cell.total), round(22 * k),
-                        fill=PEN, bold=True, anchor="rm")
+        fonts.draw_text(
+            img,
+            (cx0 + col_w - 12 * k, y),
+            str(cell.total),
+            round(22 * k),
+            fill=PEN,
+            bold=True,
+            anchor="rm",
+        )

@@ -25,11 +25,25 @@ def draw_summary(view: SummaryView, *, scale: float = 1.0) -> Image.Image:
     m = round(22 * k)
     winners = [view.players[i].name for i in sorted(view.winner) if i < len(view.players)]
     head = "Winner" if len(winners) == 1 else "Shared win"
-    fonts.draw_text(img, (m, 30 * k), view.title or "Match over", round(20 * k), fill=INK_DIM,
-                    bold=True, max_width=W - 2 * m)
+    fonts.draw_text(
+        img,
+        (m, 30 * k),
+        view.title or "Match over",
+        round(20 * k),
+        fill=INK_DIM,
+        bold=True,
+        max_width=W - 2 * m,
+    )
     box = fonts.draw_text(img, (m, 72 * k), f"★ {head}:", round(30 * k), fill=GOLD, bold=True)
-    fonts.draw_text(img, (box[2] + 10 * k, 72 * k), ", ".join(winners) or "—", round(30 * k),
-                    fill=INK, bold=True, max_width=round(W - box[2] - 10 * k - m))
+    fonts.draw_text(
+        img,
+        (box[2] + 10 * k, 72 * k),
+        ", ".join(winners) or "—",
+        round(30 * k),
+        fill=INK,
+        bold=True,
+        max_width=round(W - box[2] - 10 * k - m),
+    )
     bits = [f"{view.hands} hands"] if view.hands else []
     if view.duration_minutes is not None:
         bits.append(f"{view.duration_minutes} min")
@@ -42,34 +56,65 @@ def draw_summary(view: SummaryView, *, scale: float = 1.0) -> Image.Image:
     for place, i in enumerate(order):
         p = view.players[i]
         color = LINE_COLORS[i % len(LINE_COLORS)]
-        d.rounded_rectangle((m, y, m + colw, y + 84 * k), radius=round(12 * k),
-                            fill=(40, 66, 40) if i in view.winner else (12, 52, 35),
-                            outline=GOLD if i in view.winner else None, width=max(1, round(2 * k)))
+        d.rounded_rectangle(
+            (m, y, m + colw, y + 84 * k),
+            radius=round(12 * k),
+            fill=(40, 66, 40) if i in view.winner else (12, 52, 35),
+            outline=GOLD if i in view.winner else None,
+            width=max(1, round(2 * k)),
+        )
         d.ellipse((m + 12 * k, y + 20 * k, m + 24 * k, y + 32 * k), fill=color)
-        fonts.draw_text(img, (m + 32 * k, y + 26 * k), f"{place + 1}. {p.name}", round(21 * k),
-                        fill=INK, bold=True, max_width=round(colw - 130 * k))
-        fonts.draw_text(img, (m + colw - 12 * k, y + 26 * k), str(p.total), round(26 * k),
-                        fill=GOLD if i in view.winner else INK, bold=True, anchor="rm")
+        fonts.draw_text(
+            img,
+            (m + 32 * k, y + 26 * k),
+            f"{place + 1}. {p.name}",
+            round(21 * k),
+            fill=INK,
+            bold=True,
+            max_width=round(colw - 130 * k),
+        )
+        fonts.draw_text(
+            img,
+            (m + colw - 12 * k, y + 26 * k),
+            str(p.total),
+            round(26 * k),
+            fill=GOLD if i in view.winner else INK,
+            bold=True,
+            anchor="rm",
+        )
         stats = f"contracts {p.contracts_made}✓ {p.contracts_failed}✗"
         if p.best_contract:
             stats += f" · best {p.best_contract}"
         if p.rating_change is not None:
             stats += f" · rating {p.rating_change:+d}"
-        fonts.draw_text(img, (m + 14 * k, y + 60 * k), stats, round(16 * k), fill=INK_DIM,
-                        max_width=round(colw - 28 * k))
+        fonts.draw_text(
+            img,
+            (m + 14 * k, y + 60 * k),
+            stats,
+            round(16 * k),
+            fill=INK_DIM,
+            max_width=round(colw - 28 * k),
+        )
         y += 96 * k
     _chart(img, view, (m + colw + 30 * k, 150 * k, W - m, H - m), k)
     return img
 
 
-def _chart(img: Image.Image, view: SummaryView, box: tuple[float, float, float, float],
-           k: float) -> None:
+def _chart(
+    img: Image.Image, view: SummaryView, box: tuple[float, float, float, float], k: float
+) -> None:
     d = ImageDraw.Draw(img)
     x0, y0, x1, y1 = box
     d.rounded_rectangle(box, radius=round(12 * k), fill=(12, 52, 35))
     if not view.history:
-        fonts.draw_text(img, ((x0 + x1) / 2, (y0 + y1) / 2), "no hands played", round(18 * k),
-                        fill=INK_DIM, anchor="mm")
+        fonts.draw_text(
+            img,
+            ((x0 + x1) / 2, (y0 + y1) / 2),
+            "no hands played",
+            round(18 * k),
+            fill=INK_DIM,
+            anchor="mm",
+        )
         return
     px0, py0, px1, py1 = x0 + 50 * k, y0 + 20 * k, x1 - 16 * k, y1 - 30 * k
     values = [v for row in view.history for v in row] + [0, 1000]
@@ -84,16 +129,25 @@ def _chart(img: Image.Image, view: SummaryView, box: tuple[float, float, float, 
             continue
         yy = sy(mark)
         d.line((px0, yy, px1, yy), fill=(30, 80, 56), width=1)
-        fonts.draw_text(img, (px0 - 6 * k, yy), str(mark), round(13 * k), fill=INK_DIM,
-                        anchor="rm")
+        fonts.draw_text(img, (px0 - 6 * k, yy), str(mark), round(13 * k), fill=INK_DIM, anchor="rm")
     if lo <= 880 <= hi:
         d.line((px0, sy(880), px1, sy(880)), fill=(150, 96, 40), width=max(1, round(k)))
     n = len(view.history)
-    fonts.draw_text(img, ((px0 + px1) / 2, y1 - 14 * k), f"hands 1–{n}", round(13 * k),
-                    fill=INK_DIM, anchor="mm")
+    fonts.draw_text(
+        img,
+        ((px0 + px1) / 2, y1 - 14 * k),
+        f"hands 1–{n}",
+        round(13 * k),
+        fill=INK_DIM,
+        anchor="mm",
+    )
     for p in range(len(view.players)):
-        pts = [(px0 + (px1 - px0) * (h + 1) / n, sy(row[p])) for h, row in enumerate(view.history)
-               if p < len(row)]
+        pts = [
+            (px0 + (px1 - px0) * (h + 1) / n, sy(row[p]))
+            for h, row in enumerate(view.history)
+            if p < len(row)
+        ]
         pts.insert(0, (px0, sy(0)))
-        d.line(pts, fill=LINE_COLORS[p % len(LINE_COLORS)], width=max(2, round(3 * k)),
-               joint="curve")
+        d.line(
+            pts, fill=LINE_COLORS[p % len(LINE_COLORS)], width=max(2, round(3 * k)), joint="curve"
+        )

@@ -43,7 +43,7 @@ def draw_table(view: TableView, *, scale: float = 1.0) -> Image.Image:
     _info(img, view, k)
     _trump(img, view, k)
     csize = cards.size_for("table", scale)
-    played = {seat: card for seat, card in view.trick}
+    played = dict(view.trick)
     if view.talon is not None and not view.trick:
         _talon(img, view.talon, centre, csize, k)
     elif view.talon_backs and not view.trick:
@@ -61,7 +61,8 @@ def draw_table(view: TableView, *, scale: float = 1.0) -> Image.Image:
         if view.last_trick_winner == seat:
             ImageDraw.Draw(img).rounded_rectangle(
                 (x0 - 5 * k, y0 - 5 * k, x0 + csize[0] + 5 * k, y0 + csize[1] + 5 * k),
-                radius=round(10 * k), fill=GOLD,
+                radius=round(10 * k),
+                fill=GOLD,
             )
         _draw.paste(img, cards.face(card, csize), (x0, y0))
     for seat, sv in enumerate(view.seats):
@@ -71,21 +72,34 @@ def draw_table(view: TableView, *, scale: float = 1.0) -> Image.Image:
 
 def _info(img: Image.Image, view: TableView, k: float) -> None:
     x, y = 16 * k, 22 * k
-    head = " · ".join(p for p in (
-        view.title, f"Hand {view.hand_number}" if view.hand_number else "", view.phase) if p)
+    head = " · ".join(
+        p
+        for p in (view.title, f"Hand {view.hand_number}" if view.hand_number else "", view.phase)
+        if p
+    )
     if head:
-        fonts.draw_text(img, (x, y), head, round(20 * k), fill=INK_DIM, bold=True,
-                        max_width=round(330 * k))
+        fonts.draw_text(
+            img, (x, y), head, round(20 * k), fill=INK_DIM, bold=True, max_width=round(330 * k)
+        )
         y += 36 * k
     if view.contract is not None and view.declarer is not None:
         who = view.seats[view.declarer].name
-        box = _draw.badge(img, (x, y), f"{view.contract}", round(24 * k), fill=GOLD,
-                          ink=(40, 30, 0))
-        fonts.draw_text(img, (box[2] + 8 * k, y), who, round(22 * k), fill=INK, bold=True,
-                        max_width=round(210 * k))
+        box = _draw.badge(
+            img, (x, y), f"{view.contract}", round(24 * k), fill=GOLD, ink=(40, 30, 0)
+        )
+        fonts.draw_text(
+            img,
+            (box[2] + 8 * k, y),
+            who,
+            round(22 * k),
+            fill=INK,
+            bold=True,
+            max_width=round(210 * k),
+        )
     elif view.high_bid is not None:
-        fonts.draw_text(img, (x, y), f"High bid {view.high_bid}", round(22 * k), fill=INK,
-                        bold=True)
+        fonts.draw_text(
+            img, (x, y), f"High bid {view.high_bid}", round(22 * k), fill=INK, bold=True
+        )
 
 
 def _trump(img: Image.Image, view: TableView, k: float) -> None:
@@ -96,52 +110,82 @@ def _trump(img: Image.Image, view: TableView, k: float) -> None:
     if view.trump is None:
         d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=INK_DIM, width=max(1, round(2 * k)))
         fonts.draw_text(img, (cx, cy), "—", round(22 * k), fill=INK_DIM, anchor="mm")
-        fonts.draw_text(img, (cx - r - 10 * k, cy), "no trump yet", round(20 * k),
-                        fill=INK_DIM, anchor="rm")
+        fonts.draw_text(
+            img, (cx - r - 10 * k, cy), "no trump yet", round(20 * k), fill=INK_DIM, anchor="rm"
+        )
         return
-    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(253, 252, 248), outline=GOLD,
-              width=max(2, round(3 * k)))
+    d.ellipse(
+        (cx - r, cy - r, cx + r, cy + r),
+        fill=(253, 252, 248),
+        outline=GOLD,
+        width=max(2, round(3 * k)),
+    )
     p = round(r * 1.15)
     _draw.paste(img, _draw.pip(view.trump, p), (cx - p / 2, cy - p / 2))
-    fonts.draw_text(img, (cx - r - 10 * k, cy), "trump", round(22 * k), fill=GOLD, bold=True,
-                    anchor="rm")
+    fonts.draw_text(
+        img, (cx - r - 10 * k, cy), "trump", round(22 * k), fill=GOLD, bold=True, anchor="rm"
+    )
 
 
-def _talon(img: Image.Image, talon: tuple[str, ...], centre: tuple[float, float],
-           csize: tuple[int, int], k: float) -> None:
+def _talon(
+    img: Image.Image,
+    talon: tuple[str, ...],
+    centre: tuple[float, float],
+    csize: tuple[int, int],
+    k: float,
+) -> None:
     n = max(1, len(talon))
     gap = 8 * k
     total = n * csize[0] + (n - 1) * gap
     x = centre[0] - total / 2
     y = centre[1] - csize[1] / 2 - 8 * k
-    fonts.draw_text(img, (centre[0], y - 14 * k), "prikup", round(20 * k), fill=INK_DIM,
-                    bold=True, anchor="mb")
+    fonts.draw_text(
+        img, (centre[0], y - 14 * k), "prikup", round(20 * k), fill=INK_DIM, bold=True, anchor="mb"
+    )
     for c in talon or ("??",):
         im = cards.back(csize) if c == "??" else cards.face(c, csize)
         _draw.paste(img, im, (x, y))
         x += csize[0] + gap
 
 
-def _plate(img: Image.Image, sv: SeatView, spot: tuple[float, float], k: float,
-           played: bool, n: int) -> None:
+def _plate(  # noqa: PLR0917
+    img: Image.Image, sv: SeatView, spot: tuple[float, float], k: float, played: bool, n: int
+) -> None:
     cx, cy = spot
     w, h = PLATE_W * k, PLATE_H * k
     x0, y0 = cx - w / 2, cy - h / 2
     d = ImageDraw.Draw(img)
     box = (round(x0), round(y0), round(x0 + w), round(y0 + h))
     if sv.is_turn:
-        d.rounded_rectangle((box[0] - 4 * k, box[1] - 4 * k, box[2] + 4 * k, box[3] + 4 * k),
-                            radius=round(16 * k), fill=TURN)
+        d.rounded_rectangle(
+            (box[0] - 4 * k, box[1] - 4 * k, box[2] + 4 * k, box[3] + 4 * k),
+            radius=round(16 * k),
+            fill=TURN,
+        )
     d.rounded_rectangle(box, radius=round(13 * k), fill=_PLATE_TURN if sv.is_turn else _PLATE)
     dim = sv.is_sitter
     name_col = INK_DIM if dim else INK
     total = f"{sv.total}"
     tw = fonts.text_width(total, round(30 * k), bold=True)
     pad = 12 * k
-    fonts.draw_text(img, (box[0] + pad, box[1] + 27 * k), sv.name, round(24 * k),
-                    fill=name_col, bold=True, max_width=round(w - 3 * pad - tw))
-    fonts.draw_text(img, (box[2] - pad, box[1] + 27 * k), total, round(30 * k),
-                    fill=GOLD if sv.on_barrel else INK, bold=True, anchor="rm")
+    fonts.draw_text(
+        img,
+        (box[0] + pad, box[1] + 27 * k),
+        sv.name,
+        round(24 * k),
+        fill=name_col,
+        bold=True,
+        max_width=round(w - 3 * pad - tw),
+    )
+    fonts.draw_text(
+        img,
+        (box[2] - pad, box[1] + 27 * k),
+        total,
+        round(30 * k),
+        fill=GOLD if sv.on_barrel else INK,
+        bold=True,
+        anchor="rm",
+    )
     # marker row
     x, y = box[0] + pad, box[3] - 22 * k
     s = round(16 * k)
@@ -160,8 +204,14 @@ def _plate(img: Image.Image, sv: SeatView, spot: tuple[float, float], k: float,
         b = _draw.badge(img, (x, y), text, s, fill=fill, ink=ink)
         x = b[2] + 6 * k
     if sv.dashes:
-        fonts.draw_text(img, (x + 2 * k, y), " ".join("—" * sv.dashes), round(20 * k),
-                        fill=(255, 150, 150), bold=True)
+        fonts.draw_text(
+            img,
+            (x + 2 * k, y),
+            " ".join("—" * sv.dashes),
+            round(20 * k),
+            fill=(255, 150, 150),
+            bold=True,
+        )
     if sv.hand_count and not played:
         _mini_backs(img, sv.hand_count, (box[2] - pad, y), k)
     if sv.bid is not None:
@@ -177,17 +227,22 @@ def _mini_backs(img: Image.Image, count: int, right_mid: tuple[float, float], k:
         x += step
 
 
-def _bid(img: Image.Image, bid: str, spot: tuple[float, float], h: float, k: float,
-         n: int) -> None:
+def _bid(img: Image.Image, bid: str, spot: tuple[float, float], h: float, k: float, n: int) -> None:  # noqa: PLR0917
     cx, cy = spot
     passed = bid.lower().startswith("pass")
     above = cy > img.height / 2
     y = cy - h / 2 - 26 * k if above else cy + h / 2 + 26 * k
     if n == 4 and abs(cy - img.height / 2) < 5:
         y = cy + h / 2 + 26 * k
-    _draw.badge(img, (cx, y), bid, round(22 * k), anchor="mm",
-                fill=(70, 90, 80) if passed else (253, 252, 248),
-                ink=INK_DIM if passed else (20, 20, 24))
+    _draw.badge(
+        img,
+        (cx, y),
+        bid,
+        round(22 * k),
+        anchor="mm",
+        fill=(70, 90, 80) if passed else (253, 252, 248),
+        ink=INK_DIM if passed else (20, 20, 24),
+    )
 
 
 def trump_names() -> dict[str, str]:

@@ -39,8 +39,15 @@ for strike in cblc.strikes:
     bst = strike.bitmapSizeTable
     bst.ppemX = bst.ppemY = ppem
     for lm in (bst.hori, bst.vert):
-        for attr in ("ascender", "descender", "widthMax", "minOriginSB", "minAdvanceSB",
-                     "maxBeforeBL", "minAfterBL"):
+        for attr in (
+            "ascender",
+            "descender",
+            "widthMax",
+            "minOriginSB",
+            "minAdvanceSB",
+            "maxBeforeBL",
+            "minAfterBL",
+        ):
             setattr(lm, attr, sc(getattr(lm, attr)))
     for sub in strike.indexSubTables:
         if hasattr(sub, "metrics"):
