@@ -50,7 +50,7 @@ def draw_table(view: TableView, *, scale: float = 1.0) -> Image.Image:
         _talon(img, ("??",) * view.talon_backs, centre, csize, k)
     for seat, card in view.trick:
         px, py = spots[seat]
-        t = 0.42 if n != 2 else 0.5
+        t = 0.5 if n == 2 or (n == 3 and seat == 0) else 0.42
         cx = centre[0] + (px - centre[0]) * t
         cy = centre[1] + (py - centre[1]) * t
         if n == 4 and seat in (1, 3):
