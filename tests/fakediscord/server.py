@@ -78,8 +78,12 @@ class Emulator:
         app.router.add_get("/gateway", self.gateway.handle)
         rest.add_routes(app, self)
         webhooks.add_routes(app, self)
+        self.add_extra_routes(app)
         app.router.add_route("*", "/{tail:.*}", self._unknown)
         return app
+
+    def add_extra_routes(self, app: web.Application) -> None:
+        """Hook for subclasses: routes to add before the catch-all 404."""
 
     async def start(self) -> None:
         self._runner = web.AppRunner(self.make_app(), access_log=None)
@@ -111,7 +115,7 @@ class Emulator:
     # -- http plumbing ------------------------------------------------------
     @web.middleware
     async def _middleware(self, request: web.Request, handler: Any) -> web.StreamResponse:
-        if request.path == "/gateway":  # long-lived websocket, not activity
+        if not request.path.startswith("/api/"):  # the websocket, control API: no activity
             return await handler(request)
         store = self.store
         store.inflight += 1

@@ -61,8 +61,7 @@ def start_bot_process(fd, log: Path) -> subprocess.Popen:
 
 async def stop(proc: subprocess.Popen) -> None:
     proc.terminate()
-    while proc.poll() is None:
-        await asyncio.sleep(0.02)
+    await asyncio.to_thread(proc.wait)
 
 
 async def test_bot_as_separate_process_and_restart(fake_discord, world, tmp_path):
