@@ -35,8 +35,8 @@ def draw_sheet(view: SheetView, *, scale: float = 1.0) -> Image.Image:
     rows = view.rows
     blocks = 1 if len(rows) <= ROWS_PER_BLOCK else 2
     per = max(1, math.ceil(len(rows) / blocks))
-    num_w, col_w, row_h = round(34 * k), round(114 * k), round(27 * k)
-    head_h, title_h, foot_h = round(40 * k), round(38 * k), round(46 * k)
+    num_w, col_w, row_h = round(30 * k), round(106 * k), round(25 * k)
+    head_h, title_h, foot_h = round(36 * k), round(36 * k), round(44 * k)
     block_w = num_w + n * col_w
     gap = round(22 * k)
     margin = round(16 * k)
@@ -128,7 +128,7 @@ def _cell(  # noqa: PLR0917
     dealer: bool,
 ) -> None:
     right = x0 + col_w - 10 * k
-    size = round(17 * k)
+    size = round(16 * k)
     small = round(12 * k)
     ink = GREY if cell.sitter else PEN
     if cell.dash:
