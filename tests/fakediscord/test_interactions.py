@@ -85,3 +85,20 @@ async def test_thread(fake_discord, world, bot):
     thread = next(c for c in fd.store.channels.values() if c.name == "table-1")
     assert thread.is_thread and thread.parent_id == world.channel.id
     assert [m.content for m in fd.visible(world.bob, thread)] == ["welcome to table-1"]
+
+
+async def test_plain_rest_routes(fake_discord, world, bot):
+    fd = fake_discord
+    channel = await bot.fetch_channel(world.channel.id)
+    first = await channel.send("one")
+    await channel.send("two", embed=__import__("discord").Embed(title="e"))
+    fetched = await channel.fetch_message(first.id)
+    assert fetched.content == "one"
+    assert [m.content async for m in channel.history(limit=10)] == ["two", "one"]
+    await first.delete()
+    assert [m.content for m in fd.visible(world.bob, world.channel)] == ["two"]
+    assert fd.store.messages[first.id].deleted
+    member = await bot.get_guild(world.guild.id).fetch_member(world.alice.id)
+    assert member.display_name == "Alice" and member.guild_permissions.manage_channels
+    assert (await bot.fetch_user(world.bob.id)).global_name == "Bob"
+    assert (await bot.application_info()).id == fd.application_id
