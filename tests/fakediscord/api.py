@@ -17,7 +17,7 @@ from typing import Any
 
 from . import options as opts
 from .errors import RuleViolation, SchemaError
-from .models import Channel, Interaction, Message, User
+from .models import Channel, Interaction, Message, Revision, User
 from .server import Emulator
 
 
@@ -129,6 +129,13 @@ class FakeDiscord(Emulator):
         return msgs[-1]
 
     # -- user actions ---------------------------------------------------------
+    async def post(self, user: User, channel: Channel, content: str) -> Message:
+        """A user writes an ordinary message (MESSAGE_CREATE reaches the bot)."""
+        self._member(self.store.guild_of(channel), user)
+        msg = self.store.add_message(channel, user, Revision(content, [], [], [], 0))
+        await self.gateway.dispatch("MESSAGE_CREATE", msg.payload())
+        return msg
+
     async def slash(self, user: User, channel: Channel, command: str, /,
                     **options: Any) -> InteractionResult:
         """Run ``/command`` (``"table new"`` = command, [group,] subcommand)."""
@@ -212,7 +219,7 @@ class FakeDiscord(Emulator):
     def _command(self, user: User, channel: Channel, command: str) -> tuple[dict, list[str]]:
         name, *words = command.split()
         guild = self.store.guild_of(channel)
-        cmd = self.store.find_command(guild.id, name)
+        cmd = self.store.find_command(guild.id, name, locale=user.locale)
         if cmd is None:
             known = [c["name"] for c in self.store.commands_for(guild.id)]
             raise SchemaError(f"no command /{name} synced for this guild; synced: {known}")

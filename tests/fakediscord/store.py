@@ -85,9 +85,14 @@ class Store:
         cmds = list(self.guild_commands.get(guild_id, [])) if guild_id else []
         return cmds + self.global_commands
 
-    def find_command(self, guild_id: int | None, name: str, type_: int = 1) -> dict | None:
+    def find_command(self, guild_id: int | None, name: str, type_: int = 1,
+                     locale: str | None = None) -> dict | None:
+        """A command by its name, or by its name in ``locale`` as that user sees it."""
         for cmd in self.commands_for(guild_id):
-            if cmd["name"] == name and cmd.get("type", 1) == type_:
+            if cmd.get("type", 1) != type_:
+                continue
+            local = (cmd.get("name_localizations") or {}).get(locale or "")
+            if name in (cmd["name"], local):
                 return cmd
         return None
 

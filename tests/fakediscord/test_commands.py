@@ -38,6 +38,10 @@ async def test_slash_subcommands_groups_and_guild_commands(fake_discord, world, 
     assert (r.content, r.ephemeral) == ("bid=10", True)
     r = await fd.slash(world.alice, world.channel, "local")
     assert r.content == "local"
+    r = await fd.slash(world.alice, world.channel, "pingnij")  # alice's locale is pl
+    assert r.content == "pong"
+    with pytest.raises(SchemaError):
+        await fd.slash(world.bob, world.channel, "pingnij")
 
 
 async def test_permissions_and_user_fields(fake_discord, world, bot):

@@ -102,3 +102,5 @@ async def test_plain_rest_routes(fake_discord, world, bot):
     assert member.display_name == "Alice" and member.guild_permissions.manage_channels
     assert (await bot.fetch_user(world.bob.id)).global_name == "Bob"
     assert (await bot.application_info()).id == fd.application_id
+    said = await fd.post(world.bob, world.channel, "hello bot")
+    await fd.wait_until(lambda: any(m.id == said.id for m in bot.cached_messages))
