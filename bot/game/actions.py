@@ -114,7 +114,7 @@ class Deal:
 
 @dataclass(frozen=True, slots=True)
 class JackPenalty:
-    """A chance move: the third jack in a row at the bottom costs the dealer (jack_bottom_reshuffle)."""
+    """A chance move: a third jack in a row at the bottom costs the dealer 120."""
 
 
 Move = Action | Deal | JackPenalty
@@ -145,3 +145,10 @@ PLAYS_ACES: tuple[tuple[Action, ...], ...] = tuple(
     tuple(act(s, Verb.PLAY, c, flag=Flag.ACES) for c in range(32)) for s in range(4)
 )
 PASSES: tuple[Action, ...] = tuple(act(s, Verb.PASS) for s in range(4))
+GIVES: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
+    tuple(tuple(act(s, Verb.GIVE, c, target=t) for c in range(32)) for t in range(4))
+    for s in range(4)
+)
+DISCARDS: tuple[tuple[Action, ...], ...] = tuple(
+    tuple(act(s, Verb.DISCARD, c) for c in range(32)) for s in range(4)
+)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from bot.game.actions import PASSES, Action, Flag, Verb, act
 from bot.game.cards import ALL_ACES, marriages_in
 from bot.game.dealing import predeal_weak
@@ -68,15 +70,20 @@ def legal_bidding(s: State, seat: int) -> list[Action]:
             lo = lowest_bid(s)
             hi = highest_allowed(s, seat, s.held[seat])
             step = s.rules.bid_step
-            out += [act(seat, Verb.BID, amount=n) for n in range(lo, hi + 1, step)]
+            out += bid_range(seat, lo, hi, step, Flag.NONE)
             if s.blind >> seat & 1:
-                out += [act(seat, Verb.BID, amount=n, flag=Flag.BLIND)
-                        for n in range(lo, hi + 1, step)]
+                out += bid_range(seat, lo, hi, step, Flag.BLIND)
             if not forced:
                 out.append(PASSES[seat])
     if _predeal_claim_reason(s, seat):
         out.append(act(seat, Verb.REDEAL))
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def bid_range(seat: int, lo: int, hi: int, step: int, flag: Flag) -> tuple[Action, ...]:
+    """The bids lo, lo+step, ..., hi (cached: the same ranges recur every hand)."""
+    return tuple(act(seat, Verb.BID, amount=n, flag=flag) for n in range(lo, hi + 1, step))
 
 
 def _predeal_claim_reason(s: State, seat: int) -> str | None:

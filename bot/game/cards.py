@@ -33,6 +33,10 @@ _POINTS_BY_CARD = tuple(RANK_POINTS[c & 7] for c in range(32))
 _BYTE_POINTS = tuple(sum(RANK_POINTS[r] for r in range(8) if b >> r & 1) for b in range(256))
 
 
+DECK_CARDS = {name: tuple(
+    c for c in range(32) if mask >> c & 1) for name, mask in DECKS.items()}
+
+
 def card(rank: int, suit: int) -> int:
     """The card of this rank index and suit index."""
     return suit * 8 + rank
@@ -129,7 +133,10 @@ def sorted_for_display(mask: int) -> list[int]:
 
 def marriages_in(mask: int) -> list[int]:
     """Suits in which the mask holds both king and queen."""
-    return [s for s in range(4) if mask >> (s * 8 + RK) & 1 and mask >> (s * 8 + RQ) & 1]
+    kings = mask & RANK_MASK[RK] & (mask & RANK_MASK[RQ]) << 1
+    if not kings:
+        return []
+    return [s for s in range(4) if kings >> (s * 8 + RK) & 1]
 
 
 def mask_str(mask: int) -> str:

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Mapping
 
 from bot.game.actions import Deal, JackPenalty, Move
-from bot.game.cards import ALL_NINES, RANK_MASK, RJ, cards_of, mask_points, mask_str, to_mask
+from bot.game.cards import ALL_NINES, DECK_CARDS, RANK_MASK, RJ, cards_of, mask_points, mask_str
 from bot.game.errors import RuleError
 from bot.game.events import CardsDealt, DealerPenalized, Event, HandStarted
 from bot.game.rules import Deck, Rules, Sitter
-from bot.game.state import Match, Phase, State
+from bot.game.state import Match, Phase, State, evolve
 
 
 def seats_for_hand(rules: Rules, dealer: int) -> tuple[int, int, tuple[int, ...]]:
@@ -91,6 +92,7 @@ def _reset_hand(s: State, dealer: int) -> None:
     s.discards = 0
     s.contract = 0
     s.contract_fixed = False
+    s.giveups = ()
     s.leader = -1
     s.trick = ()
     s.trick_no = 0
@@ -114,16 +116,23 @@ def check_deal(rules: Rules, dealer: int, deal: Deal) -> None:
     for p in range(rules.seats):
         have = deal.hands[p].bit_count()
         if p == sitter and have:
-            raise RuleError(f"seat {p} sits out this hand and gets no cards")
+            raise RuleError("{0} sits out this hand and gets no cards", None, (p,))
         if p in active and have != rules.hand_size:
-            raise RuleError(f"each active player gets {rules.hand_size} cards; seat {p} got {have}")
+            raise RuleError(f"each active player gets {rules.hand_size} cards; {{0}} got {have}",
+                            None, (p,))
     if tuple(t.bit_count() for t in deal.talons) != rules.talons:
         raise RuleError(f"the talons must hold {list(rules.talons)} cards")
     if len(deal.stock) != rules.stock_size:
         raise RuleError(f"the stock must hold {rules.stock_size} cards")
-    cards = deal.cards()
-    everything = to_mask(cards)
-    if len(cards) != everything.bit_count():
+    everything = 0
+    count = 0
+    for m in (*deal.hands, *deal.talons):
+        everything |= m
+        count += m.bit_count()
+    for c in deal.stock:
+        everything |= 1 << c
+    count += len(deal.stock)
+    if count != everything.bit_count():
         raise RuleError("a card is dealt twice")
     if everything != rules.deck_mask:
         missing = mask_str(rules.deck_mask & ~everything)
@@ -180,7 +189,34 @@ def apply_jack_penalty(s: State, events: list[Event] | None) -> None:
 
 def canonical_deal(rules: Rules, dealer: int, deck: list[int]) -> Deal:
     """Deal a shuffled deck (deck[0] on top) in the order of RULES.md §1.6."""
-    forehand, _, active = seats_for_hand(rules, dealer)
+    dest = _pattern(rules, dealer)
+    n = rules.seats
+    masks = [0] * (n + len(rules.talons))
+    stock = []
+    for i, c in enumerate(deck):
+        d = dest[i]
+        if d < 0:
+            stock.append(c)
+        else:
+            masks[d] |= 1 << c
+    return Deal(tuple(masks[:n]), tuple(masks[n:]), tuple(stock))
+
+
+@functools.lru_cache(maxsize=256)
+def _pattern(rules: Rules, dealer: int) -> tuple[int, ...]:
+    """Where each deck position goes: a seat, seats + talon index, or -1 for the stock."""
+    size = rules.deck_size
+    deal = _deal_by_order(rules, dealer, list(range(size)))
+    dest = [-1] * size
+    for p, m in enumerate((*deal.hands, *deal.talons)):
+        for i in cards_of(m):
+            dest[i] = p
+    return tuple(dest)
+
+
+def _deal_by_order(rules: Rules, dealer: int, deck: list[int]) -> Deal:
+    # Written as the physical procedure; run once per (rules, dealer) to build a pattern.
+    _, _, active = seats_for_hand(rules, dealer)
     hands = [0] * rules.seats
     talons = [0] * len(rules.talons)
     pos = 0
@@ -236,7 +272,7 @@ def canonical_deal(rules: Rules, dealer: int, deck: list[int]) -> Deal:
 def random_deal(s: State, rng: random.Random) -> list[Move]:
     """The chance moves for the next hand from a seeded RNG (jack penalties, then the deal)."""
     rules = s.rules
-    deck = cards_of(rules.deck_mask)
+    deck = list(DECK_CARDS[rules.deck.value])
     moves: list[Move] = []
     dealer = s.match.dealer
     jacks = 0
@@ -254,9 +290,7 @@ def random_deal(s: State, rng: random.Random) -> list[Move]:
 
 
 def _replace_match(m: Match, **changes: object) -> Match:
-    from dataclasses import replace
-
-    return replace(m, **changes)  # type: ignore[arg-type]
+    return evolve(m, **changes)
 
 
 def nines_held(mask: int) -> int:

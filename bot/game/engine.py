@@ -50,7 +50,8 @@ def legal_actions(state: State, seat: int | None = None) -> list[Action]:
     phase = s.phase
     if phase is Phase.PLAY:
         out = legal_plays(s, p)
-        if s.trick_no == 0 and not s.trick and claim_reason(s, p) is not None:
+        if s.trick_no == 0 and not s.trick and s.rules.bidding and claim_reason(
+                s, p) is not None:
             out.append(Action(p, Verb.REDEAL))
         return out
     if phase is Phase.BIDDING:
@@ -73,11 +74,20 @@ def apply(state: State, action: Move) -> tuple[State, list[Event]]:
     return apply_into(state, action, events), events
 
 
-def apply_into(state: State, action: Move, events: list[Event] | None) -> State:
-    """``apply`` that appends events to a list of the caller's (or skips them: None)."""
-    s = state.copy()
-    if isinstance(action, Action):
-        _apply_action(s, action, events)
+def apply_into(
+    state: State, action: Move, events: list[Event] | None, *, inplace: bool = False
+) -> State:
+    """``apply`` that appends events to a list of the caller's (or skips them: None).
+
+    ``inplace=True`` changes ``state`` itself, for simulations that own their state and
+    only apply legal actions (an illegal one may then leave it half changed).
+    """
+    s = state if inplace else state.copy()
+    if type(action) is Action:
+        if action.verb is Verb.PLAY and s.phase is Phase.PLAY:
+            apply_play(s, action, events)  # the hot path: no phase checks needed
+        else:
+            _apply_action(s, action, events)
     elif isinstance(action, Deal):
         if state.phase is not Phase.DEALING:
             raise RuleError(f"cards are dealt only between hands; now {_PHASE_NAMES[state.phase]}")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from bot.game.actions import Action, Verb, act
+import functools
+
+from bot.game.actions import DISCARDS, GIVES, Action, Verb, act
 from bot.game.bidding import highest_allowed, opening_min
 from bot.game.cards import ALL_NINES, cards_of, mask_points
 from bot.game.errors import RuleError
@@ -16,6 +18,7 @@ def after_auction(s: State, events: list[Event] | None) -> None:
     s.leader = s.to_act = s.declarer
     if not s.rules.talons:
         s.phase = Phase.CONTRACT
+        s.giveups = _open_giveups(s)
     elif len(s.rules.talons) > 1:
         s.phase = Phase.TALON
     else:
@@ -44,6 +47,7 @@ def take_talon(s: State, index: int, events: list[Event] | None) -> None:
     if events is not None:
         events.append(TalonTaken(d, index, tuple(cards_of(cards)), s.talon_shown))
     s.phase = Phase.CONTRACT if r.exchange is Exchange.NONE else Phase.EXCHANGE
+    s.giveups = _open_giveups(s)
 
 
 def apply_talon_choice(s: State, a: Action, events: list[Event] | None) -> None:
@@ -74,15 +78,20 @@ def _discards_left(s: State) -> int:
 def legal_exchange(s: State, seat: int) -> list[Action]:
     out: list[Action] = []
     if seat == s.declarer:
-        cards = cards_of(s.held[seat])
+        held = s.held[seat]
         for t in _receivers_left(s):
-            out += [act(seat, Verb.GIVE, c, target=t) for c in cards]
+            out += _card_moves(seat, Verb.GIVE, held, t)
         if _discards_left(s):
-            out += [act(seat, Verb.DISCARD, c) for c in cards]
+            out += _card_moves(seat, Verb.DISCARD, held, -1)
         out += legal_giveups(s, seat)
     if claim_reason(s, seat) is not None:
         out.append(act(seat, Verb.REDEAL))
     return out
+
+
+def _card_moves(seat: int, verb: Verb, held: int, target: int) -> list[Action]:
+    table = GIVES[seat][target] if verb is Verb.GIVE else DISCARDS[seat]
+    return [table[c] for c in cards_of(held)]
 
 
 def _check_exchange_move(s: State, a: Action) -> None:
@@ -98,7 +107,7 @@ def apply_give(s: State, a: Action, events: list[Event] | None) -> None:
     if not left:
         raise RuleError("the declarer gives no (more) cards in this exchange", a)
     if a.target not in left:
-        names = " or ".join("{%d}" % i for i in range(len(left)))
+        names = " or ".join(f"{{{i}}}" for i in range(len(left)))
         raise RuleError(f"the card must go to {names}", a, left)
     bit = 1 << a.card
     s.held[a.seat] ^= bit
@@ -132,12 +141,13 @@ def legal_contract(s: State, seat: int) -> list[Action]:
     if seat != s.declarer:
         return []
     lo = s.winning_bid
-    out = [act(seat, Verb.CONTRACT, amount=lo)]
-    if s.rules.contract_raise:
-        hi = highest_allowed(s, seat, s.held[seat])
-        out += [act(seat, Verb.CONTRACT, amount=n)
-                for n in range(lo + s.rules.bid_step, hi + 1, s.rules.bid_step)]
-    return out + legal_giveups(s, seat)
+    hi = highest_allowed(s, seat, s.held[seat]) if s.rules.contract_raise else lo
+    return [*_contracts(seat, lo, max(lo, hi), s.rules.bid_step), *legal_giveups(s, seat)]
+
+
+@functools.lru_cache(maxsize=4096)
+def _contracts(seat: int, lo: int, hi: int, step: int) -> tuple[Action, ...]:
+    return tuple(act(seat, Verb.CONTRACT, amount=n) for n in range(lo, hi + 1, step))
 
 
 def apply_contract(s: State, a: Action, events: list[Event] | None) -> None:
@@ -204,12 +214,19 @@ _GIVEUPS = ((Verb.ROSPISAT, HandEnd.ROSPISAT), (Verb.SPISAT, HandEnd.SPISAT),
             (Verb.CONCEDE, HandEnd.CONCEDE))
 
 
-def legal_giveups(s: State, seat: int) -> list[Action]:
-    return [act(seat, v) for v, kind in _GIVEUPS if giveup_refusal(s, seat, kind) is None]
+def legal_giveups(s: State, seat: int) -> tuple[Action, ...]:
+    return s.giveups if seat == s.declarer else ()
+
+
+def _open_giveups(s: State) -> tuple[Action, ...]:
+    # Every condition of a give-up is fixed once the declarer holds the talon, so the
+    # list is worked out once a hand rather than at every legal_actions call.
+    d = s.declarer
+    return tuple(act(d, v) for v, kind in _GIVEUPS if giveup_refusal(s, d, kind) is None)
 
 
 def giveup_kind(verb: Verb) -> HandEnd:
-    return {v: k for v, k in _GIVEUPS}[verb]
+    return dict(_GIVEUPS)[verb]
 
 
 def before_first_card(s: State) -> bool:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from bot.game.cards import ALL_ACES, marriages_in, mask_points
 from bot.game.events import (
     ClimbedBarrel,
@@ -25,7 +23,7 @@ from bot.game.rules import (
     Rules,
     SitterBonus,
 )
-from bot.game.state import HandEnd, HandResult, Match, Phase, State
+from bot.game.state import HandEnd, HandResult, Match, Phase, State, evolve
 
 
 def round_nearest(x: int, u: int) -> int:
@@ -124,7 +122,7 @@ def annul(s: State, seat: int, reason: str, nines: bool, events: list[Event] | N
             events.append(DealerPenalized(dealer, 120, "three nines redeals in a row"))
         dealer = (dealer + 1) % n
         count = 0
-    m = replace(m, totals=tuple(totals), barrel_hands=tuple(barrel_hands), dealer=dealer,
+    m = evolve(m, totals=tuple(totals), barrel_hands=tuple(barrel_hands), dealer=dealer,
                 nines_annuls=count)
     result = HandResult(
         end=HandEnd.ANNULLED, dealer=s.match.dealer, declarer=-1, contract=0, complete=True,
@@ -271,7 +269,7 @@ def _pipeline(
     # 10. winner
     winners = _winners(r, d, new)
     golden_made = bool(made) and d >= 0
-    m2 = replace(m, barrel_hands=tuple(bh), barrel_falls=tuple(falls), dashes=tuple(dashes),
+    m2 = evolve(m, barrel_hands=tuple(bh), barrel_falls=tuple(falls), dashes=tuple(dashes),
                  rospisat_calls=tuple(ros), spisat_calls=tuple(spis))
     m2 = _after_scored_hand(r, m2, tuple(new), made=golden_made, golden=s.golden,
                             winners=winners, notes=notes)
@@ -379,7 +377,7 @@ def _after_scored_hand(
                     notes.append("all totals go back to 0 for the new golden round")
         if golden_left == r.seats:
             golden_made = False
-    return replace(m, totals=totals, dealer=(m.dealer + 1) % r.seats, nines_annuls=0,
+    return evolve(m, totals=totals, dealer=(m.dealer + 1) % r.seats, nines_annuls=0,
                    golden_left=golden_left, golden_made=golden_made, winners=winners)
 
 

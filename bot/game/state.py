@@ -10,9 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.game.rules import Rules
+
+if TYPE_CHECKING:
+    from bot.game.actions import Action
 
 
 class Phase(StrEnum):
@@ -73,6 +76,19 @@ class HandResult:
     aces: tuple[int, ...] = field(default=())  # seats that declared four aces
 
 
+_MATCH_FIELDS = (
+    "totals", "barrel_hands", "barrel_falls", "dashes", "rospisat_calls", "spisat_calls",
+    "dealer", "hand_no", "golden_left", "golden_made", "nines_annuls", "winners",
+)
+
+
+def evolve(m: Match, **changes: Any) -> Match:
+    """``dataclasses.replace`` for Match, several times faster (it runs once a hand)."""
+    values = {f: getattr(m, f) for f in _MATCH_FIELDS}
+    values.update(changes)
+    return Match(**values)
+
+
 class State:
     """A match in progress: the match counters plus the hand being played."""
 
@@ -93,6 +109,7 @@ class State:
         "drawn",
         "forehand",
         "gifts",
+        "giveups",
         "golden",
         "held",
         "high",
@@ -164,6 +181,7 @@ class State:
     discards: int
     contract: int
     contract_fixed: bool
+    giveups: tuple[Action, ...]  # give-ups open to the declarer this hand (fixed at the talon)
     # play
     leader: int
     trick: tuple[tuple[int, int], ...]  # (seat, card) in play order

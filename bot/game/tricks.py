@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import functools
+
 from bot.game.actions import PLAYS, PLAYS_ACES, PLAYS_MARRIAGE, Action, Flag
 from bot.game.bidding import on_lviv_barrel
 from bot.game.cards import (
     ALL_ACES,
     RA,
+    RANK_MASK,
+    RANK_POINTS,
     RK,
     RQ,
     SUIT_MASK,
     card_str,
-    mask_points,
 )
 from bot.game.errors import RuleError
 from bot.game.events import (
@@ -27,6 +30,9 @@ from bot.game.rules import FourAcesEffect, MarriageValueMode, MustBeat
 from bot.game.state import Phase, State
 
 _ORDER_VALUES = (40, 60, 80, 100)
+_POINTS = RANK_POINTS
+_KINGS = RANK_MASK[RK]
+_QUEENS = RANK_MASK[RQ]
 
 
 def may_declare_now(s: State) -> bool:
@@ -84,19 +90,27 @@ def legal_plays(s: State, seat: int) -> list[Action]:
     if seat != s.to_act:
         return []
     mask = legal_card_mask(s, seat)
-    plays = PLAYS[seat]
-    out = []
-    m = mask
-    while m:
-        low = m & -m
-        out.append(plays[low.bit_length() - 1])
-        m ^= low
-    if not s.trick and may_declare_now(s):
+    out = list(_plays_of(seat, mask))
+    if not s.trick and (s.trick_no > 0 or s.rules.marriage_on_first_lead):
         out += _declarations(s, seat, mask)
     return out
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _plays_of(seat: int, mask: int) -> tuple[Action, ...]:
+    plays = PLAYS[seat]
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(plays[low.bit_length() - 1])
+        mask ^= low
+    return tuple(out)
+
+
 def _declarations(s: State, seat: int, hand: int) -> list[Action]:
+    if not hand & _KINGS & (hand & _QUEENS) << 1 and not (
+            s.rules.four_aces_bonus is not None and hand & ALL_ACES == ALL_ACES):
+        return []
     out = []
     for suit in range(4):
         k, q = suit * 8 + RK, suit * 8 + RQ
@@ -156,9 +170,13 @@ def _follow_refusal(s: State, seat: int) -> str:
 
 
 def apply_play(s: State, a: Action, events: list[Event] | None) -> None:
-    _check_play(s, a)
-    r = s.rules
     seat, c = a.seat, a.card
+    # Fast check for the common case (an ordinary card of the player to act); anything
+    # else goes through the full check with its readable refusals.
+    if a.flag is not Flag.NONE or seat != s.to_act or not (
+        (legal_card_mask(s, seat) if s.trick else s.held[seat]) >> c & 1
+    ):
+        _check_play(s, a)
     if s.phase is Phase.CONTRACT:
         s.contract_fixed = True
         s.phase = Phase.PLAY
@@ -169,20 +187,18 @@ def apply_play(s: State, a: Action, events: list[Event] | None) -> None:
         _declare_marriage(s, seat, c >> 3, events)
     elif a.flag is Flag.ACES:
         _declare_aces(s, seat, events)
-    s.trick = (*s.trick, (seat, c))
+    trick = s.trick = (*s.trick, (seat, c))
     if events is not None:
         events.append(CardPlayed(seat, c, s.trick_no))
-    k = len(s.active)
-    if len(s.trick) < k:
-        i = s.active.index(seat)
-        s.to_act = s.active[(i + 1) % k]
+    active = s.active
+    if len(trick) < len(active):
+        s.to_act = active[(active.index(seat) + 1) % len(active)]
         return
     _finish_trick(s, events)
     if not s.held[s.leader]:
         from bot.game.scoring import score_played_hand
 
         score_played_hand(s, events)
-    del r
 
 
 def _declare_marriage(s: State, seat: int, suit: int, events: list[Event] | None) -> None:
@@ -222,7 +238,9 @@ def _declare_aces(s: State, seat: int, events: list[Event] | None) -> None:
 def _finish_trick(s: State, events: list[Event] | None) -> None:
     trick = s.trick
     w = trick_winner(trick, s.trump)
-    pts = mask_points(sum(1 << c for _, c in trick))
+    pts = 0
+    for _, c in trick:
+        pts += _POINTS[c & 7]
     s.won[w] += 1
     s.points[w] += pts
     if events is not None:

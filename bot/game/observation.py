@@ -1,0 +1,148 @@
+"""What one seat (or a spectator) may know: the only view of a state that leaves the engine.
+
+Players, AIs and images get an ``Observation``, never the ``State`` (RULES.md §2.16, §7.24).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.game.actions import Action
+from bot.game.cards import RK, RQ, cards_of, sorted_for_display
+from bot.game.engine import legal_actions
+from bot.game.rules import Rules
+from bot.game.scoring import is_locked, on_any_barrel
+from bot.game.state import HandResult, Phase, State
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """A seat's view of the match. ``seat`` is None for the public (spectator) view."""
+
+    rules: Rules
+    seat: int | None
+    phase: Phase
+    to_act: int
+    hand_no: int
+    dealer: int
+    forehand: int
+    sitter: int
+    active: tuple[int, ...]
+    golden: bool
+    # match
+    totals: tuple[int, ...]
+    barrel_hands: tuple[int, ...]
+    dashes: tuple[int, ...]
+    rospisat_calls: tuple[int, ...]
+    on_barrel: tuple[bool, ...]
+    locked: tuple[bool, ...]
+    winners: tuple[int, ...]
+    # cards
+    hand: tuple[int, ...]  # own cards, display order; () for spectators and the sitter
+    hand_sizes: tuple[int, ...]
+    # auction
+    bids: tuple[tuple[int, int, bool], ...]  # (seat, amount or 0 = pass, blind)
+    high: int
+    high_bidder: int
+    passed: tuple[int, ...]
+    shown_marriages: tuple[tuple[int, int], ...]
+    # talon, exchange, contract
+    declarer: int
+    winning_bid: int
+    contract: int
+    contract_fixed: bool
+    talon_sizes: tuple[int, ...]
+    talon_index: int
+    talon: tuple[int, ...] | None  # the taken talon's cards, if this viewer may know them
+    talon_shown: bool
+    gifts: tuple[tuple[int, int], ...]  # (card or -1 if hidden, receiver)
+    received: tuple[int, ...]  # cards this seat received in the exchange
+    discards: tuple[int, ...]  # known only to the declarer
+    discard_count: int
+    claims: tuple[tuple[int, str, tuple[int, ...]], ...]
+    # play
+    trump: int
+    trick: tuple[tuple[int, int], ...]
+    trick_no: int
+    leader: int
+    last_trick: tuple[tuple[int, int], ...]
+    last_winner: int
+    tricks_won: tuple[int, ...]
+    taken: tuple[int, ...]  # card points plus declarations so far, per seat (public)
+    declarations: tuple[tuple[int, int, int], ...]  # (seat, suit or -1 for aces, value)
+    stock_size: int
+    stock_bottom: int  # exposed bottom card, or -1
+    drawn: tuple[int, ...]  # cards this seat drew from the stock
+    legal: tuple[Action, ...]
+    last_result: HandResult | None
+
+    def known_cards(self) -> set[int]:
+        """Every card this observation shows anywhere (used by the privacy tests)."""
+        out = set(self.hand) | set(self.received) | set(self.discards) | set(self.drawn)
+        out |= {c for c, _ in self.gifts if c >= 0}
+        out |= set(self.talon or ())
+        for _, _, shown in self.claims:
+            out |= set(shown)
+        for p, suit in self.shown_marriages:
+            out |= {suit * 8 + RK, suit * 8 + RQ}
+            del p
+        out |= {c for _, c in self.trick} | {c for _, c in self.last_trick}
+        if self.stock_bottom >= 0:
+            out.add(self.stock_bottom)
+        return out
+
+
+def observe(state: State, seat: int | None) -> Observation:
+    """The view of ``seat`` (None: a spectator, who sees only what is public)."""
+    s = state
+    r = s.rules
+    m = s.match
+    n = r.seats
+    dealt = s.phase is not Phase.DEALING or s.last_result is not None
+    me = seat if seat is not None and 0 <= seat < n else None
+    hand = tuple(sorted_for_display(s.held[me])) if me is not None else ()
+    declarer_view = me is not None and me == s.declarer
+    face_up = r.give_face_up or s.blind_win
+    talon: tuple[int, ...] | None = None
+    if s.talon_index >= 0 and (s.talon_shown or declarer_view):
+        talon = tuple(cards_of(s.talons[s.talon_index]))
+    gifts = tuple(
+        (c if face_up or (me is not None and me in (s.declarer, to)) else -1, to)
+        for c, to in s.gifts
+    )
+    received = tuple(c for c, to in s.gifts if to == me) if me is not None else ()
+    # Public: card points of won tricks and declarations (never the declarer's discards).
+    taken = [s.points[p] + s.decl[p] for p in range(n)]
+    exposed = -1
+    if r.stock_bottom_exposed and s.stock and s.stock_pos < len(s.stock):
+        exposed = s.stock[-1]
+    return Observation(
+        rules=r, seat=me, phase=s.phase, to_act=s.to_act, hand_no=m.hand_no,
+        dealer=m.dealer, forehand=s.forehand, sitter=s.sitter, active=s.active,
+        golden=s.golden, totals=m.totals, barrel_hands=m.barrel_hands, dashes=m.dashes,
+        rospisat_calls=m.rospisat_calls,
+        on_barrel=tuple(on_any_barrel(r, t) for t in m.totals),
+        locked=tuple(is_locked(r, t) for t in m.totals), winners=m.winners,
+        hand=hand, hand_sizes=tuple(h.bit_count() for h in s.held) if dealt else (0,) * n,
+        bids=s.bids, high=s.high, high_bidder=s.high_bidder,
+        passed=tuple(p for p in range(n) if s.passed >> p & 1),
+        shown_marriages=s.shown_marriages, declarer=s.declarer, winning_bid=s.winning_bid,
+        contract=s.contract, contract_fixed=s.contract_fixed,
+        talon_sizes=tuple(t.bit_count() for t in s.talons), talon_index=s.talon_index,
+        talon=talon, talon_shown=s.talon_shown, gifts=gifts, received=received,
+        discards=tuple(cards_of(s.discards)) if declarer_view else (),
+        discard_count=s.discards.bit_count(),
+        claims=tuple((p, why, tuple(cards_of(mask))) for p, why, mask in s.claims),
+        trump=s.trump, trick=s.trick, trick_no=s.trick_no, leader=s.leader,
+        last_trick=s.last_trick, last_winner=s.last_winner, tricks_won=tuple(s.won),
+        taken=tuple(taken), declarations=s.decl_log,
+        stock_size=len(s.stock) - s.stock_pos, stock_bottom=exposed,
+        drawn=tuple(c for p, c in s.drawn if p == me) if me is not None else (),
+        legal=tuple(legal_actions(s, me)) if me is not None else (),
+        last_result=s.last_result,
+    )
+
+
+def observe_public(state: State) -> Observation:
+    """The spectators' view."""
+    return observe(state, None)
