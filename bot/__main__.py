@@ -30,8 +30,11 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     hands = args.hands if args.hands is not None else (0 if args.matches else 1000)
-    stats = simulate(rules, hands=hands, matches=args.matches or 0, seed=args.seed)
+    policy = args.policy or ("greedy" if args.matches else "random")
+    stats = simulate(rules, hands=hands, matches=args.matches or 0, seed=args.seed,
+                     policy=policy)
     print(f"preset: {args.preset}")
+    print(f"policy: {policy}")
     print(f"hands: {stats.hands}")
     print(f"actions: {stats.actions}")
     if args.matches:
@@ -49,6 +52,31 @@ def _cmd_presets(_: argparse.Namespace) -> int:
     for p in PRESETS.values():
         print(f"{p.name:<{width}}  {p.title}: {p.description}")
     return 0
+
+
+def _cmd_render(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from render.samples import write_samples
+
+    paths = write_samples(Path(args.outdir))
+    for path in paths:
+        print(path)
+    print(f"{len(paths)} images written to {args.outdir}")
+    return 0
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    if args.what == "render":
+        from render.bench import run_bench
+
+        run_bench(args.repeats)
+        return 0
+    if args.what == "engine":
+        return _cmd_simulate(argparse.Namespace(
+            preset=args.preset, hands=args.hands, matches=None, seed=1, policy="random"))
+    print(f"unknown benchmark {args.what!r}", file=sys.stderr)
+    return 2
 
 
 def _cmd_run(_: argparse.Namespace) -> int:
@@ -70,9 +98,21 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--hands", type=int, default=None)
     p.add_argument("--matches", type=int, default=None)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--policy", choices=("random", "greedy"), default=None,
+                   help="random legal moves (default for --hands) or a simple greedy player "
+                        "(default for --matches, so that matches end)")
     p.set_defaults(func=_cmd_simulate)
     p = sub.add_parser("presets", help="list the rule presets")
     p.set_defaults(func=_cmd_presets)
+    p = sub.add_parser("render", help="write a sample of every image into OUTDIR")
+    p.add_argument("outdir")
+    p.set_defaults(func=_cmd_render)
+    p = sub.add_parser("bench", help="benchmarks: render (images), engine (random hands)")
+    p.add_argument("what", choices=("render", "engine"))
+    p.add_argument("--repeats", type=int, default=30)
+    p.add_argument("--preset", default="russian")
+    p.add_argument("--hands", type=int, default=20000)
+    p.set_defaults(func=_cmd_bench)
     args = parser.parse_args(argv)
     result: int = args.func(args)
     return result

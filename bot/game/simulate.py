@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.game.actions import Action, Verb
+from bot.game.actions import Action, Flag, Verb
+from bot.game.cards import RA, RK, RQ, marriages_in, mask_points, points_of
 from bot.game.dealing import new_match, random_deal
 from bot.game.engine import apply_into, legal_actions
 from bot.game.events import Event
 from bot.game.rules import Rules
 from bot.game.state import Phase, State
 from bot.game.tricks import apply_play, legal_plays
+
+Policy = Callable[[State, list[Action], random.Random], Action]
 
 
 def random_policy(state: State, legal: list[Action], rng: random.Random) -> Action:
@@ -45,6 +49,63 @@ def random_policy(state: State, legal: list[Action], rng: random.Random) -> Acti
     return legal[int(rng.random() * len(legal))]
 
 
+def greedy_policy(state: State, legal: list[Action], rng: random.Random) -> Action:
+    """A simple player for whole matches: bids on strength, declares, wins tricks when it can.
+
+    Random play makes most contracts fail, so totals drift below zero and matches never
+    end; this stays cheap and random where it has no reason to choose.
+    """
+    s = state
+    me = s.to_act
+    phase = s.phase
+    hand = s.held[me]
+    rules = s.rules
+    if phase is Phase.BIDDING:
+        bids = [a for a in legal if a.verb is Verb.BID and a.flag is Flag.NONE]
+        others = [a for a in legal if a.verb is Verb.PASS]
+        strength = mask_points(hand) + sum(rules.marriage_values[m] for m in marriages_in(hand))
+        strength += 25 + rng.randrange(-10, 11)
+        if bids and (not others or strength >= bids[0].amount):
+            return bids[0]
+        return others[0] if others else legal[0]
+    if phase is Phase.EXCHANGE:
+        moves = [a for a in legal if a.verb in (Verb.GIVE, Verb.DISCARD)]
+        if moves:
+            keep = _marriage_cards(hand)
+            return min(moves, key=lambda a: (a.card in keep, points_of(a.card), rng.random()))
+        return legal[0]
+    if phase is Phase.CONTRACT or (phase is Phase.PLAY and not s.trick):
+        leads = [a for a in legal if a.verb is Verb.PLAY]
+        declared = [a for a in leads if a.flag is not Flag.NONE]
+        if declared:
+            return max(declared, key=lambda a: rules.marriage_values[a.card >> 3])
+        aces = [a for a in leads if a.card & 7 == RA]
+        return rng.choice(aces or leads)
+    if phase is Phase.PLAY:
+        trump = s.trump
+        best = s.trick[0][1]
+        for _, c in s.trick[1:]:
+            if (c >> 3 == best >> 3 and c > best) or (c >> 3 == trump and best >> 3 != trump):
+                best = c
+        winners = [a for a in legal if a.verb is Verb.PLAY and (
+            (a.card >> 3 == best >> 3 and a.card > best)
+            or (a.card >> 3 == trump and best >> 3 != trump))]
+        if winners and rng.random() < 0.8:
+            return max(winners, key=lambda a: a.card & 7)
+        return min(legal, key=lambda a: (points_of(a.card), rng.random()))
+    return rng.choice(legal)
+
+
+def _marriage_cards(hand: int) -> set[int]:
+    out = set()
+    for suit in marriages_in(hand):
+        out |= {suit * 8 + RK, suit * 8 + RQ}
+    return out
+
+
+POLICIES = {"random": random_policy, "greedy": greedy_policy}
+
+
 @dataclass(frozen=True, slots=True)
 class SimStats:
     hands: int
@@ -58,9 +119,9 @@ class SimStats:
         return self.hands / self.seconds if self.seconds else 0.0
 
 
-def play_hand(state: State, rng: random.Random, events: list[Event] | None = None) -> tuple[
-        State, int]:
-    """Deal and play one hand at random; (state after it, actions taken)."""
+def play_hand(state: State, rng: random.Random, events: list[Event] | None = None, *,
+              policy: Policy = random_policy) -> tuple[State, int]:
+    """Deal and play one hand with ``policy``; (state after it, actions taken)."""
     s = state.copy()
     for move in random_deal(s, rng):
         s = apply_into(s, move, events, inplace=True)
@@ -68,7 +129,7 @@ def play_hand(state: State, rng: random.Random, events: list[Event] | None = Non
     rand = rng.random
     while True:
         phase = s.phase
-        if phase is Phase.PLAY and (s.trick or s.trick_no):
+        if phase is Phase.PLAY and (s.trick or s.trick_no) and policy is random_policy:
             # Mid-play the legal actions are the legal cards (plus declarations on a lead):
             # call the trick functions directly rather than through the dispatchers.
             legal = legal_plays(s, s.to_act)
@@ -76,20 +137,21 @@ def play_hand(state: State, rng: random.Random, events: list[Event] | None = Non
         elif phase is Phase.DEALING or phase is Phase.MATCH_OVER:
             return s, n
         else:
-            s = apply_into(s, random_policy(s, legal_actions(s), rng), events, inplace=True)
+            s = apply_into(s, policy(s, legal_actions(s), rng), events, inplace=True)
         n += 1
 
 
 def simulate(rules: Rules, *, hands: int = 0, matches: int = 0, seed: int = 0,
-             max_hands_per_match: int = 2000) -> SimStats:
-    """Play ``hands`` random hands (a new match whenever one ends), or ``matches`` matches."""
+             max_hands_per_match: int = 2000, policy: str = "random") -> SimStats:
+    """Play ``hands`` hands (a new match whenever one ends), or ``matches`` whole matches."""
+    choose = POLICIES[policy]
     rng = random.Random(seed)
     state = new_match(rules, dealer=rng.randrange(rules.seats))
     played = done = unfinished = actions = 0
     in_match = 0
     t0 = time.perf_counter()
     while (hands and played < hands) or (matches and done + unfinished < matches):
-        state, n = play_hand(state, rng)
+        state, n = play_hand(state, rng, policy=choose)
         played += 1
         in_match += 1
         actions += n
