@@ -1,0 +1,16 @@
+"""SQLite persistence (aiosqlite, WAL): tables, seats, the append-only move log, matches, hands.
+
+Every accepted move is appended (and committed) before the service answers, so a killed
+process loses nothing it acknowledged. Writes share one connection and are serialized by
+an asyncio lock so that one coroutine's transaction never interleaves with another's.
+"""
+
+from __future__ import annotations
+
+from bot.store._records import HandRow, MatchRow, MoveRow, SeatRow, TableRow
+from bot.store._store import LIVE_STATUSES, ChannelTaken, Store, migrations
+
+__all__ = [
+    "LIVE_STATUSES", "ChannelTaken", "HandRow", "MatchRow", "MoveRow", "SeatRow", "Store",
+    "TableRow", "migrations",
+]

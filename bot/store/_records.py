@@ -1,0 +1,66 @@
+"""Plain rows the store reads and writes (no ORM: dataclasses and JSON columns)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(slots=True)
+class SeatRow:
+    seat: int
+    user_id: int | None
+    name: str
+    is_ai: bool = False
+    ai_level: str = ""
+    away: bool = False
+    missed: int = 0
+
+
+@dataclass(slots=True)
+class TableRow:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    preset: str
+    rules: dict[str, Any]
+    timer: int
+    status: str
+    match_no: int
+    dealer: int
+    message_id: int | None
+    created_at: float
+    updated_at: float
+    last_human_at: float
+    seats: list[SeatRow] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRow:
+    seq: int
+    move: dict[str, Any]
+    user_id: int | None
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRow:
+    table_id: int
+    match_no: int
+    rules: dict[str, Any]
+    dealer: int
+    seats: list[dict[str, Any]]
+    status: str
+    winners: list[int]
+    totals: list[int]
+    started_at: float
+    finished_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class HandRow:
+    match_no: int
+    hand_no: int
+    result: dict[str, Any]
+    created_at: float

@@ -1,0 +1,234 @@
+"""The Store: one aiosqlite connection in WAL mode, numbered migrations, small repositories."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.store._records import HandRow, MatchRow, MoveRow, SeatRow, TableRow
+
+MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+LIVE_STATUSES = ("seating", "playing", "finished")
+_TABLE_FIELDS = frozenset({
+    "host_id", "rules", "timer", "status", "match_no", "dealer", "message_id", "updated_at",
+    "last_human_at", "preset",
+})
+
+
+class ChannelTaken(Exception):
+    """A channel already has a live table."""
+
+
+def migrations() -> list[tuple[int, str, str]]:
+    """(version, name, sql) of every ``NNN_name.sql`` file, in order."""
+    out = []
+    for path in sorted(MIGRATIONS_DIR.glob("*.sql")):
+        m = re.fullmatch(r"(\d{3})_(\w+)\.sql", path.name)
+        if m:
+            out.append((int(m.group(1)), m.group(2), path.read_text(encoding="utf-8")))
+    versions = [v for v, _, _ in out]
+    if versions != list(range(1, len(out) + 1)):
+        raise RuntimeError(f"migrations must be numbered 001, 002, ... without gaps: {versions}")
+    return out
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+class Tx:
+    """Writes inside one transaction (see :meth:`Store.transaction`)."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self.db = db
+
+    async def create_table(self, *, guild_id: int | None, channel_id: int, host_id: int,
+                           preset: str, rules: dict[str, Any], timer: int, now: float) -> int:
+        try:
+            cur = await self.db.execute(
+                "INSERT INTO tables (guild_id, channel_id, host_id, preset, rules, timer, status,"
+                " created_at, updated_at, last_human_at) VALUES (?,?,?,?,?,?,'seating',?,?,?)",
+                (guild_id, channel_id, host_id, preset, _dumps(rules), timer, now, now, now))
+        except sqlite3.IntegrityError as exc:
+            raise ChannelTaken(channel_id) from exc
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    async def update_table(self, table_id: int, **changes: Any) -> None:
+        bad = set(changes) - _TABLE_FIELDS
+        if bad:
+            raise ValueError(f"not table fields: {sorted(bad)}")
+        if "rules" in changes:
+            changes["rules"] = _dumps(changes["rules"])
+        cols = ", ".join(f"{k} = ?" for k in changes)
+        try:
+            await self.db.execute(f"UPDATE tables SET {cols} WHERE id = ?",
+                                  (*changes.values(), table_id))
+        except sqlite3.IntegrityError as exc:
+            raise ChannelTaken(table_id) from exc
+
+    async def save_seats(self, table_id: int, seats: Sequence[SeatRow]) -> None:
+        await self.db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+        await self.db.executemany(
+            "INSERT INTO seats (table_id, seat, user_id, name, is_ai, ai_level, away, missed)"
+            " VALUES (?,?,?,?,?,?,?,?)",
+            [(table_id, s.seat, s.user_id, s.name, int(s.is_ai), s.ai_level, int(s.away),
+              s.missed) for s in seats])
+
+    async def append_moves(self, table_id: int, match_no: int, first_seq: int,
+                           moves: Iterable[tuple[dict[str, Any], int | None]],
+                           now: float) -> None:
+        await self.db.executemany(
+            "INSERT INTO moves (table_id, match_no, seq, move, user_id, created_at)"
+            " VALUES (?,?,?,?,?,?)",
+            [(table_id, match_no, first_seq + i, _dumps(m), uid, now)
+             for i, (m, uid) in enumerate(moves)])
+
+    async def start_match(self, table_id: int, match_no: int, *, rules: dict[str, Any],
+                          dealer: int, seats: list[dict[str, Any]], now: float) -> None:
+        await self.db.execute(
+            "INSERT INTO matches (table_id, match_no, rules, dealer, seats, status, started_at)"
+            " VALUES (?,?,?,?,?,'playing',?)",
+            (table_id, match_no, _dumps(rules), dealer, _dumps(seats), now))
+
+    async def finish_match(self, table_id: int, match_no: int, *, status: str,
+                           winners: Sequence[int], totals: Sequence[int], now: float) -> None:
+        await self.db.execute(
+            "UPDATE matches SET status = ?, winners = ?, totals = ?, finished_at = ?"
+            " WHERE table_id = ? AND match_no = ?",
+            (status, _dumps(list(winners)), _dumps(list(totals)), now, table_id, match_no))
+
+    async def add_hand(self, table_id: int, match_no: int, hand_no: int,
+                       result: dict[str, Any], now: float) -> None:
+        await self.db.execute(
+            "INSERT OR REPLACE INTO hands (table_id, match_no, hand_no, result, created_at)"
+            " VALUES (?,?,?,?,?)", (table_id, match_no, hand_no, _dumps(result), now))
+
+
+class Store:
+    """Open with ``await Store.open(path)``; close with ``await store.close()``."""
+
+    def __init__(self, db: aiosqlite.Connection, path: str) -> None:
+        self.db = db
+        self.path = path
+        self._write = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Store:
+        db = await aiosqlite.connect(str(path))
+        db.row_factory = aiosqlite.Row
+        # WAL + synchronous=NORMAL: a commit is durable once it returns, against a killed
+        # process (SIGKILL); only a power cut may lose the last commits.
+        await db.execute("PRAGMA journal_mode = WAL")
+        await db.execute("PRAGMA synchronous = NORMAL")
+        await db.execute("PRAGMA foreign_keys = ON")
+        await db.execute("PRAGMA busy_timeout = 5000")
+        store = cls(db, str(path))
+        await store.migrate()
+        return store
+
+    async def close(self) -> None:
+        await self.db.close()
+
+    async def user_version(self) -> int:
+        async with self.db.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    async def migrate(self) -> int:
+        """Apply the migrations above ``PRAGMA user_version``; the new version."""
+        version = await self.user_version()
+        async with self._write:
+            for number, _, sql in migrations():
+                if number <= version:
+                    continue
+                await self.db.executescript(
+                    f"BEGIN;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;")
+                version = number
+        return version
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Tx]:
+        """One write transaction, committed on success and rolled back on error."""
+        async with self._write:
+            try:
+                yield Tx(self.db)
+            except BaseException:
+                await self.db.rollback()
+                raise
+            await self.db.commit()
+
+    # ---- reads -----------------------------------------------------------------------
+    async def table(self, table_id: int) -> TableRow | None:
+        async with self.db.execute("SELECT * FROM tables WHERE id = ?", (table_id,)) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        table = _table_row(row)
+        table.seats = await self.seats(table_id)
+        return table
+
+    async def live_tables(self) -> list[TableRow]:
+        marks = ",".join("?" * len(LIVE_STATUSES))
+        async with self.db.execute(
+                f"SELECT * FROM tables WHERE status IN ({marks}) ORDER BY id",
+                LIVE_STATUSES) as cur:
+            tables = [_table_row(r) for r in await cur.fetchall()]
+        seats: dict[int, list[SeatRow]] = {}
+        async with self.db.execute(
+                f"SELECT s.* FROM seats s JOIN tables t ON t.id = s.table_id"
+                f" WHERE t.status IN ({marks}) ORDER BY s.table_id, s.seat",
+                LIVE_STATUSES) as cur:
+            for r in await cur.fetchall():
+                seats.setdefault(r["table_id"], []).append(_seat_row(r))
+        for t in tables:
+            t.seats = seats.get(t.id, [])
+        return tables
+
+    async def seats(self, table_id: int) -> list[SeatRow]:
+        async with self.db.execute(
+                "SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)) as cur:
+            return [_seat_row(r) for r in await cur.fetchall()]
+
+    async def moves(self, table_id: int, match_no: int) -> list[MoveRow]:
+        async with self.db.execute(
+                "SELECT seq, move, user_id, created_at FROM moves"
+                " WHERE table_id = ? AND match_no = ? ORDER BY seq", (table_id, match_no)) as cur:
+            return [MoveRow(r[0], json.loads(r[1]), r[2], r[3]) for r in await cur.fetchall()]
+
+    async def matches(self, table_id: int) -> list[MatchRow]:
+        async with self.db.execute(
+                "SELECT * FROM matches WHERE table_id = ? ORDER BY match_no", (table_id,)) as cur:
+            return [MatchRow(r["table_id"], r["match_no"], json.loads(r["rules"]), r["dealer"],
+                             json.loads(r["seats"]), r["status"], json.loads(r["winners"]),
+                             json.loads(r["totals"]), r["started_at"], r["finished_at"])
+                    for r in await cur.fetchall()]
+
+    async def hands(self, table_id: int, match_no: int) -> list[HandRow]:
+        async with self.db.execute(
+                "SELECT match_no, hand_no, result, created_at FROM hands"
+                " WHERE table_id = ? AND match_no = ? ORDER BY hand_no",
+                (table_id, match_no)) as cur:
+            return [HandRow(r[0], r[1], json.loads(r[2]), r[3]) for r in await cur.fetchall()]
+
+
+def _table_row(r: aiosqlite.Row) -> TableRow:
+    return TableRow(
+        id=r["id"], guild_id=r["guild_id"], channel_id=r["channel_id"], host_id=r["host_id"],
+        preset=r["preset"], rules=json.loads(r["rules"]), timer=r["timer"], status=r["status"],
+        match_no=r["match_no"], dealer=r["dealer"], message_id=r["message_id"],
+        created_at=r["created_at"], updated_at=r["updated_at"],
+        last_human_at=r["last_human_at"])
+
+
+def _seat_row(r: aiosqlite.Row) -> SeatRow:
+    return SeatRow(r["seat"], r["user_id"], r["name"], bool(r["is_ai"]), r["ai_level"],
+                   bool(r["away"]), r["missed"])
