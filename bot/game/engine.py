@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from bot.game.actions import Action, Deal, JackPenalty, Move, Verb
+from bot.game.actions import Action, Deal, Flag, JackPenalty, Move, Verb
 from bot.game.bidding import apply_bid, apply_pass, claim_predeal_redeal, legal_bidding
 from bot.game.dealing import apply_deal, apply_jack_penalty, random_deal
 from bot.game.errors import RuleError
@@ -84,7 +84,8 @@ def apply_into(
     """
     s = state if inplace else state.copy()
     if type(action) is Action:
-        if action.verb is Verb.PLAY and s.phase is Phase.PLAY:
+        if (action.verb is Verb.PLAY and s.phase is Phase.PLAY and action.amount == 0
+                and action.target == -1 and 0 <= action.card < 32):
             apply_play(s, action, events)  # the hot path: no phase checks needed
         else:
             _apply_action(s, action, events)
@@ -112,6 +113,23 @@ _BY_PHASE = {
 }
 
 
+_NONE = frozenset({Flag.NONE})
+# verb -> (takes a card, takes a target seat, takes an amount, allowed flags)
+_SHAPES: dict[Verb, tuple[bool, bool, bool, frozenset[Flag]]] = {
+    Verb.BID: (False, False, True, frozenset({Flag.NONE, Flag.BLIND})),
+    Verb.PASS: (False, False, False, _NONE),
+    Verb.REDEAL: (False, False, False, _NONE),
+    Verb.TALON: (False, False, True, _NONE),
+    Verb.GIVE: (True, True, False, _NONE),
+    Verb.DISCARD: (True, False, False, _NONE),
+    Verb.CONTRACT: (False, False, True, _NONE),
+    Verb.ROSPISAT: (False, False, False, _NONE),
+    Verb.SPISAT: (False, False, False, _NONE),
+    Verb.CONCEDE: (False, False, False, _NONE),
+    Verb.PLAY: (True, False, False, frozenset({Flag.NONE, Flag.MARRIAGE, Flag.ACES})),
+}
+
+
 def _apply_action(s: State, a: Action, events: list[Event] | None) -> None:
     if s.phase is Phase.MATCH_OVER:
         raise RuleError("the match is over", a)
@@ -122,6 +140,12 @@ def _apply_action(s: State, a: Action, events: list[Event] | None) -> None:
     if a.seat not in s.active:
         raise RuleError("he sits out this hand", a)
     v = a.verb
+    shape = _SHAPES[v]
+    if (a.card >= 0) != shape[0] or (a.target >= 0) != shape[1] or (
+            a.amount != 0 and not shape[2]) or a.flag not in shape[3]:
+        raise RuleError(f"that is not a well-formed {v.value} move", a)
+    if a.card >= 32 or (a.card >= 0 and not s.rules.deck_mask >> a.card & 1):
+        raise RuleError(f"{a.card} is not a card of this deck", a)
     phases = _BY_PHASE.get(v)
     if phases is not None and s.phase not in phases:
         raise RuleError(_wrong_phase(s, v), a)
