@@ -364,6 +364,7 @@ def _after_scored_hand(
 ) -> Match:
     """Golden-round bookkeeping and the deal passing to the left."""
     golden_left, golden_made = m.golden_left, m.golden_made
+    barrel_hands = m.barrel_hands
     if golden and golden_left > 0:
         golden_left -= 1
         golden_made = golden_made or made
@@ -373,12 +374,14 @@ def _after_scored_hand(
                 notes.append("no golden contract was made: another golden round follows")
             if r.golden_round_reset:
                 totals = (0,) * r.seats
+                barrel_hands = (0,) * r.seats  # nobody is on the barrel at 0
                 if notes is not None:
                     notes.append("all totals go back to 0 for the new golden round")
         if golden_left == r.seats:
             golden_made = False
     return evolve(m, totals=totals, dealer=(m.dealer + 1) % r.seats, nines_annuls=0,
-                   golden_left=golden_left, golden_made=golden_made, winners=winners)
+                  golden_left=golden_left, golden_made=golden_made, winners=winners,
+                  barrel_hands=barrel_hands)
 
 
 def _finish(
