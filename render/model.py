@@ -56,6 +56,8 @@ class SeatView:
     """Last call in the running auction: ``"100"``, ``"pass"``, ``"blind 120"``…; None if none."""
     hand_count: int = 0
     """Cards in this seat's hand (shown as backs)."""
+    delta: int | None = None
+    """Change of the total in the hand just scored (shown between hands); None otherwise."""
 
 
 @dataclass(frozen=True)
@@ -73,11 +75,22 @@ class TableView:
     contract: int | None = None
     """The contract (or, during the auction, None: the bids are on the seats)."""
     declarer: int | None = None
+    made: bool | None = None
+    """After the hand: True if the declarer made the contract, False if not; None before."""
     talon: tuple[str, ...] | None = None
     """The prikup/musik when it is shown face up; None when hidden or gone.
     An empty tuple or a tuple of ``"??"`` entries draws face-down cards."""
     talon_backs: int = 0
     """Face-down talon cards to draw when ``talon`` is None (0 = none on the table)."""
+    talon_piles: tuple[int, ...] = ()
+    """Sizes of several face-down talons (e.g. ``(2, 2)``), drawn as numbered piles; when
+    set it replaces ``talon_backs``."""
+    talon_label: str = "prikup"
+    """What the players call the talon: "prikup", "musik", "talon", "kitty"…"""
+    stock: int = 0
+    """Cards left in the draw stock of a stock game (drawn as a pile; 0 = no stock)."""
+    stock_bottom: str | None = None
+    """The stock's bottom card when it is turned face up for all to see."""
     phase: str = ""
     """Short human label of the phase: "Bidding", "Exchange", "Play", "Hand over"…"""
     hand_number: int = 0

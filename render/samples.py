@@ -3,7 +3,8 @@
 ``write_samples(outdir)`` writes every table layout (2/3/4 players, every phase, every suit
 as trump), hands with legal/illegal/new/marriage marks, a 45-hand score sheet, a
 leaderboard and a match summary, with names in Latin (Polish/German/Lithuanian), Cyrillic,
-Persian, CJK and emoji.
+Persian, CJK and emoji; and ``engine_<preset>_*`` images of a seeded game of every preset,
+built from the engine's own observations and results through ``render.adapter``.
 """
 
 from __future__ import annotations
@@ -12,7 +13,10 @@ import random
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from bot.game.observation import observe, observe_public
+from bot.game.presets import PRESETS
 from render import cards
+from render.adapter import hand_view, sheet_view, summary_view, table_view
 from render.hand import render_hand
 from render.leaderboard import render_leaderboard
 from render.model import (
@@ -27,6 +31,7 @@ from render.model import (
     SummaryView,
     TableView,
 )
+from render.playthrough import match_results, snapshots
 from render.sheet import render_sheet
 from render.summary import render_summary
 from render.table import render_table
@@ -297,6 +302,62 @@ def leaderboard() -> LeaderboardView:
     return LeaderboardView(rows=rows, title="Leaderboard · this server", highlight=4)
 
 
+TALON_LABELS = {
+    "russian": "prikup",
+    "russian4": "prikup",
+    "polish": "musik",
+    "polish4": "musik",
+    "polish2_bidding": "musik",
+    "elwood2": "kitty",
+}
+"""What players of each preset call the talon (the adapter's ``talon_label``)."""
+SHEET_PRESETS = ("russian", "russian4", "polish2_bidding")
+_ENGINE_POINTS = {
+    "table": "mid_trick",
+    "bidding": "bidding",
+    "talon": "talon",
+    "exchange": "exchange",
+    "lead": "lead",
+    "after": "after_hand",
+}
+
+
+def engine_names(preset: str) -> tuple[str, ...]:
+    """Seat names for a preset's sample game (a different mix of scripts per preset)."""
+    n = PRESETS[preset].rules.seats
+    start = list(PRESETS).index(preset) % len(NAMES)
+    return tuple(NAMES[(start + i) % len(NAMES)] for i in range(n))
+
+
+def engine_samples(preset: str, seed: int = 1) -> dict[str, Callable[[], bytes]]:
+    """Images of a seeded greedy game of ``preset``, built by the adapter from the engine's
+    own observations: the public table at several moments (``table`` is mid-trick) and the
+    hand of the seat to act mid-trick; with a whole match's sheet and summary for
+    ``SHEET_PRESETS``."""
+    p = PRESETS[preset]
+    names = engine_names(preset)
+    label = TALON_LABELS.get(preset, "talon")
+    snaps = snapshots(p.rules, seed)
+    out: dict[str, Callable[[], bytes]] = {}
+    for kind, point in _ENGINE_POINTS.items():
+        state = snaps.get(point)
+        if state is None:
+            continue
+        tv = table_view(observe_public(state), names, title=p.title, talon_label=label)
+        out[f"engine_{preset}_{kind}"] = lambda tv=tv: render_table(tv)  # type: ignore[misc]
+    mid = snaps["mid_trick"]
+    seat = mid.to_act
+    hv = hand_view(observe(mid, seat), names[seat])
+    out[f"engine_{preset}_hand"] = lambda: render_hand(hv)
+    if preset in SHEET_PRESETS:
+        results = match_results(p.rules, seed)
+        sv = sheet_view(results, names, p.rules, title=f"{p.title} · score sheet")
+        su = summary_view(results, names, p.rules, title=f"{p.title} · match over")
+        out[f"engine_{preset}_sheet"] = lambda: render_sheet(sv)
+        out[f"engine_{preset}_summary"] = lambda: render_summary(su)
+    return out
+
+
 def renderers() -> dict[str, Callable[[], bytes]]:
     """Every sample as ``name -> zero-argument renderer`` (used by the samples and bench)."""
     out: dict[str, Callable[[], bytes]] = {}
@@ -315,6 +376,8 @@ def renderers() -> dict[str, Callable[[], bytes]]:
     out["summary2"] = lambda: render_summary(summary2)
     lb = leaderboard()
     out["leaderboard"] = lambda: render_leaderboard(lb)
+    for preset in PRESETS:
+        out.update(engine_samples(preset))
     return out
 
 

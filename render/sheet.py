@@ -4,7 +4,9 @@ One column per player, one row per hand with the running total in pen ink. The d
 contract is boxed (green made, red failed); a barrel total is circled with one stroke per
 barrel hand; a zero hand is a dash; a rospisat is a red "Р"; penalties are written in red
 where they happened. The bottom row repeats the final totals and highlights the winner.
-Long matches wrap into two blocks side by side (up to 20 rows a block before they do).
+Long matches wrap into two or three blocks side by side (up to 20 rows a block before they
+do, up to 30 with two). A sitter's cell says "sat" (with his bonus, if any); a zero change
+is not written.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ HIGHLIGHT = (255, 236, 120)
 
 def render_sheet(view: SheetView, *, scale: float = 1.0) -> bytes:
     """Render the score sheet as PNG bytes (mode "P", 64 colours; size grows with players
-    and hands: one block up to 20 hands, then two blocks side by side)."""
+    and hands: one block up to 20 hands, then two or three blocks side by side)."""
     return _draw.to_png(draw_sheet(view, scale=scale), palette=64)
 
 
@@ -33,9 +35,9 @@ def draw_sheet(view: SheetView, *, scale: float = 1.0) -> Image.Image:
     k = scale
     n = max(1, len(view.players))
     rows = view.rows
-    blocks = 1 if len(rows) <= ROWS_PER_BLOCK else 2
+    blocks = _blocks(len(rows))
     per = max(1, math.ceil(len(rows) / blocks))
-    num_w, col_w, row_h = round(30 * k), round(106 * k), round(25 * k)
+    num_w, col_w, row_h = round(30 * k), round(max(106, 360 // n) * k), round(25 * k)
     head_h, title_h, foot_h = round(36 * k), round(36 * k), round(44 * k)
     block_w = num_w + n * col_w
     gap = round(22 * k)
@@ -92,7 +94,14 @@ def draw_sheet(view: SheetView, *, scale: float = 1.0) -> Image.Image:
     return img
 
 
-def _grid(  # noqa: PLR0917
+def _blocks(rows: int) -> int:
+    """One block up to 20 hands, two up to 60, then three (long four-player matches)."""
+    if rows <= ROWS_PER_BLOCK:
+        return 1
+    return 2 if rows <= 3 * ROWS_PER_BLOCK else 3
+
+
+def _grid(
     d: ImageDraw.ImageDraw,
     x0: int,
     y0: int,
@@ -116,7 +125,7 @@ def _grid(  # noqa: PLR0917
         d.line((x, y0, x, yb), fill=(200, 90, 90) if p == 0 else GRID, width=lw if p == 0 else 1)
 
 
-def _cell(  # noqa: PLR0917
+def _cell(
     img: Image.Image,
     d: ImageDraw.ImageDraw,
     cell: SheetCell,
@@ -131,7 +140,7 @@ def _cell(  # noqa: PLR0917
     size = round(16 * k)
     small = round(12 * k)
     ink = GREY if cell.sitter else PEN
-    if cell.dash:
+    if cell.dash and not cell.penalty:
         text = "—"
         box = fonts.draw_text(img, (right, y), text, size, fill=ink, bold=True, anchor="rm")
     else:
@@ -176,8 +185,9 @@ def _cell(  # noqa: PLR0917
     if cell.barrel_fell:
         fonts.draw_text(img, (left, y), "↓", small, fill=PEN_RED, bold=True)
     elif cell.sitter:
-        fonts.draw_text(img, (left, y), "sat", small, fill=GREY)
-    elif cell.delta is not None and cell.contract is None and not (cell.penalty or cell.dash):
+        sat = f"sat {cell.delta:+d}" if cell.delta else "sat"
+        fonts.draw_text(img, (left, y), sat, small, fill=GREY)
+    elif cell.delta and cell.contract is None and not (cell.penalty or cell.dash):
         fonts.draw_text(img, (left, y), f"{cell.delta:+d}", small, fill=GREY)
     if dealer:
         d.ellipse(
@@ -186,7 +196,7 @@ def _cell(  # noqa: PLR0917
         )
 
 
-def _footer(  # noqa: PLR0917
+def _footer(
     img: Image.Image,
     d: ImageDraw.ImageDraw,
     view: SheetView,

@@ -43,20 +43,23 @@ def draw_table(view: TableView, *, scale: float = 1.0) -> Image.Image:
     _info(img, view, k)
     _trump(img, view, k)
     csize = cards.size_for("table", scale)
-    played = dict(view.trick)
     if view.talon is not None and not view.trick:
-        _talon(img, view.talon, centre, csize, k)
+        _talon(img, view.talon, centre, csize, k, view.talon_label)
+    elif view.talon_piles and not view.trick:
+        _piles(img, view.talon_piles, centre, csize, k, view.talon_label)
     elif view.talon_backs and not view.trick:
-        _talon(img, ("??",) * view.talon_backs, centre, csize, k)
+        _talon(img, ("??",) * view.talon_backs, centre, csize, k, view.talon_label)
+    if view.stock:
+        _stock(img, view.stock, view.stock_bottom, (W * 0.13, centre[1]), csize, k)
     for seat, card in view.trick:
         px, py = spots[seat]
-        t = 0.5 if n == 2 or (n == 3 and seat == 0) else 0.42
+        t = 0.4 if n == 2 else 0.45 if n == 3 and seat == 0 else 0.42
         cx = centre[0] + (px - centre[0]) * t
         cy = centre[1] + (py - centre[1]) * t
         if n == 4 and seat in (1, 3):
             cx = centre[0] + (px - centre[0]) * 0.33
         if n == 3 and seat in (1, 2):
-            cx, cy = centre[0] + (px - centre[0]) * 0.32, centre[1] - 25 * k
+            cx, cy = centre[0] + (px - centre[0]) * 0.36, centre[1] - 32 * k
         x0, y0 = cx - csize[0] / 2, cy - csize[1] / 2
         if view.last_trick_winner == seat:
             ImageDraw.Draw(img).rounded_rectangle(
@@ -65,40 +68,55 @@ def draw_table(view: TableView, *, scale: float = 1.0) -> Image.Image:
                 fill=GOLD,
             )
         _draw.paste(img, cards.face(card, csize), (x0, y0))
+    if view.last_trick_winner is not None and view.trick:
+        fonts.draw_text(
+            img, centre, "last trick", round(16 * k), fill=INK_DIM, bold=True, anchor="mm"
+        )
     for seat, sv in enumerate(view.seats):
-        _plate(img, sv, spots[seat], k, seat in played, n)
+        _plate(img, sv, spots[seat], k, n)
     return img
 
 
 def _info(img: Image.Image, view: TableView, k: float) -> None:
-    x, y = 16 * k, 22 * k
-    head = " · ".join(
-        p
-        for p in (view.title, f"Hand {view.hand_number}" if view.hand_number else "", view.phase)
-        if p
-    )
-    if head:
+    """Top left: the title, "Hand 4 · Play · trick 3/7", then the contract or the high bid.
+
+    With three seats the top edge is free up to the trump disc; with two or four a name
+    plate sits in the middle of it, so the lines stop short of that plate.
+    """
+    x, y = 16 * k, 20 * k
+    wide = len(view.seats) == 3
+    width = round((560 if wide else 284) * k)
+    if view.title:
         fonts.draw_text(
-            img, (x, y), head, round(20 * k), fill=INK_DIM, bold=True, max_width=round(330 * k)
+            img, (x, y), view.title, round(18 * k), fill=INK_DIM, bold=True, max_width=width
         )
+        y += 27 * k
+    sub = " · ".join(
+        p for p in (f"Hand {view.hand_number}" if view.hand_number else "", view.phase) if p
+    )
+    if sub:
+        fonts.draw_text(img, (x, y), sub, round(18 * k), fill=INK, bold=True, max_width=width)
         y += 36 * k
     if view.contract is not None and view.declarer is not None:
         who = view.seats[view.declarer].name
-        box = _draw.badge(
-            img, (x, y), f"{view.contract}", round(24 * k), fill=GOLD, ink=(40, 30, 0)
-        )
+        text = f"{view.contract}"
+        fill, ink = GOLD, (40, 30, 0)
+        if view.made is not None:
+            text += " ✓" if view.made else " ✗"
+            fill, ink = ((60, 170, 90), INK) if view.made else ((200, 60, 60), INK)
+        box = _draw.badge(img, (x, y), text, round(22 * k), fill=fill, ink=ink)
         fonts.draw_text(
             img,
             (box[2] + 8 * k, y),
             who,
-            round(22 * k),
+            round(20 * k),
             fill=INK,
             bold=True,
-            max_width=round(210 * k),
+            max_width=round(width - (box[2] - x) - 8 * k),
         )
     elif view.high_bid is not None:
         fonts.draw_text(
-            img, (x, y), f"High bid {view.high_bid}", round(22 * k), fill=INK, bold=True
+            img, (x, y), f"High bid {view.high_bid}", round(20 * k), fill=INK, bold=True
         )
 
 
@@ -133,6 +151,7 @@ def _talon(
     centre: tuple[float, float],
     csize: tuple[int, int],
     k: float,
+    label: str,
 ) -> None:
     n = max(1, len(talon))
     gap = 8 * k
@@ -140,7 +159,7 @@ def _talon(
     x = centre[0] - total / 2
     y = centre[1] - csize[1] / 2 - 8 * k
     fonts.draw_text(
-        img, (centre[0], y - 14 * k), "prikup", round(20 * k), fill=INK_DIM, bold=True, anchor="mb"
+        img, (centre[0], y - 14 * k), label, round(20 * k), fill=INK_DIM, bold=True, anchor="mb"
     )
     for c in talon or ("??",):
         im = cards.back(csize) if c == "??" else cards.face(c, csize)
@@ -148,8 +167,67 @@ def _talon(
         x += csize[0] + gap
 
 
-def _plate(  # noqa: PLR0917
-    img: Image.Image, sv: SeatView, spot: tuple[float, float], k: float, played: bool, n: int
+def _piles(
+    img: Image.Image,
+    piles: tuple[int, ...],
+    centre: tuple[float, float],
+    csize: tuple[int, int],
+    k: float,
+    label: str,
+) -> None:
+    """Several face-down talons side by side, each fanned a little and numbered."""
+    step = round(csize[0] * 0.42)
+    widths = [csize[0] + step * (max(1, p) - 1) for p in piles]
+    gap = 48 * k
+    x = centre[0] - (sum(widths) + gap * (len(piles) - 1)) / 2
+    y = centre[1] - csize[1] / 2 - 8 * k
+    back = cards.back(csize)
+    for i, (count, w) in enumerate(zip(piles, widths, strict=True)):
+        fonts.draw_text(
+            img,
+            (x + w / 2, y - 14 * k),
+            f"{label} {i + 1}",
+            round(20 * k),
+            fill=INK_DIM,
+            bold=True,
+            anchor="mb",
+        )
+        for j in range(max(1, count)):
+            _draw.paste(img, back, (x + j * step, y))
+        x += w + gap
+
+
+def _stock(
+    img: Image.Image,
+    count: int,
+    bottom: str | None,
+    spot: tuple[float, float],
+    csize: tuple[int, int],
+    k: float,
+) -> None:
+    """The draw stock: a squared pile of backs, the exposed bottom card across under it."""
+    cx, cy = spot
+    x0, y0 = cx - csize[0] / 2, cy - csize[1] / 2
+    if bottom is not None:
+        across = cards.face(bottom, csize).rotate(90, expand=True)
+        _draw.paste(img, across, (cx - across.width / 2 + 22 * k, cy - across.height / 2))
+    back = cards.back(csize)
+    layers = min(4, max(1, count // 3))
+    for i in range(layers):
+        _draw.paste(img, back, (x0 - i * 2 * k, y0 - i * 2 * k))
+    fonts.draw_text(
+        img,
+        (cx, y0 + csize[1] + 22 * k),
+        f"stock {count}",
+        round(20 * k),
+        fill=INK_DIM,
+        bold=True,
+        anchor="mm",
+    )
+
+
+def _plate(
+    img: Image.Image, sv: SeatView, spot: tuple[float, float], k: float, n: int
 ) -> None:
     cx, cy = spot
     w, h = PLATE_W * k, PLATE_H * k
@@ -212,7 +290,18 @@ def _plate(  # noqa: PLR0917
             fill=(255, 150, 150),
             bold=True,
         )
-    if sv.hand_count and not played:
+    if sv.delta is not None:
+        good = sv.delta > 0
+        _draw.badge(
+            img,
+            (box[2] - pad, y),
+            f"{sv.delta:+d}" if sv.delta else "±0",
+            round(18 * k),
+            anchor="rm",
+            fill=(46, 140, 80) if good else (170, 50, 50) if sv.delta < 0 else (70, 90, 80),
+            ink=INK,
+        )
+    elif sv.hand_count:
         _mini_backs(img, sv.hand_count, (box[2] - pad, y), k)
     if sv.bid is not None:
         _bid(img, sv.bid, (cx, cy), h, k, n)
@@ -227,7 +316,7 @@ def _mini_backs(img: Image.Image, count: int, right_mid: tuple[float, float], k:
         x += step
 
 
-def _bid(img: Image.Image, bid: str, spot: tuple[float, float], h: float, k: float, n: int) -> None:  # noqa: PLR0917
+def _bid(img: Image.Image, bid: str, spot: tuple[float, float], h: float, k: float, n: int) -> None:
     cx, cy = spot
     passed = bid.lower().startswith("pass")
     above = cy > img.height / 2
