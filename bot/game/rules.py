@@ -187,9 +187,11 @@ class Rules:
     sitter_bonus_cap: int | None = None
     # derived, not options: filled in by __post_init__
     _active: int = field(default=0, init=False, repr=False, compare=False)
+    _deck_mask: int = field(default=0, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_active", 2 if self.seats == 2 else 3)
+        object.__setattr__(self, "_deck_mask", DECKS.get(str(self.deck), 0))
         validate(self)
 
     # ---- derived values the engine asks often -------------------------------------
@@ -200,11 +202,11 @@ class Rules:
 
     @property
     def deck_mask(self) -> int:
-        return DECKS[self.deck.value]
+        return self._deck_mask
 
     @property
     def deck_size(self) -> int:
-        return DECKS[self.deck.value].bit_count()
+        return self._deck_mask.bit_count()
 
     @property
     def stock_size(self) -> int:
