@@ -1,0 +1,49 @@
+"""The message catalog: every user-facing string by key, English first.
+
+``t(key, locale, **params)`` formats the string of ``key`` in the best catalog for
+``locale`` ("pl", "en-US", ...), falling back to English, then to the key itself.
+Add a language by adding a module with a ``MESSAGES`` dict and listing it in ``CATALOGS``.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from bot.i18n import en
+
+log = logging.getLogger(__name__)
+
+DEFAULT = "en"
+CATALOGS: dict[str, dict[str, str]] = {"en": en.MESSAGES}
+
+
+def language(locale: str | None) -> str:
+    """The catalog for a Discord locale: "en-US" -> "en", unknown -> the default."""
+    if not locale:
+        return DEFAULT
+    code = str(locale).replace("_", "-")
+    if code in CATALOGS:
+        return code
+    base = code.split("-", 1)[0].lower()
+    return base if base in CATALOGS else DEFAULT
+
+
+def has(key: str) -> bool:
+    return key in CATALOGS[DEFAULT]
+
+
+def t(key: str, locale: str | None = None, /, **params: Any) -> str:
+    """The message ``key`` in ``locale`` with ``params`` filled in."""
+    text = CATALOGS[language(locale)].get(key) or CATALOGS[DEFAULT].get(key)
+    if text is None:
+        log.warning("missing message %r", key)
+        return key
+    try:
+        return text.format(**params)
+    except (KeyError, IndexError, ValueError):
+        log.warning("message %r lacks parameters: %r", key, params)
+        return text
+
+
+__all__ = ["CATALOGS", "DEFAULT", "has", "language", "t"]

@@ -1,0 +1,151 @@
+"""The table session and the plain values the service hands to the cogs (no Discord objects)."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.game.events import Event, redact
+from bot.game.observation import Observation, observe
+from bot.game.rules import Rules
+from bot.game.state import State
+from bot.store import SeatRow
+
+SEATING, PLAYING, FINISHED, ENDED, ABANDONED = (
+    "seating", "playing", "finished", "ended", "abandoned")
+
+
+class TableError(Exception):
+    """A refusal the user should read: an i18n key and its parameters."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+    def __repr__(self) -> str:
+        return f"TableError({self.key!r}, {self.params!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who asks: a Discord user id, the name to show, and channel-manager rights."""
+
+    user_id: int
+    name: str
+    can_manage: bool = False
+
+
+@dataclass(slots=True)
+class Seat:
+    user_id: int | None
+    name: str
+    ai: bool = False
+    level: str = ""
+    away: bool = False  # a human an AI stands in for, until "I'm back"
+    missed: int = 0  # turns missed in a row
+
+    @property
+    def automatic(self) -> bool:
+        """Moves are made by an AI (an AI seat, or an absent human's)."""
+        return self.ai or self.away
+
+    def row(self, index: int) -> SeatRow:
+        return SeatRow(index, self.user_id, self.name, self.ai, self.level, self.away,
+                       self.missed)
+
+    @classmethod
+    def from_row(cls, r: SeatRow) -> Seat:
+        return cls(r.user_id, r.name, r.is_ai, r.ai_level, r.away, r.missed)
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """Something to tell the channel (or one user): an i18n key, parameters, a mention."""
+
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
+    mention: int | None = None
+
+
+@dataclass(eq=False)
+class Table:
+    """One table in one channel: seats, rules and the match in progress."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    preset: str
+    rules: Rules
+    timer: int
+    status: str
+    match_no: int = 0
+    dealer: int = 0
+    message_id: int | None = None
+    created_at: float = 0.0
+    last_human_at: float = 0.0
+    seats: list[Seat] = field(default_factory=list)
+    state: State | None = None
+    seq: int = 0  # next move number in the current match's log
+    version: int = 0  # bumped by every accepted change
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    task: asyncio.Task[None] | None = field(default=None, repr=False)
+
+    @property
+    def size(self) -> int:
+        return self.rules.seats
+
+    @property
+    def full(self) -> bool:
+        return len(self.seats) >= self.size
+
+    @property
+    def live(self) -> bool:
+        return self.status in (SEATING, PLAYING, FINISHED)
+
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def seat_of(self, user_id: int) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s.user_id == user_id and not s.ai:
+                return i
+        return None
+
+    def to_act(self) -> int:
+        return self.state.to_act if self.state is not None else -1
+
+    def observation(self, seat: int | None) -> Observation | None:
+        """The view of ``seat`` (None: the public view); None before the first deal."""
+        return observe(self.state, seat) if self.state is not None else None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a service call did: the reply to show its caller (an i18n key and parameters)."""
+
+    table: Table
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Update:
+    """A change the channel should see: the table message, hand results, notices."""
+
+    table: Table
+    events: tuple[Event, ...] = ()
+    notices: tuple[Notice, ...] = ()
+    closed: bool = False
+
+    def events_for(self, seat: int | None) -> list[Event]:
+        """The events as ``seat`` (None: everybody) may see them."""
+        out = []
+        for e in self.events:
+            r = redact(e, seat)
+            if r is not None:
+                out.append(r)
+        return out
