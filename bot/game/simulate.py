@@ -38,14 +38,15 @@ def random_policy(state: State, legal: list[Action], rng: random.Random) -> Acti
             return legal[-1 - int(rng.random() * k)]
         return legal[min(int(rng.expovariate(1.0)), nbids - 1)]
     if phase is Phase.CONTRACT:
-        plays = [a for a in legal if a.verb is Verb.PLAY]
-        if plays and rng.random() < 0.8:
-            return rng.choice(plays)
-        contracts = [a for a in legal if a.verb is Verb.CONTRACT]
-        rest = [a for a in legal if a.verb not in (Verb.PLAY, Verb.CONTRACT)]
-        if rest and rng.random() < 0.3:
-            return rng.choice(rest)
-        return contracts[min(int(rng.expovariate(1.5)), len(contracts) - 1)]
+        # legal_actions lists contracts, then give-ups, then leads (and a redeal claim).
+        first_play = next(i for i, a in enumerate(legal) if a.verb is Verb.PLAY)
+        r = rng.random()
+        if r < 0.8 or first_play == 0:
+            return legal[first_play + int(rng.random() * (len(legal) - first_play))]
+        giveups = [a for a in legal[:first_play] if a.verb is not Verb.CONTRACT]
+        if giveups and r > 0.94:
+            return rng.choice(giveups)
+        return legal[min(int(rng.expovariate(1.5)), first_play - 1 - len(giveups))]
     return legal[int(rng.random() * len(legal))]
 
 
