@@ -35,8 +35,12 @@ def qualifies_high(rules: Rules, mask: int) -> bool:
     return rules.four_aces_bonus is not None and mask & ALL_ACES == ALL_ACES
 
 
-def highest_allowed(s: State, seat: int, mask: int) -> int:
-    """Highest bid or contract this seat may name with these cards."""
+def highest_allowed(s: State, seat: int, mask: int, cap_mask: int | None = None) -> int:
+    """Highest bid or contract this seat may name with these cards.
+
+    ``cap_mask`` is the hand that bid_cap_by_marriages looks at (for a contract: the
+    hand right after taking the talon); by default the same cards.
+    """
     rules = s.rules
     top = rules.max_bid
     if on_lviv_barrel(rules, s.match.totals[seat]):
@@ -47,7 +51,8 @@ def highest_allowed(s: State, seat: int, mask: int) -> int:
             if limit is not None:
                 top = min(top, limit)
     if rules.bid_cap_by_marriages:
-        top = min(top, 120 + sum(marriage_value(rules, m) for m in marriages_in(mask)))
+        capped = mask if cap_mask is None else cap_mask
+        top = min(top, 120 + sum(marriage_value(rules, m) for m in marriages_in(capped)))
     return top - top % rules.bid_step
 
 

@@ -141,13 +141,21 @@ def legal_contract(s: State, seat: int) -> list[Action]:
     if seat != s.declarer:
         return []
     lo = s.winning_bid
-    hi = highest_allowed(s, seat, s.held[seat]) if s.rules.contract_raise else lo
+    hi = highest_allowed(s, seat, s.held[seat], after_talon(s)) if s.rules.contract_raise else lo
     return [*_contracts(seat, lo, max(lo, hi), s.rules.bid_step), *legal_giveups(s, seat)]
 
 
 @functools.lru_cache(maxsize=4096)
 def _contracts(seat: int, lo: int, hi: int, step: int) -> tuple[Action, ...]:
     return tuple(act(seat, Verb.CONTRACT, amount=n) for n in range(lo, hi + 1, step))
+
+
+def after_talon(s: State) -> int:
+    """The declarer's cards right after taking the talon (before giving or discarding)."""
+    mask = s.held[s.declarer] | s.discards
+    for c, _ in s.gifts:
+        mask |= 1 << c
+    return mask
 
 
 def apply_contract(s: State, a: Action, events: list[Event] | None) -> None:
@@ -161,7 +169,7 @@ def apply_contract(s: State, a: Action, events: list[Event] | None) -> None:
     if n > lo:
         if not r.contract_raise:
             raise RuleError(f"the contract cannot be raised in this rule set; it is {lo}", a)
-        hi = highest_allowed(s, a.seat, s.held[a.seat])
+        hi = highest_allowed(s, a.seat, s.held[a.seat], after_talon(s))
         if n > hi:
             raise RuleError(_raise_refusal(s, a.seat, hi), a)
     s.contract = n
