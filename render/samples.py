@@ -312,6 +312,10 @@ TALON_LABELS = {
 }
 """What players of each preset call the talon (the adapter's ``talon_label``)."""
 SHEET_PRESETS = ("russian", "russian4", "polish2_bidding")
+PHASE_PRESETS = ("russian", "russian4", "polish2_bidding", "german1001_3", "polish2_stock")
+"""Presets whose sample game is also drawn at the other moments of a hand (bidding, talon,
+exchange, between tricks, hand over): one of each form (3, 4 with a sitter, two talons, a
+dark talon, a stock). The tests draw every preset at every moment."""
 _ENGINE_POINTS = {
     "table": "mid_trick",
     "bidding": "bidding",
@@ -341,7 +345,7 @@ def engine_samples(preset: str, seed: int = 1) -> dict[str, Callable[[], bytes]]
     out: dict[str, Callable[[], bytes]] = {}
     for kind, point in _ENGINE_POINTS.items():
         state = snaps.get(point)
-        if state is None:
+        if state is None or (kind != "table" and preset not in PHASE_PRESETS):
             continue
         tv = table_view(observe_public(state), names, title=p.title, talon_label=label)
         out[f"engine_{preset}_{kind}"] = lambda tv=tv: render_table(tv)  # type: ignore[misc]

@@ -226,9 +226,7 @@ def _stock(
     )
 
 
-def _plate(
-    img: Image.Image, sv: SeatView, spot: tuple[float, float], k: float, n: int
-) -> None:
+def _plate(img: Image.Image, sv: SeatView, spot: tuple[float, float], k: float, n: int) -> None:
     cx, cy = spot
     w, h = PLATE_W * k, PLATE_H * k
     x0, y0 = cx - w / 2, cy - h / 2

@@ -169,7 +169,7 @@ def test_render_imports_nothing_forbidden() -> None:
     code = (
         "import sys, render, render.model, render.cards, render.fonts, render.table, "
         "render.hand, render.sheet, render.leaderboard, render.summary, render.samples, "
-        "render.bench\n"
+        "render.bench, render.adapter, render.playthrough\n"
         "bad = [m for m in ('discord', 'aiosqlite', 'asyncio', 'sqlite3') if m in sys.modules]\n"
         "assert not bad, bad\n"
     )
