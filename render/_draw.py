@@ -160,6 +160,11 @@ def _background(kind: str, width: int, height: int) -> Image.Image:
         return img
 
 
+def badge_width(text: str, size: int, pad: float = 0.45) -> int:
+    """Width of the pill ``badge`` would draw for this text."""
+    return fonts.text_width(text, size, bold=True) + 2 * round(size * pad * 1.3)
+
+
 def badge(
     img: Image.Image,
     xy: tuple[float, float],

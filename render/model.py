@@ -47,7 +47,9 @@ class SeatView:
     """It is this seat's turn to act (bid, exchange or play)."""
     on_barrel: bool = False
     barrel_hands: int = 0
-    """Barrel hands already used while on the barrel (0..2 with the classic limit of 3)."""
+    """Barrel hands already used while on the barrel (0..2 with the classic limit of 3); the
+    plate shows the attempt in hand, ``barrel_hands + 1`` of ``barrel_limit``, as the score
+    sheet's strokes do."""
     barrel_limit: int = 3
     dashes: int = 0
     """Zeros counted toward the next dash penalty (0..2)."""

@@ -262,52 +262,79 @@ def _plate(img: Image.Image, sv: SeatView, spot: tuple[float, float], k: float, 
         bold=True,
         anchor="rm",
     )
-    # marker row
-    x, y = box[0] + pad, box[3] - 22 * k
+    _markers(img, sv, box, k)
+    if sv.bid is not None:
+        _bid(img, sv.bid, (cx, cy), h, k, n)
+
+
+_MARK = tuple[str, str, tuple[int, int, int], tuple[int, int, int]]
+_DASH = (255, 150, 150)
+
+
+def _markers(img: Image.Image, sv: SeatView, box: tuple[int, int, int, int], k: float) -> None:
+    """The plate's bottom row: badges on the left, card backs (or the hand's change) on the
+    right. Badges switch to short labels and the backs close up rather than overlap."""
+    pad = 12 * k
+    left, right, y = box[0] + pad, box[2] - pad, box[3] - 22 * k
     s = round(16 * k)
-    marks: list[tuple[str, tuple[int, int, int], tuple[int, int, int]]] = []
+    gap = 6 * k
+    attempt = f"{min(sv.barrel_hands + 1, sv.barrel_limit)}/{sv.barrel_limit}"
+    marks: list[_MARK] = []
     if sv.is_dealer:
-        marks.append(("D", INK, (20, 30, 25)))
+        marks.append(("D", "D", INK, (20, 30, 25)))
     if sv.is_declarer:
-        marks.append(("declarer", GOLD, (40, 30, 0)))
+        marks.append(("declarer", "decl.", GOLD, (40, 30, 0)))
     if sv.is_sitter:
-        marks.append(("sits out", (90, 110, 100), INK))
+        marks.append(("sits out", "out", (90, 110, 100), INK))
     if sv.on_barrel:
-        marks.append((f"barrel {sv.barrel_hands}/{sv.barrel_limit}", (150, 96, 40), INK))
+        marks.append((f"barrel {attempt}", attempt, (150, 96, 40), INK))
     if sv.locked:
-        marks.append(("locked", (120, 60, 60), INK))
-    for text, fill, ink in marks:
-        b = _draw.badge(img, (x, y), text, s, fill=fill, ink=ink)
-        x = b[2] + 6 * k
+        marks.append(("locked", "lock", (120, 60, 60), INK))
+    dash_text = " ".join("—" * sv.dashes)
+    dash_size = round(20 * k)
+    dash_w = fonts.text_width(dash_text, dash_size, bold=True) + 2 * k if sv.dashes else 0
+    delta_text = (f"{sv.delta:+d}" if sv.delta else "±0") if sv.delta is not None else ""
+    delta_size = round(18 * k)
+    back_w = round(17 * k)
+    if sv.delta is not None:
+        reserve = _draw.badge_width(delta_text, delta_size) + 8 * k
+    elif sv.hand_count:
+        reserve = back_w + 3 * k * (sv.hand_count - 1) + 8 * k  # the closest the backs get
+    else:
+        reserve = 0
+
+    def width(short: bool) -> float:
+        return sum(_draw.badge_width(m[1] if short else m[0], s) + gap for m in marks) + dash_w
+
+    short = width(False) > right - left - reserve
+    x = left
+    for full, brief, fill, ink in marks:
+        b = _draw.badge(img, (x, y), brief if short else full, s, fill=fill, ink=ink)
+        x = b[2] + gap
     if sv.dashes:
-        fonts.draw_text(
-            img,
-            (x + 2 * k, y),
-            " ".join("—" * sv.dashes),
-            round(20 * k),
-            fill=(255, 150, 150),
-            bold=True,
-        )
+        box_d = fonts.draw_text(img, (x + 2 * k, y), dash_text, dash_size, fill=_DASH, bold=True)
+        x = box_d[2] + gap
     if sv.delta is not None:
         good = sv.delta > 0
         _draw.badge(
             img,
-            (box[2] - pad, y),
-            f"{sv.delta:+d}" if sv.delta else "±0",
-            round(18 * k),
+            (right, y),
+            delta_text,
+            delta_size,
             anchor="rm",
             fill=(46, 140, 80) if good else (170, 50, 50) if sv.delta < 0 else (70, 90, 80),
             ink=INK,
         )
     elif sv.hand_count:
-        _mini_backs(img, sv.hand_count, (box[2] - pad, y), k)
-    if sv.bid is not None:
-        _bid(img, sv.bid, (cx, cy), h, k, n)
+        room = right - x - 2 * k - back_w
+        step = 6 * k if sv.hand_count < 2 else min(6 * k, room / (sv.hand_count - 1))
+        _mini_backs(img, sv.hand_count, (right, y), k, max(2 * k, step))
 
 
-def _mini_backs(img: Image.Image, count: int, right_mid: tuple[float, float], k: float) -> None:
+def _mini_backs(
+    img: Image.Image, count: int, right_mid: tuple[float, float], k: float, step: float
+) -> None:
     size = (round(17 * k), round(24 * k))
-    step = 6 * k
     x = right_mid[0] - size[0] - step * (count - 1)
     for _ in range(count):
         _draw.paste(img, cards.back(size), (x, right_mid[1] - size[1] / 2))
