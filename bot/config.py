@@ -74,11 +74,8 @@ def run_bot() -> int:
     except ValueError as exc:
         print(exc, file=sys.stderr)
         return 2
-    try:
-        from bot.discord_main import main as discord_main  # type: ignore[import-not-found]
-    except ImportError:
-        print("The Discord tables are not built yet (see CHANGELOG.md); the rules engine "
-              "runs with `python -m bot simulate` and `python -m bot replay`.", file=sys.stderr)
-        return 2
+    # The Discord client lives in cogs/ (the only package that imports discord).
+    from cogs._bot import main as discord_main
+
     result: int = discord_main(settings)
     return result

@@ -140,6 +140,7 @@ class Update:
     events: tuple[Event, ...] = ()
     notices: tuple[Notice, ...] = ()
     closed: bool = False
+    hand_no: int = 0  # the hand the events belong to (for result messages)
 
     def events_for(self, seat: int | None) -> list[Event]:
         """The events as ``seat`` (None: everybody) may see them."""

@@ -52,7 +52,8 @@ class PlayMixin:
     def _need_host(self, table: Table, actor: Actor) -> None: raise NotImplementedError
     def _need_seat(self, table: Table, actor: Actor) -> int: raise NotImplementedError
     def _emit(self, table: Table, events: tuple[Any, ...] = (),
-              notices: tuple[Notice, ...] = (), closed: bool = False) -> None:
+              notices: tuple[Notice, ...] = (), closed: bool = False,
+              hand_no: int = 0) -> None:
         raise NotImplementedError
 
     # ---- starting ----------------------------------------------------------------------
@@ -193,7 +194,7 @@ class PlayMixin:
             winners = ", ".join(table.seats[w].name for w in new.match.winners)
             notices.append(Notice("notice.match_won", {"names": winners}))
         table.version += 1
-        self._emit(table, tuple(events), tuple(notices))
+        self._emit(table, tuple(events), tuple(notices), hand_no=hand_no)
         self._schedule(table)
 
     async def _deal_if_needed(self, table: Table) -> None:

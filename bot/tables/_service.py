@@ -114,10 +114,11 @@ class TableService(PlayMixin):
         self._by_channel[table.channel_id] = table
 
     def _emit(self, table: Table, events: tuple[Any, ...] = (),
-              notices: tuple[Notice, ...] = (), closed: bool = False) -> None:
+              notices: tuple[Notice, ...] = (), closed: bool = False,
+              hand_no: int = 0) -> None:
         if self.listener is not None:
             try:
-                self.listener(Update(table, events, notices, closed))
+                self.listener(Update(table, events, notices, closed, hand_no))
             except Exception:
                 log.exception("table listener failed")
 

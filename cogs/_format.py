@@ -1,0 +1,195 @@
+"""Text of the table message, the hand and the hand results (pure: no Discord objects).
+
+Everything a seat sees comes from an observation, so a public text can only show what
+``observe_public`` shows. Cards use the notation of RULES.md with suit symbols (``10♥``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from bot.game.actions import Action, Flag, Verb
+from bot.game.cards import SUIT_SYMBOLS, card_pretty
+from bot.game.observation import Observation
+from bot.game.state import HandResult, Phase
+from bot.i18n import t
+from bot.tables import FINISHED, PLAYING, SEATING, Table
+
+
+def cards_text(cards: Iterable[int]) -> str:
+    """Cards grouped by suit: ``A♠ 10♠ · K♥ Q♥``."""
+    groups: dict[int, list[str]] = {}
+    for c in cards:
+        groups.setdefault(c >> 3, []).append(card_pretty(c))
+    return " · ".join(" ".join(g) for g in groups.values()) or "—"
+
+
+def trick_text(table: Table, trick: Iterable[tuple[int, int]]) -> str:
+    names = table.names()
+    return ", ".join(f"{names[p]} {card_pretty(c)}" for p, c in trick) or "—"
+
+
+@dataclass(frozen=True, slots=True)
+class TableText:
+    title: str
+    status: str
+    fields: list[tuple[str, str]]
+    footer: str
+
+
+def table_text(table: Table, loc: str | None = None) -> TableText:
+    """The public table: seats, dealer, turn, auction, prikup, contract, trump, tricks."""
+    obs = table.observation(None) if table.status in (PLAYING, FINISHED) else None
+    from bot.game.presets import PRESETS
+
+    preset = PRESETS.get(table.preset)
+    title = t("table.title", loc, title=preset.title if preset else table.preset)
+    fields = [(t("table.seats", loc), _seats(table, obs, loc))]
+    if table.status == SEATING:
+        host = next((s.name for s in table.seats if s.user_id == table.host_id), "?")
+        status = t("table.seating", loc, seated=len(table.seats), seats=table.size, host=host)
+    elif not table.live:
+        status = t("table.closed", loc)
+    elif obs is None:
+        status = ""
+    elif obs.phase is Phase.MATCH_OVER:
+        status = t("table.over", loc, names=", ".join(table.names()[w] for w in obs.winners))
+    else:
+        status = _play_status(table, obs, loc)
+        fields += _play_fields(table, obs, loc)
+    timer = (t("table.timer", loc, seconds=table.timer) if table.timer
+             else t("table.timer_off", loc))
+    footer = f"{timer} · #{table.id}"
+    return TableText(title, status, fields, footer)
+
+
+def _seats(table: Table, obs: Observation | None, loc: str | None) -> str:
+    lines = []
+    for i in range(table.size):
+        if i >= len(table.seats):
+            lines.append(f"{i + 1}. {t('table.seat_empty', loc)}")
+            continue
+        s = table.seats[i]
+        tags = []
+        if s.ai:
+            tags.append(t("table.ai", loc))
+        if s.away:
+            tags.append(t("table.away", loc))
+        line = f"{i + 1}. **{s.name}**"
+        if obs is not None:
+            if i == obs.dealer:
+                tags.append(t("table.dealer", loc))
+            if i == obs.sitter:
+                tags.append(t("table.sitter", loc))
+            marks = ""
+            if obs.on_barrel[i]:
+                marks += " 🛢️"
+            if obs.dashes[i]:
+                marks += " " + "—" * obs.dashes[i]
+            line += f" — {obs.totals[i]}{marks}"
+            if obs.to_act == i and obs.phase is not Phase.MATCH_OVER:
+                line = "▶ " + line
+        if tags:
+            line += f" ({', '.join(tags)})"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _play_status(table: Table, obs: Observation, loc: str | None) -> str:
+    phase = t(f"table.phase.{obs.phase.value}", loc)
+    head = f"{t('table.hand_no', loc, no=obs.hand_no)} · {phase}"
+    if 0 <= obs.to_act < len(table.seats):
+        head += "\n" + t("table.turn", loc, name=table.seats[obs.to_act].name)
+    return head
+
+
+def _play_fields(table: Table, obs: Observation, loc: str | None) -> list[tuple[str, str]]:
+    names = table.names()
+    out: list[tuple[str, str]] = []
+    if obs.phase is Phase.BIDDING or obs.bids:
+        bids = [f"{names[p]} {a if a else t('table.pass', loc)}{' 🙈' if blind else ''}"
+                for p, a, blind in obs.bids]
+        out.append((t("table.auction", loc), ", ".join(bids) or t("table.no_bids", loc)))
+    if obs.talon:
+        out.append((t("table.talon", loc), cards_text(obs.talon)))
+    if obs.declarer >= 0:
+        amount = obs.contract or obs.winning_bid
+        out.append((t("table.contract", loc), f"{names[obs.declarer]} {amount}"))
+    if obs.phase in (Phase.PLAY, Phase.CONTRACT) or obs.trump >= 0:
+        trump = SUIT_SYMBOLS[obs.trump] if obs.trump >= 0 else t("table.no_trump", loc)
+        out.append((t("table.trump", loc), trump))
+    if obs.trick:
+        out.append((t("table.trick", loc), trick_text(table, obs.trick)))
+    if obs.last_trick:
+        winner = names[obs.last_winner] if obs.last_winner >= 0 else "?"
+        out.append((t("table.last_trick", loc),
+                    f"{trick_text(table, obs.last_trick)} → {winner}"))
+    return out
+
+
+def result_text(table: Table, result: HandResult, hand_no: int, loc: str | None = None) -> str:
+    """A short message with one hand's scores."""
+    names = table.names()
+    if result.declarer >= 0 and result.made is not None:
+        key = "result.made" if result.made else "result.failed"
+        summary = t(key, loc, name=names[result.declarer], contract=result.contract)
+    else:
+        summary = t("result.no_declarer", loc)
+    lines = [f"**{t('result.title', loc, no=hand_no, summary=summary)}**"]
+    for note in result.notes:
+        try:
+            lines.append("· " + note.format(*names))
+        except (IndexError, KeyError):
+            lines.append("· " + note)
+    for p, (d, total) in enumerate(zip(result.delta, result.totals, strict=False)):
+        if p < len(names):
+            lines.append(t("result.line", loc, name=names[p], delta=d, total=total))
+    return "\n".join(lines)
+
+
+def action_label(a: Action, table: Table) -> str:
+    """A short label for a legal action (buttons and the 'you can' line)."""
+    if a.verb is Verb.PLAY:
+        if a.flag is Flag.MARRIAGE:
+            return t("button.marriage", None, card=card_pretty(a.card))
+        if a.flag is Flag.ACES:
+            return t("button.aces", None, card=card_pretty(a.card))
+        return card_pretty(a.card)
+    if a.verb in (Verb.GIVE, Verb.DISCARD):
+        return card_pretty(a.card)
+    return a.describe(table.names())
+
+
+def hand_text(table: Table, seat: int | None, loc: str | None = None,
+              notice: str | None = None) -> str:
+    """The ephemeral hand as text: cards with suit symbols, the trick, whose turn it is."""
+    lines = [notice] if notice else []
+    lines.append(f"**{t('hand.title', loc)}** · {t('table.title', loc, title=table.preset)}")
+    if seat is None:
+        lines.append(t("hand.spectator", loc))
+        return "\n".join(lines)
+    obs = table.observation(seat)
+    if obs is None:
+        lines.append(t("hand.not_dealt", loc))
+        return "\n".join(lines)
+    if obs.phase is Phase.MATCH_OVER:
+        lines.append(t("hand.over", loc))
+    elif seat == obs.sitter:
+        lines.append(t("hand.sitting_out", loc))
+    lines.append(t("hand.cards", loc, cards=cards_text(obs.hand)) if obs.hand
+                 else t("hand.no_cards", loc))
+    if obs.talon and obs.phase in (Phase.TALON, Phase.EXCHANGE, Phase.CONTRACT):
+        lines.append(t("hand.talon", loc, cards=cards_text(obs.talon)))
+    if obs.received:
+        lines.append(t("hand.received", loc, cards=cards_text(obs.received)))
+    if obs.trump >= 0:
+        lines.append(t("hand.trump", loc, suit=SUIT_SYMBOLS[obs.trump]))
+    if obs.trick:
+        lines.append(t("hand.trick", loc, cards=trick_text(table, obs.trick)))
+    if obs.phase is not Phase.MATCH_OVER:
+        if obs.to_act == seat:
+            lines.append(t("hand.your_turn", loc))
+        elif 0 <= obs.to_act < len(table.seats):
+            lines.append(t("hand.waiting", loc, name=table.seats[obs.to_act].name))
+    return "\n".join(lines)

@@ -1,0 +1,223 @@
+"""Components and messages: restart-proof DynamicItems (``t1000:{table}:{verb}:{arg}``).
+
+Every button and select carries its whole meaning in its ``custom_id``; they are registered
+once in ``setup_hook`` and routed to the handlers the cogs register on the bot, so a click
+works on any bot process, before or after a restart.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.game.actions import Action, Flag, Verb
+from bot.game.cards import SUIT_SYMBOLS, card_pretty, card_str
+from bot.game.state import Phase
+from bot.i18n import t
+from bot.tables import FINISHED, PLAYING, SEATING, Table
+from cogs._format import hand_text, table_text
+
+PREFIX = "t1000"
+_BUTTON = rf"{PREFIX}:(?P<table>\d+):(?P<verb>(?!choose)[a-z]+):(?P<arg>[^:]*)"
+_SELECT = rf"{PREFIX}:(?P<table>\d+):choose:(?P<arg>[a-z0-9]+)"
+
+
+def custom_id(table_id: int, verb: str, arg: str = "") -> str:
+    return f"{PREFIX}:{table_id}:{verb}:{arg}"
+
+
+class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_BUTTON):
+    def __init__(self, table_id: int, verb: str, arg: str = "", *, label: str = "?",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+                 disabled: bool = False, row: int | None = None) -> None:
+        super().__init__(discord.ui.Button(
+            label=label, style=style, disabled=disabled, row=row,
+            custom_id=custom_id(table_id, verb, arg)))
+        self.table_id, self.verb, self.arg = table_id, verb, arg
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> TableButton:
+        return cls(int(match["table"]), match["verb"], match["arg"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.client.route_component(
+            interaction, self.table_id, self.verb, self.arg, [])
+
+
+class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=_SELECT):
+    def __init__(self, table_id: int, arg: str, options: list[discord.SelectOption] | None = None,
+                 *, placeholder: str | None = None, row: int | None = None) -> None:
+        super().__init__(discord.ui.Select(
+            custom_id=custom_id(table_id, "choose", arg), options=options or [],
+            placeholder=placeholder, row=row, min_values=1, max_values=1))
+        self.table_id, self.arg = table_id, arg
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> TableSelect:
+        return cls(int(match["table"]), match["arg"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = list(self.item.values)
+        await interaction.client.route_component(
+            interaction, self.table_id, "choose", self.arg, values)
+
+
+DYNAMIC_ITEMS = (TableButton, TableSelect)
+
+
+@dataclass
+class MessageParts:
+    """What to send or edit: the seam where table images will plug in (``files``)."""
+
+    content: str | None = None
+    embed: discord.Embed | None = None
+    view: discord.ui.View | None = None
+    files: list[discord.File] = field(default_factory=list)
+
+
+def table_message(table: Table, loc: str | None = None) -> MessageParts:
+    """The public table message. Images (render/) will add a file and ``embed.set_image``."""
+    text = table_text(table, loc)
+    colour = discord.Colour.dark_green() if table.live else discord.Colour.dark_grey()
+    embed = discord.Embed(title=text.title, description=text.status or None, colour=colour)
+    for name, value in text.fields:
+        embed.add_field(name=name, value=value[:1024] or "—", inline=False)
+    embed.set_footer(text=text.footer)
+    return MessageParts(embed=embed, view=table_view(table, loc))
+
+
+def table_view(table: Table, loc: str | None = None) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    tid = table.id
+
+    def add(verb: str, key: str, style: discord.ButtonStyle) -> None:
+        view.add_item(TableButton(tid, verb, label=t(key, loc), style=style))
+
+    if table.status == SEATING:
+        add("join", "button.join", discord.ButtonStyle.primary)
+        add("leave", "button.leave", discord.ButtonStyle.secondary)
+        add("addai", "button.add_ai", discord.ButtonStyle.secondary)
+        add("start", "button.start", discord.ButtonStyle.success)
+    elif table.status == PLAYING:
+        add("hand", "button.hand", discord.ButtonStyle.primary)
+        if any(s.away for s in table.seats):
+            add("back", "button.back", discord.ButtonStyle.secondary)
+    elif table.status == FINISHED:
+        add("rematch", "button.rematch", discord.ButtonStyle.success)
+    return view
+
+
+def end_confirm_view(table: Table, loc: str | None = None) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(TableButton(table.id, "endyes", label=t("button.end_yes", loc),
+                              style=discord.ButtonStyle.danger))
+    view.add_item(TableButton(table.id, "endno", label=t("button.end_no", loc)))
+    return view
+
+
+def _card_style(card: int) -> discord.ButtonStyle:
+    return (discord.ButtonStyle.danger if card >> 3 in (1, 2)  # diamonds, hearts: red
+            else discord.ButtonStyle.secondary)
+
+
+def hand_message(table: Table, seat: int | None, loc: str | None = None,
+                 notice: str | None = None) -> MessageParts:
+    """The ephemeral hand: text in RULES.md notation plus exactly the legal actions."""
+    content = hand_text(table, seat, loc, notice)
+    return MessageParts(content=content[:2000], view=hand_view(table, seat, loc))
+
+
+def hand_view(table: Table, seat: int | None, loc: str | None = None) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    obs = table.observation(seat) if seat is not None else None
+    tid = table.id
+    if seat is None or obs is None or obs.phase is Phase.MATCH_OVER:
+        return view
+    legal = [a for a in obs.legal if a.seat == seat]
+    names = table.names()
+    row = 0
+    plain = {a.card for a in legal if a.verb is Verb.PLAY and a.flag is Flag.NONE}
+    if obs.phase is not Phase.EXCHANGE and obs.hand:
+        for i, c in enumerate(obs.hand[:15]):
+            view.add_item(TableButton(tid, "play", card_str(c), label=card_pretty(c),
+                                      style=_card_style(c), disabled=c not in plain,
+                                      row=i // 5))
+        row = (min(len(obs.hand), 15) + 4) // 5
+    selects: list[tuple[str, str, list[discord.SelectOption]]] = []
+    bids = [a for a in legal if a.verb is Verb.BID]
+    if bids:
+        blind = Flag.BLIND
+        opts = [discord.SelectOption(label=f"{a.amount}{' (blind)' if a.flag is blind else ''}",
+                                     value=f"{a.amount}{'b' if a.flag is blind else ''}")
+                for a in bids[:25]]
+        selects.append(("bid", t("select.bid", loc), opts))
+    contracts = [a for a in legal if a.verb is Verb.CONTRACT]
+    if contracts:
+        opts = [discord.SelectOption(label=str(a.amount), value=str(a.amount))
+                for a in contracts[:25]]
+        selects.append(("contract", t("select.contract", loc), opts))
+    for target in sorted({a.target for a in legal if a.verb is Verb.GIVE}):
+        opts = [discord.SelectOption(label=card_pretty(a.card), value=card_str(a.card))
+                for a in legal if a.verb is Verb.GIVE and a.target == target][:25]
+        selects.append((f"give{target}", t("select.give", loc, name=names[target]), opts))
+    discards = [a for a in legal if a.verb is Verb.DISCARD]
+    if discards:
+        opts = [discord.SelectOption(label=card_pretty(a.card), value=card_str(a.card))
+                for a in discards[:25]]
+        selects.append(("discard", t("select.discard", loc), opts))
+    for arg, placeholder, opts in selects:
+        if row < 5 and opts:
+            view.add_item(TableSelect(tid, arg, opts, placeholder=placeholder, row=row))
+            row += 1
+    declares = _declare_buttons(legal)
+    if declares and row < 5:
+        for a in declares:
+            verb = "playm" if a.flag is Flag.MARRIAGE else "playa"
+            label = t("button.marriage" if a.flag is Flag.MARRIAGE else "button.aces", loc,
+                      card=card_pretty(a.card))
+            view.add_item(TableButton(tid, verb, card_str(a.card), label=label,
+                                      style=discord.ButtonStyle.success, row=row))
+        row += 1
+    buttons = _other_buttons(legal, table, seat, loc)
+    if buttons and row < 5:
+        for verb, arg, label, style in buttons[:5]:
+            view.add_item(TableButton(tid, verb, arg, label=label, style=style, row=row))
+    return view
+
+
+def _declare_buttons(legal: list[Action]) -> list[Action]:
+    out: dict[object, Action] = {}
+    for a in sorted(legal, key=lambda a: -(a.card & 7)):  # kings before queens
+        if a.verb is Verb.PLAY and a.flag is not Flag.NONE:
+            key = a.flag if a.flag is Flag.ACES else a.card >> 3
+            out.setdefault(key, a)
+    return list(out.values())[:5]
+
+
+def _other_buttons(legal: list[Action], table: Table, seat: int,
+                   loc: str | None) -> list[tuple[str, str, str, discord.ButtonStyle]]:
+    out = []
+    grey, red = discord.ButtonStyle.secondary, discord.ButtonStyle.danger
+    verbs = {a.verb for a in legal}
+    for a in legal:
+        if a.verb is Verb.TALON:
+            out.append(("talon", str(a.amount), t("button.talon", loc, no=a.amount + 1),
+                        discord.ButtonStyle.primary))
+    if Verb.PASS in verbs:
+        out.append(("pass", "", t("button.pass", loc), grey))
+    for verb, key in ((Verb.REDEAL, "button.redeal"), (Verb.ROSPISAT, "button.rospisat"),
+                      (Verb.SPISAT, "button.spisat"), (Verb.CONCEDE, "button.concede")):
+        if verb in verbs:
+            out.append((verb.value, "", t(key, loc), red))
+    if table.seats[seat].away:
+        out.insert(0, ("back", "", t("button.back", loc), discord.ButtonStyle.success))
+    return out
+
+
+def suit_symbol(suit: int) -> str:
+    return SUIT_SYMBOLS[suit]

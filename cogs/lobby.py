@@ -1,0 +1,237 @@
+"""/table …: open, seat, configure, start and close tables; the table message's buttons."""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.ai import LEVELS
+from bot.game.presets import PRESETS
+from bot.game.rules import OPTION_NAMES, Rules
+from bot.i18n import t
+from bot.tables import Table, TableError
+from cogs._bot import TysiacBot, actor_of, locale_of, send, within
+from cogs._views import MessageParts, end_confirm_view, table_message
+
+PRESET_CHOICES = [app_commands.Choice(name=p.title[:100], value=name)
+                  for name, p in PRESETS.items()][:25]
+LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in LEVELS]
+
+
+class Lobby(commands.Cog):
+    table = app_commands.Group(name="table", description=t("cmd.table"), guild_only=True)
+
+    def __init__(self, bot: TysiacBot) -> None:
+        self.bot = bot
+
+    @property
+    def service(self):  # type: ignore[no-untyped-def]
+        return self.bot.service
+
+    async def cog_load(self) -> None:
+        on = self.bot.on_component
+        on("join")(self._join_button)
+        on("leave")(self._leave_button)
+        on("addai")(self._ai_button)
+        on("start")(self._start_button)
+        on("rematch")(self._rematch_button)
+        on("endyes")(self._end_yes)
+        on("endno")(self._end_no)
+
+    # ---- posting the table message ---------------------------------------------------------
+    async def post_table(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        parts = table_message(table, locale_of(interaction))
+        assert parts.embed is not None and parts.view is not None
+        if interaction.response.is_done():
+            msg = await interaction.followup.send(embed=parts.embed, view=parts.view, wait=True)
+            await self.service.set_message(table, msg.id)
+            return
+        resp = await interaction.response.send_message(embed=parts.embed, view=parts.view)
+        message_id = getattr(resp, "message_id", None)
+        if message_id is None:
+            message_id = (await interaction.original_response()).id
+        await self.service.set_message(table, message_id)
+
+    async def _update_table_message(self, interaction: discord.Interaction[Any],
+                                    table: Table) -> None:
+        """Answer a click on the table message by editing it in place (no channel budget)."""
+        version = table.version
+        parts = table_message(table, locale_of(interaction))
+        await send(interaction, parts, update=True)
+        if interaction.message is not None and interaction.message.id == table.message_id:
+            self.bot.publisher.settled(table, version)
+
+    # ---- commands ------------------------------------------------------------------------------
+    @table.command(name="new", description=t("cmd.table.new"))
+    @app_commands.describe(preset=t("cmd.table.new.preset"), players=t("cmd.table.new.players"),
+                           timer=t("cmd.table.new.timer"))
+    @app_commands.choices(preset=PRESET_CHOICES)
+    async def new(self, interaction: discord.Interaction[Any],
+                  preset: app_commands.Choice[str] | None = None,
+                  players: app_commands.Range[int, 2, 4] | None = None,
+                  timer: app_commands.Range[int, 0, 3600] | None = None) -> None:
+        out = await within(interaction, self.service.create(
+            actor_of(interaction), channel_id=interaction.channel_id or 0,
+            guild_id=interaction.guild_id, preset=preset.value if preset else "russian",
+            players=players, timer=timer), ephemeral=False)
+        await self.post_table(interaction, out.table)
+
+    @table.command(name="join", description=t("cmd.table.join"))
+    async def join(self, interaction: discord.Interaction[Any]) -> None:
+        table = self.service.in_channel(interaction.channel_id or 0)
+        out = await self.service.join(table.id, actor_of(interaction))
+        await self._say(interaction, out.key, out.params)
+
+    @table.command(name="leave", description=t("cmd.table.leave"))
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        table = self.service.in_channel(interaction.channel_id or 0)
+        out = await self.service.leave(table.id, actor_of(interaction))
+        await self._say(interaction, out.key, out.params)
+
+    @table.command(name="ai", description=t("cmd.table.ai"))
+    @app_commands.describe(level=t("cmd.table.ai.level"))
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def ai(self, interaction: discord.Interaction[Any],
+                 level: app_commands.Choice[str] | None = None) -> None:
+        table = self.service.in_channel(interaction.channel_id or 0)
+        out = await self.service.add_ai(table.id, actor_of(interaction),
+                                        level.value if level else "normal")
+        await self._say(interaction, out.key, out.params)
+
+    @table.command(name="kick", description=t("cmd.table.kick"))
+    @app_commands.describe(user=t("cmd.table.kick.user"))
+    async def kick(self, interaction: discord.Interaction[Any], user: discord.User) -> None:
+        table = self.service.in_channel(interaction.channel_id or 0)
+        out = await self.service.kick(table.id, actor_of(interaction), user.id)
+        await self._say(interaction, out.key, out.params)
+
+    @table.command(name="start", description=t("cmd.table.start"))
+    async def start(self, interaction: discord.Interaction[Any]) -> None:
+        table = self.service.in_channel(interaction.channel_id or 0)
+        out = await within(interaction, self.service.start(table.id, actor_of(interaction)))
+        await self._say(interaction, out.key, out.params)
+
+    @table.command(name="end", description=t("cmd.table.end"))
+    async def end(self, interaction: discord.Interaction[Any]) -> None:
+        table = self.service.in_channel(interaction.channel_id or 0)
+        actor = actor_of(interaction)
+        if actor.user_id != table.host_id and not actor.can_manage:
+            raise TableError("error.not_host_or_manager")
+        loc = locale_of(interaction)
+        await send(interaction, MessageParts(content=t("ok.end_confirm", loc),
+                                             view=end_confirm_view(table, loc)))
+
+    @table.command(name="rules", description=t("cmd.table.rules"))
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        table = self.service.in_channel(interaction.channel_id or 0)
+        await send(interaction, MessageParts(embed=rules_embed(table, locale_of(interaction))))
+
+    @table.command(name="option", description=t("cmd.table.option"))
+    @app_commands.describe(name=t("cmd.table.option.name"), value=t("cmd.table.option.value"))
+    async def option(self, interaction: discord.Interaction[Any], name: str,
+                     value: str) -> None:
+        table = self.service.in_channel(interaction.channel_id or 0)
+        out = await self.service.set_option(table.id, actor_of(interaction), name, value)
+        await self._say(interaction, out.key, out.params)
+
+    @option.autocomplete("name")
+    async def option_name(self, interaction: discord.Interaction[Any],
+                          current: str) -> list[app_commands.Choice[str]]:
+        cur = current.lower().strip()
+        names = [n for n in OPTION_NAMES if cur in n] or list(OPTION_NAMES)
+        names.sort(key=lambda n: (not n.startswith(cur), n))
+        return [app_commands.Choice(name=n, value=n) for n in names[:25]]
+
+    @option.autocomplete("value")
+    async def option_value(self, interaction: discord.Interaction[Any],
+                           current: str) -> list[app_commands.Choice[str]]:
+        name = str(getattr(interaction.namespace, "name", "") or "")
+        table = self.service.find(interaction.channel_id or 0)
+        rules = table.rules if table else Rules()
+        if name not in OPTION_NAMES:
+            return []
+        now = json.dumps(rules.to_json()[name])
+        default = Rules.__dataclass_fields__[name].default
+        values = [now]
+        if isinstance(default, StrEnum):
+            values += [e.value for e in type(default)]
+        elif isinstance(default, bool) or now in ("true", "false"):
+            values += ["true", "false"]
+        if current and current not in values:
+            values.insert(0, current)
+        seen: list[str] = []
+        for v in values:
+            if v not in seen and current.lower() in v.lower():
+                seen.append(v)
+        return [app_commands.Choice(name=v[:100], value=v[:100]) for v in seen[:25]]
+
+    @table.command(name="show", description=t("cmd.table.show"))
+    async def show(self, interaction: discord.Interaction[Any]) -> None:
+        table = self.service.in_channel(interaction.channel_id or 0)
+        await self.post_table(interaction, table)
+
+    async def _say(self, interaction: discord.Interaction[Any], key: str,
+                   params: dict[str, Any]) -> None:
+        await send(interaction, MessageParts(content=t(key, locale_of(interaction), **params)))
+
+    # ---- buttons of the table message -------------------------------------------------------
+    async def _join_button(self, interaction: discord.Interaction[Any], table_id: int,
+                           arg: str, values: list[str]) -> None:
+        out = await self.service.join(table_id, actor_of(interaction))
+        await self._update_table_message(interaction, out.table)
+
+    async def _leave_button(self, interaction: discord.Interaction[Any], table_id: int,
+                            arg: str, values: list[str]) -> None:
+        out = await self.service.leave(table_id, actor_of(interaction))
+        await self._update_table_message(interaction, out.table)
+
+    async def _ai_button(self, interaction: discord.Interaction[Any], table_id: int,
+                         arg: str, values: list[str]) -> None:
+        out = await self.service.add_ai(table_id, actor_of(interaction))
+        await self._update_table_message(interaction, out.table)
+
+    async def _start_button(self, interaction: discord.Interaction[Any], table_id: int,
+                            arg: str, values: list[str]) -> None:
+        out = await within(interaction, self.service.start(table_id, actor_of(interaction)),
+                           update=True)
+        await self._update_table_message(interaction, out.table)
+
+    async def _rematch_button(self, interaction: discord.Interaction[Any], table_id: int,
+                              arg: str, values: list[str]) -> None:
+        out = await within(interaction, self.service.rematch(table_id, actor_of(interaction)),
+                           update=True)
+        await self._update_table_message(interaction, out.table)
+
+    async def _end_no(self, interaction: discord.Interaction[Any], table_id: int,
+                      arg: str, values: list[str]) -> None:
+        await interaction.response.edit_message(
+            content=t("ok.end_cancelled", locale_of(interaction)), view=None)
+
+    async def _end_yes(self, interaction: discord.Interaction[Any], table_id: int,
+                       arg: str, values: list[str]) -> None:
+        await self.service.end(table_id, actor_of(interaction))
+        await interaction.response.edit_message(content=t("ok.ended", locale_of(interaction)),
+                                                view=None)
+
+
+def rules_embed(table: Table, loc: str | None) -> discord.Embed:
+    preset = PRESETS.get(table.preset)
+    title = t("rules.title", loc, title=preset.title if preset else table.preset)
+    options = table.rules.to_json()
+    base = preset.rules.to_json() if preset else {}
+    changed = [f"`{k}` = `{json.dumps(v)}`" for k, v in options.items() if base.get(k) != v]
+    lines = [f"{k} = {json.dumps(v)}" for k, v in options.items()]
+    desc = (preset.description + "\n\n") if preset else ""
+    if changed:
+        desc += t("rules.changed", loc, options=", ".join(changed)) + "\n\n"
+    desc += "```\n" + "\n".join(lines)[: 3900 - len(desc)] + "\n```"
+    return discord.Embed(title=title[:256], description=desc[:4096])
+
+
+async def setup(bot: TysiacBot) -> None:
+    await bot.add_cog(Lobby(bot))

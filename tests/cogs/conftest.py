@@ -1,0 +1,208 @@
+"""End to end: the real bot (cogs + service + SQLite) logged into the Discord emulator."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from bot.ai.simple import SimplePlayer
+from bot.config import Settings
+from bot.game.actions import Action, Flag, Verb
+from bot.game.cards import card_str
+from cogs._bot import BotOptions, TysiacBot, point_discord_py_at
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.models import Channel, Guild, Message, User
+
+
+@dataclass
+class World:
+    fd: FakeDiscord
+    guild: Guild
+    channel: Channel
+    users: list[User]
+    db: str
+    bot: TysiacBot | None = None
+    task: asyncio.Task[Any] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def service(self):
+        return self.bot.service
+
+    def table(self):
+        return self.service.in_channel(self.channel.id)
+
+    def user(self, user_id: int) -> User:
+        return next(u for u in self.users if u.id == user_id)
+
+    def table_message(self, user: User | None = None) -> Message:
+        user = user or self.users[0]
+        tid = self.table().id
+        msgs = [m for m in self.fd.visible(user, self.channel)
+                if not m.ephemeral and any(c.startswith(f"t1000:{tid}:") for c in m.custom_ids)]
+        assert msgs, "no table message"
+        return msgs[-1]
+
+    async def settle(self) -> None:
+        """The service, the publisher and the emulator are all idle."""
+        for _ in range(3):
+            await self.service.settle()
+            await self.bot.publisher.idle()
+            await self.fd.settle()
+
+
+async def start_bot(world: World, **options: Any) -> TysiacBot:
+    fd = world.fd
+    point_discord_py_at(fd.api_base, fd.gateway_url)
+    settings = Settings(token=fd.token, database_path=world.db, api_base=fd.api_base,
+                        gateway_url=fd.gateway_url)
+    options.setdefault("ai_delay", 0.0)
+    options.setdefault("seed", 1)
+    bot = TysiacBot(settings, BotOptions(**options))
+    world.bot = bot
+    world.task = asyncio.create_task(bot.start(fd.token))
+    await asyncio.wait_for(bot.wait_until_ready(), 10)
+    await fd.wait_until(lambda: fd.commands_synced > 0, 10)
+    return bot
+
+
+async def stop_bot(world: World) -> None:
+    if world.bot is not None:
+        await world.bot.close()
+    if world.task is not None:
+        world.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await world.task
+    world.bot = world.task = None
+
+
+def make_fd(**kw: Any) -> FakeDiscord:
+    return FakeDiscord(**kw)
+
+
+@pytest.fixture
+def fd_options() -> dict[str, Any]:
+    return {}
+
+
+@pytest.fixture
+def bot_options() -> dict[str, Any]:
+    return {}
+
+
+@pytest.fixture
+async def world(tmp_path, fd_options, bot_options):
+    async with FakeDiscord(**fd_options) as fd:
+        users = [fd.add_user("alice", "Alice"), fd.add_user("bob", "Bob"),
+                 fd.add_user("cid", "Cid"), fd.add_user("dot", "Dot"),
+                 fd.add_user("eve", "Eve")]
+        guild = fd.add_guild("Cards", members=users)
+        fd.set_permissions(guild, users[0], ["manage_channels"])
+        chan = fd.add_text_channel(guild, "tables")
+        w = World(fd, guild, chan, users, str(tmp_path / "bot.db"))
+        await start_bot(w, **bot_options)
+        try:
+            yield w
+        finally:
+            await stop_bot(w)
+        assert not fd.store.unknown_routes, fd.store.unknown_routes
+        unreported = [v for v in fd.violations if not v.reported]
+        assert not unreported, unreported
+
+
+# ---- playing as the users would ----------------------------------------------------------
+async def open_table(w: World, preset: str = "russian", humans: int = 3, ais: int = 0,
+                     **options: Any) -> None:
+    fd, alice = w.fd, w.users[0]
+    r = await fd.slash(alice, w.channel, "table new", preset=preset, **options)
+    assert r.message is not None and not r.ephemeral
+    await w.settle()
+    for u in w.users[1:humans]:
+        await fd.click(u, w.table_message(u), f"t1000:{w.table().id}:join:")
+    for _ in range(ais):
+        await fd.click(alice, w.table_message(), f"t1000:{w.table().id}:addai:")
+    await fd.click(alice, w.table_message(), f"t1000:{w.table().id}:start:")
+    await w.settle()
+
+
+def hand_of(w: World, user: User) -> Message | None:
+    """The user's latest ephemeral hand message."""
+    mine = [m for m in w.fd.visible(user, w.channel) if m.ephemeral
+            and m.content and "Your hand" in m.content]
+    return mine[-1] if mine else None
+
+
+def component_for(a: Action, tid: int) -> tuple[str, str | None]:
+    """(custom_id, select value or None) of the hand component that makes action ``a``."""
+    c = card_str(a.card) if a.card >= 0 else ""
+    if a.verb is Verb.PLAY:
+        verb = {Flag.MARRIAGE: "playm", Flag.ACES: "playa"}.get(a.flag, "play")
+        return f"t1000:{tid}:{verb}:{c}", None
+    if a.verb is Verb.BID:
+        return f"t1000:{tid}:choose:bid", f"{a.amount}{'b' if a.flag is Flag.BLIND else ''}"
+    if a.verb is Verb.CONTRACT:
+        return f"t1000:{tid}:choose:contract", str(a.amount)
+    if a.verb is Verb.GIVE:
+        return f"t1000:{tid}:choose:give{a.target}", c
+    if a.verb is Verb.DISCARD:
+        return f"t1000:{tid}:choose:discard", c
+    if a.verb is Verb.TALON:
+        return f"t1000:{tid}:talon:{a.amount}", None
+    return f"t1000:{tid}:{a.verb.value}:", None
+
+
+async def play_turn(w: World, rng: random.Random, *, use_slash: bool = False,
+                    policy: Any = None) -> bool:
+    """The human to act moves: via his hand's components, or slash commands. False if none."""
+    table = w.table()
+    seat = table.to_act()
+    if seat < 0 or table.seats[seat].automatic:
+        return False
+    user = w.user(table.seats[seat].user_id)
+    obs = table.observation(seat)
+    a = (policy or SimplePlayer()).choose(obs, rng)
+    fd = w.fd
+    if use_slash and a.verb in (Verb.PLAY, Verb.BID, Verb.PASS, Verb.CONTRACT, Verb.GIVE,
+                                Verb.ROSPISAT, Verb.REDEAL):
+        if a.verb is Verb.PLAY:
+            opts = {"card": card_str(a.card)}
+            if a.flag is not Flag.NONE:
+                opts["declare"] = a.flag.value
+            r = await fd.slash(user, w.channel, "play", **opts)
+        elif a.verb in (Verb.BID, Verb.CONTRACT) and a.flag is Flag.NONE:
+            r = await fd.slash(user, w.channel, a.verb.value, amount=a.amount)
+        elif a.verb is Verb.GIVE:
+            r = await fd.slash(user, w.channel, "give", card=card_str(a.card), to=str(a.target))
+        elif a.verb is Verb.BID:
+            return await _click_action(w, user, a)
+        else:
+            r = await fd.slash(user, w.channel, a.verb.value)
+        assert r.ephemeral and "You " in r.content, r.content
+        return True
+    return await _click_action(w, user, a)
+
+
+async def _click_action(w: World, user: User, a: Action) -> bool:
+    fd, tid = w.fd, w.table().id
+    hand = hand_of(w, user)
+    cid, value = component_for(a, tid)
+    if hand is None or cid not in hand.custom_ids:
+        r = await fd.click(user, w.table_message(user), f"t1000:{tid}:hand:")
+        hand = r.message
+        assert hand is not None and hand.ephemeral
+        assert cid in hand.custom_ids, (a, hand.custom_ids, hand.content)
+    if value is None:
+        r = await fd.click(user, hand, cid)
+    else:
+        r = await fd.select(user, hand, cid, [value])
+    assert "⚠️" not in (r.content or ""), r.content
+    return True
+
+
+CARD_RE = re.compile(r"(?:10|[7-9JQKA])[♣♦♥♠]")
