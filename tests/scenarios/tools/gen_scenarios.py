@@ -1,0 +1,880 @@
+"""Build the scenario corpus of tests/scenarios/ (run by hand; not a test module).
+
+    .venv/bin/python tests/scenarios/tools/gen_scenarios.py [NAME_FRAGMENT...]
+
+Every builder returns a scenario (with its ``_note``) and ``md``: the numbers RULES.md itself
+states for it (taken / delta / totals / winner / counters). The script replays the scenario,
+refuses to write the file unless the replay agrees with ``md`` (so the expectations come from
+RULES.md, not from the engine), and then stores the complete replay output as ``_expect``, so
+the tests also pin everything else (notes, counters, the other players' numbers).
+Hands that RULES.md describes only by their numbers are found by a seeded search
+(``search.find_hand``), so the files are reproducible.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from search import Spec, find_hand, fixed_exchange, random_exchange
+
+from bot.game.scenario import run
+
+OUT = Path(__file__).resolve().parents[1]
+Json = dict[str, Any]
+BUILDERS: list[tuple[str, Callable[[], tuple[Json, Json]]]] = []
+
+
+def scenario(name: str) -> Callable[[Callable[[], tuple[Json, Json]]], Callable[[], Any]]:
+    def reg(fn: Callable[[], tuple[Json, Json]]) -> Callable[[], Any]:
+        BUILDERS.append((name, fn))
+        return fn
+
+    return reg
+
+
+def md_match(md: Any, got: Any, where: str = "") -> list[str]:
+    """Differences between RULES.md's numbers and the replay (dicts: listed keys only;
+    lists: same length, element by element)."""
+    if isinstance(md, dict):
+        if not isinstance(got, dict):
+            return [f"{where}: expected an object, got {got!r}"]
+        out = []
+        for k, v in md.items():
+            if k not in got:
+                out.append(f"{where}.{k}: missing")
+            else:
+                out += md_match(v, got[k], f"{where}.{k}")
+        return out
+    if isinstance(md, list) and isinstance(got, list) and any(isinstance(x, dict) for x in md):
+        if len(md) != len(got):
+            return [f"{where}: {len(got)} entries, RULES.md needs {len(md)}"]
+        out = []
+        for i, (a, b) in enumerate(zip(md, got, strict=True)):
+            out += md_match(a, b, f"{where}[{i}]")
+        return out
+    return [] if md == got else [f"{where}: engine {got!r}, RULES.md {md!r}"]
+
+
+def dumps(obj: Any) -> str:
+    """JSON with short lists kept on one line."""
+    text = json.dumps(obj, indent=2, ensure_ascii=False)
+
+    def join(m: re.Match[str]) -> str:
+        inner = re.sub(r"\s*\n\s*", " ", m.group(0))
+        inner = inner.replace("[ ", "[").replace(" ]", "]").replace("{ ", "{").replace(" }", "}")
+        return inner if len(inner) < 98 else m.group(0)
+
+    for _ in range(2):
+        text = re.sub(r"\[[^\[\]{}]*\]", join, text)
+        text = re.sub(r"\{[^\[\]{}]*\}", join, text)
+    return text + "\n"
+
+
+def base(preset: str, players: str = "A B C", dealer: str = "A", **extra: Any) -> Json:
+    data: Json = {"preset": preset}
+    if "options" in extra:
+        data["options"] = extra.pop("options")
+    data["players"] = players.split()
+    data["dealer"] = dealer
+    if "start" in extra:
+        data["start"] = extra.pop("start")
+    data.update(extra)
+    data["hands"] = []
+    return data
+
+
+def hand_of(data: Json, seed: int = 1, **kw: Any) -> Json:
+    return find_hand(Spec(data, **kw), seed=seed)
+
+
+def finish(name: str, data: Json, md: Json) -> None:
+    data = {k: v for k, v in data.items() if k != "_expect"}
+    result = run(data, f"tests/scenarios/{name}.json")
+    diff = md_match(md, result)
+    if diff:
+        raise SystemExit(f"{name}: the engine disagrees with RULES.md:\n  " + "\n  ".join(diff)
+                         + "\n" + json.dumps(result))
+    expect = {k: v for k, v in result.items() if k != "file"}
+    ordered = {"_note": data.pop("_note")}
+    for k in ("_expect_error_contains",):
+        if k in data:
+            ordered[k] = data.pop(k)
+    ordered.update(data)
+    ordered["_expect"] = expect
+    (OUT / f"{name}.json").write_text(dumps(ordered), encoding="utf-8")
+    print(f"wrote {name}.json ({'ok' if result['ok'] else 'error'})")
+
+
+# BUILDERS-START
+# ---------------------------------------------------------------- RULES.md §8 W0 .. W12
+def auction(decl: str, bid: int, *others: str, blind: bool = False) -> list[list[Any]]:
+    first: list[Any] = [decl, "bid", bid] + (["blind"] if blind else [])
+    return [first] + [[o, "pass"] for o in others]
+
+
+@scenario("w00_russian_complete_hand")
+def w00() -> tuple[Json, Json]:
+    d = base("russian")
+    d["_note"] = ("RULES.md §8 W0: the complete russian test vector (auction 100-105-pass-120, "
+                  "gifts, contract 140 with the ♥ marriage, eight tricks, A's dash).")
+    d["hands"] = [{
+        "deal": {"A": ["AC", "10C", "KC", "QC", "9H", "JH", "10S"],
+                 "B": ["AH", "10H", "KH", "QH", "9C", "JC", "AS"],
+                 "C": ["AD", "10D", "KD", "JD", "9S", "QS", "KS"], "talon": ["QD", "9D", "JS"]},
+        "actions": [
+            ["B", "bid", 100], ["C", "bid", 105], ["A", "pass"], ["B", "bid", 120],
+            ["C", "pass"], ["B", "give", "9C", "C"], ["B", "give", "JC", "A"],
+            ["B", "contract", 140],
+            ["B", "play", "AH"], ["C", "play", "9C"], ["A", "play", "9H"],
+            ["B", "play", "QH", "marriage"], ["C", "play", "9S"], ["A", "play", "JH"],
+            ["B", "play", "KH"], ["C", "play", "JD"], ["A", "play", "JC"],
+            ["B", "play", "10H"], ["C", "play", "QS"], ["A", "play", "KC"],
+            ["B", "play", "AS"], ["C", "play", "KS"], ["A", "play", "10S"],
+            ["B", "play", "JS"], ["C", "play", "KD"], ["A", "play", "QC"],
+            ["B", "play", "9D"], ["C", "play", "AD"], ["A", "play", "10C"],
+            ["C", "play", "10D"], ["A", "play", "AC"], ["B", "play", "QD"]]}]
+    md = {"ok": True, "hands": [{"dealer": "A", "declarer": "B", "contract": 140,
+                                 "complete": True, "taken": {"A": 0, "B": 175, "C": 45},
+                                 "marriages": {"B": ["H"]},
+                                 "delta": {"A": 0, "B": 140, "C": 45},
+                                 "totals": {"A": 0, "B": 140, "C": 45}}],
+          "totals": {"A": 0, "B": 140, "C": 45}, "dashes": {"A": 1}, "winner": None}
+    return d, md
+
+
+@scenario("w01_made_contract_defenders_rounded")
+def w01() -> tuple[Json, Json]:
+    d = base("russian")
+    d["_note"] = ("RULES.md §8 W1: B makes 120 with cards 95 + ♥ 100; defenders' 17 → 15 "
+                  "and 8 → 10 (round to nearest 5, §1.5).")
+    d["hands"] = [hand_of(d, fixed={"B": "KH QH"}, auction=auction("B", 120, "C", "A"),
+                          exchange=random_exchange("KH QH"),
+                          points={"B": 95, "A": 17, "C": 8}, declare={"B": "H"})]
+    md = {"ok": True, "hands": [{"declarer": "B", "contract": 120,
+                                 "taken": {"A": 17, "B": 195, "C": 8},
+                                 "delta": {"A": 15, "B": 120, "C": 10}}],
+          "totals": {"A": 15, "B": 120, "C": 10}, "winner": None}
+    return d, md
+
+
+def w02_03(points: dict[str, int], declare: str, md: Json, note: str) -> tuple[Json, Json]:
+    d = base("russian", start={"totals": {"A": 200, "B": 300, "C": 150}})
+    d["_note"] = note
+    d["hands"] = [hand_of(d, fixed={"B": "KH QH KS QS"}, auction=auction("B", 130, "C", "A"),
+                          exchange=random_exchange("KH QH KS QS"), contract=160,
+                          points=points, declare={"B": declare})]
+    return d, md
+
+
+@scenario("w02_s0_example_made")
+def w02() -> tuple[Json, Json]:
+    return w02_03({"B": 75, "A": 28, "C": 17}, "HS", {
+        "ok": True, "hands": [{"declarer": "B", "contract": 160,
+                               "taken": {"A": 28, "B": 215, "C": 17},
+                               "delta": {"A": 30, "B": 160, "C": 15}}],
+        "totals": {"A": 230, "B": 460, "C": 165}},
+        "RULES.md §8 W2 (S0's example): won at 130, raised to 160 (bids above 120 need a "
+        "marriage: B holds ♥ and ♠); raw 75 + 100 + 40 = 215 ≥ 160 → +160; A 28 → 30, "
+        "C 17 → 15.")
+
+
+@scenario("w03_s0_example_failed")
+def w03() -> tuple[Json, Json]:
+    return w02_03({"B": 55, "A": 41, "C": 24}, "H", {
+        "ok": True, "hands": [{"declarer": "B", "contract": 160,
+                               "taken": {"A": 41, "B": 155, "C": 24},
+                               "delta": {"A": 40, "B": -160, "C": 25}}],
+        "totals": {"A": 240, "B": 140, "C": 175}},
+        "RULES.md §8 W3 (S0's example): contract 160, raw 55 + ♥ 100 = 155 < 160 → −160; "
+        "A 41 → 40, C 24 → 25.")
+
+
+@scenario("w04a_jack_nine_nine_not_a_dash")
+def w04a() -> tuple[Json, Json]:
+    d = base("russian", start={"totals": {"A": 240}, "dashes": {"A": 2}})
+    d["_note"] = ("RULES.md §8 W4 hand 1 and §2.13: A (dashes 2), a defender, wins one trick "
+                  "only, J+9+9 = 2 raw points → rounds to 0, but it is not a dash: A stays "
+                  "240 with dashes 2.")
+    d["hands"] = [hand_of(d, auction=auction("B", 100, "C", "A"),
+                          exchange=random_exchange(), points={"A": 2}, tricks={"A": 1})]
+    md = {"ok": True, "hands": [{"taken": {"A": 2}, "delta": {"A": 0}, "totals": {"A": 240}}],
+          "dashes": {"A": 2}}
+    return d, md
+
+
+@scenario("w04b_nine_nine_nine_third_dash")
+def w04b() -> tuple[Json, Json]:
+    d = base("russian", start={"totals": {"A": 240}, "dashes": {"A": 2}})
+    d["_note"] = ("RULES.md §8 W4 hand 2 and §2.13: A's only trick is 9+9+9, raw 0 → a true "
+                  "zero, his third dash → −120 and dashes back to 0 → A 120.")
+    d["hands"] = [hand_of(d, fixed={"A": "9S", "B": "KS QS", "C": "9D 9C"},
+                          auction=auction("B", 100, "C", "A"), exchange=random_exchange("KS QS"),
+                          points={"A": 0}, tricks={"A": 1}, allow_decl=True,
+                          deal_ok=lambda dl: not any(c.endswith("C") for c in dl["A"]))]
+    md = {"ok": True, "hands": [{"taken": {"A": 0}, "delta": {"A": -120},
+                                 "totals": {"A": 120}}], "dashes": {}}
+    return d, md
+
+
+def rospisat_hand(d: Json, decl: str, bid: int, others: tuple[str, ...], seed: int = 1,
+                  fixed: str = "", verb: str = "rospisat") -> Json:
+    h = hand_of(d, seed=seed, fixed={decl: fixed} if fixed else {},
+                prefix_hands=list(d["hands"]),
+                auction=auction(decl, bid, *others), exchange=None, points={})
+    h["actions"] = [*auction(decl, bid, *others), [decl, verb]]
+    return h
+
+
+@scenario("w05a_third_rospisat")
+def w05a() -> tuple[Json, Json]:
+    d = base("russian", start={"totals": {"A": 100, "B": 300, "C": 50}, "rospisat": {"B": 2}})
+    d["_note"] = ("RULES.md §8 W5 and §2.9: B's third rospisat: defenders +60 each, B −120; "
+                  "rospisat_calls B 3.")
+    d["hands"] = [rospisat_hand(d, "B", 100, ("C", "A"))]
+    md = {"ok": True, "hands": [{"declarer": "B", "contract": 100, "complete": True,
+                                 "taken": {}, "delta": {"A": 60, "B": -120, "C": 60}}],
+          "totals": {"A": 160, "B": 180, "C": 110}, "rospisat": {"B": 3}}
+    return d, md
+
+
+@scenario("w05b_first_rospisat")
+def w05b() -> tuple[Json, Json]:
+    d = base("russian", start={"totals": {"A": 100, "B": 300, "C": 50}})
+    d["_note"] = ("RULES.md §8 W5 (\"had it been his 1st\"): a first rospisat costs B nothing; "
+                  "defenders +60.")
+    d["hands"] = [rospisat_hand(d, "B", 100, ("C", "A"))]
+    md = {"ok": True, "hands": [{"delta": {"A": 60, "B": 0, "C": 60}}],
+          "totals": {"A": 160, "B": 300, "C": 110}, "rospisat": {"B": 1}}
+    return d, md
+
+
+@scenario("w06_climbing_onto_the_barrel")
+def w06() -> tuple[Json, Json]:
+    d = base("russian", start={"totals": {"A": 820}})
+    d["_note"] = ("RULES.md §8 W6 and §2.12: A 820, defender, cards 67 → 65 → 885 lies in "
+                  "880..999 → set to 880, on the barrel with 0 barrel hands used.")
+    d["hands"] = [hand_of(d, auction=auction("B", 100, "C", "A"),
+                          exchange=random_exchange(), points={"A": 67})]
+    md = {"ok": True, "hands": [{"taken": {"A": 67}, "delta": {"A": 60},
+                                 "totals": {"A": 880}}],
+          "totals": {"A": 880}, "barrel": {}}
+    return d, md
+
+
+@scenario("w07_win_from_barrel")
+def w07() -> tuple[Json, Json]:
+    d = base("russian", dealer="C", start={"totals": {"A": 880, "B": 400, "C": 300},
+                                           "barrel": {"A": 1}})
+    d["_note"] = ("RULES.md §8 W7 and §2.12 case 1: A on the barrel declares 120, makes it "
+                  "with cards 90 + ♠ 40 → 1000 → A wins; B 22 → 20, C 8 → 10. "
+                  "A whole match played to its end.")
+    d["hands"] = [hand_of(d, fixed={"A": "KS QS"}, auction=auction("A", 120, "B", "C"),
+                          exchange=random_exchange("KS QS"),
+                          points={"A": 90, "B": 22, "C": 8}, declare={"A": "S"})]
+    md = {"ok": True, "hands": [{"declarer": "A", "contract": 120,
+                                 "taken": {"A": 130, "B": 22, "C": 8},
+                                 "delta": {"A": 120, "B": 20, "C": 10}}],
+          "totals": {"A": 1000, "B": 420, "C": 310}, "winner": "A"}
+    return d, md
+
+
+@scenario("w08_failing_on_the_barrel")
+def w08() -> tuple[Json, Json]:
+    d = base("russian", dealer="C", start={"totals": {"A": 880}, "barrel": {"A": 2}})
+    d["_note"] = ("RULES.md §8 W8 and §2.12 case 3: A on the barrel (2 hands used) raises to "
+                  "125 (holds K♠ Q♠), takes 70 + ♠ 40 = 110 < 125 → 755, off the barrel, "
+                  "barrel hands 0.")
+    d["hands"] = [hand_of(d, fixed={"A": "KS QS"}, auction=auction("A", 100, "B", "C"),
+                          exchange=random_exchange("KS QS"), contract=125,
+                          points={"A": 70}, declare={"A": "S"})]
+    md = {"ok": True, "hands": [{"declarer": "A", "contract": 125, "taken": {"A": 110},
+                                 "delta": {"A": -125}}],
+          "totals": {"A": 755}, "barrel": {}}
+    return d, md
+
+
+@scenario("w09a_third_barrel_hand_falls")
+def w09a() -> tuple[Json, Json]:
+    d = base("russian", start={"totals": {"A": 880}, "barrel": {"A": 2}})
+    d["_note"] = ("RULES.md §8 W9 part 1 and §2.12: A on the barrel with 2 hands used, "
+                  "defender with raw 40 (counts nothing) → third barrel hand → falls to 760, "
+                  "barrel hands 0; the fall is counted in barrel_falls.")
+    d["hands"] = [hand_of(d, auction=auction("B", 100, "C", "A"),
+                          exchange=random_exchange(), points={"A": 40})]
+    md = {"ok": True, "hands": [{"taken": {"A": 40}, "delta": {"A": -120}}],
+          "totals": {"A": 760}, "barrel": {}, "barrel_falls": {"A": 1}}
+    return d, md
+
+
+@scenario("w09b_barrel_zero_no_dash")
+def w09b() -> tuple[Json, Json]:
+    d = base("russian", start={"totals": {"A": 880}})
+    d["_note"] = ("RULES.md §8 W9 part 2 and §2.13: A on the barrel (0 hands used), defender "
+                  "with raw 0 → no dash on the barrel; stays 880 with barrel hands 1.")
+    d["hands"] = [hand_of(d, auction=auction("B", 100, "C", "A"),
+                          exchange=random_exchange(), points={"A": 0})]
+    md = {"ok": True, "hands": [{"taken": {"A": 0}, "delta": {"A": 0}}],
+          "totals": {"A": 880}, "barrel": {"A": 1}, "dashes": {}}
+    return d, md
+
+
+@scenario("w10_barrel_declarer_small_contract")
+def w10() -> tuple[Json, Json]:
+    d = base("russian", dealer="C", start={"totals": {"A": 880}})
+    d["_note"] = ("RULES.md §8 W10, §2.12 case 2 and §6 D2: A on the barrel makes a contract "
+                  "of 100 with raw 115, but 880 + 100 < 1000 → stays 880; the hand counts as "
+                  "a barrel hand (barrel hands 1).")
+    d["hands"] = [hand_of(d, auction=auction("A", 100, "B", "C"),
+                          exchange=random_exchange(), points={"A": 115})]
+    md = {"ok": True, "hands": [{"declarer": "A", "contract": 100, "taken": {"A": 115},
+                                 "delta": {"A": 0}}],
+          "totals": {"A": 880}, "barrel": {"A": 1}, "winner": None}
+    return d, md
+
+
+@scenario("w11_defender_wins_without_barrel")
+def w11() -> tuple[Json, Json]:
+    d = base("russian", start={"totals": {"A": 845, "B": 500, "C": 200}})
+    d["_note"] = ("RULES.md §8 W11 and §2.12 (S0's 845 + 155): B fails 105 with 50; A, a "
+                  "defender, takes 55 + ♥ 100 = 155 → 1000 → A wins the match.")
+    d["hands"] = [hand_of(d, fixed={"A": "KH QH"}, auction=auction("B", 105, "C", "A"),
+                          exchange=random_exchange(),
+                          points={"B": 50, "A": 55, "C": 15}, declare={"A": "H"})]
+    md = {"ok": True, "hands": [{"declarer": "B", "contract": 105,
+                                 "taken": {"A": 155, "B": 50, "C": 15},
+                                 "delta": {"A": 155, "B": -105, "C": 15}}],
+          "totals": {"A": 1000, "B": 395, "C": 215}, "winner": "A"}
+    return d, md
+
+
+@scenario("w12_declarer_wins_ties")
+def w12() -> tuple[Json, Json]:
+    d = base("russian", start={"totals": {"A": 870, "B": 880, "C": 100}})
+    d["_note"] = ("RULES.md §8 W12 and §2.14: B (on the barrel) makes 120 → 1000; A (defender) "
+                  "35 + ♥ 100 = 135 → 1005; both reach 1000 but the declarer wins.")
+    d["hands"] = [hand_of(d, fixed={"A": "KH QH", "B": "KD QD"},
+                          auction=auction("B", 120, "C", "A"),
+                          exchange=random_exchange("KD QD"),
+                          points={"B": 65, "A": 35, "C": 20}, declare={"A": "H", "B": "D"})]
+    md = {"ok": True, "hands": [{"declarer": "B", "contract": 120,
+                                 "taken": {"A": 135, "B": 145, "C": 20}}],
+          "totals": {"A": 1005, "B": 1000, "C": 120}, "winner": "B"}
+    return d, md
+# ---------------------------------------------------------------- RULES.md §8 W13 .. W29
+@scenario("w13a_golden_hand_made")
+def w13a() -> tuple[Json, Json]:
+    d = base("russian", options={"golden_round": True})
+    d["_note"] = ("RULES.md §8 W13 (golden_round, §3.3, D11): in a golden hand B makes 130 "
+                  "(63 + ♦ 80 = 143) → +260; A 37 → 35 × 2 = 70; C 20 → 40.")
+    d["hands"] = [hand_of(d, fixed={"B": "KD QD"}, auction=auction("B", 130, "C", "A"),
+                          exchange=random_exchange("KD QD"),
+                          points={"B": 63, "A": 37, "C": 20}, declare={"B": "D"})]
+    md = {"ok": True, "hands": [{"contract": 130, "taken": {"A": 37, "B": 143, "C": 20},
+                                 "delta": {"A": 70, "B": 260, "C": 40}}]}
+    return d, md
+
+
+@scenario("w13b_golden_hand_failed")
+def w13b() -> tuple[Json, Json]:
+    d = base("russian", options={"golden_round": True})
+    d["_note"] = ("RULES.md §8 W13 (golden_round): golden hand, contract 120 (the golden "
+                  "minimum), B raw 110 → −240.")
+    d["hands"] = [hand_of(d, auction=auction("B", 120, "C", "A"),
+                          exchange=random_exchange(), points={"B": 110, "A": 5, "C": 5})]
+    md = {"ok": True, "hands": [{"contract": 120, "taken": {"B": 110},
+                                 "delta": {"A": 10, "B": -240, "C": 10}}]}
+    return d, md
+
+
+@scenario("w13c_blind_bid_made")
+def w13c() -> tuple[Json, Json]:
+    d = base("russian", options={"blind_bidding": True})
+    d["_note"] = ("RULES.md §8 W13 (blind_bidding, §3.3, D11): not golden; B wins with a blind "
+                  "110 and makes it → +220; a defender with raw 25 → +50.")
+    d["hands"] = [hand_of(d, fixed={"B": "KH QH"},
+                          auction=auction("B", 110, "C", "A", blind=True),
+                          exchange=random_exchange("KH QH"),
+                          points={"B": 80, "A": 25, "C": 15}, declare={"B": "H"})]
+    md = {"ok": True, "hands": [{"contract": 110, "taken": {"A": 25},
+                                 "delta": {"A": 50, "B": 220, "C": 30}}]}
+    return d, md
+
+
+@scenario("w13d_blind_and_golden_times_four")
+def w13d() -> tuple[Json, Json]:
+    d = base("russian", options={"golden_round": True, "blind_bidding": True})
+    d["_note"] = ("RULES.md §8 W13 (\"Blind and golden together: ×4\"): a blind 120 in a golden "
+                  "hand, made → +480; defenders 40 → 160 and 20 → 80.")
+    d["hands"] = [hand_of(d, fixed={"B": "KH QH"},
+                          auction=auction("B", 120, "C", "A", blind=True),
+                          exchange=random_exchange("KH QH"),
+                          points={"B": 60, "A": 40, "C": 20}, declare={"B": "H"})]
+    md = {"ok": True, "hands": [{"contract": 120, "delta": {"A": 160, "B": 480, "C": 80}}]}
+    return d, md
+
+
+W14 = {"half_bid_up5": {100: 50, 105: 55, 145: 75, 150: 75, 155: 80},
+       "half_bid_up10": {100: 50, 105: 60, 145: 80, 150: 80, 155: 80}}
+
+
+def w14(mode: str) -> tuple[Json, Json]:
+    d = base("russian", options={"rospisat_award": mode})
+    d["_note"] = (f"RULES.md §8 W14 and §3.5 (rospisat_award {mode}): five rospisat hands with "
+                  "winning bids 100, 105, 145, 150, 155; each defender gets half the winning "
+                  "bid rounded up to a multiple of " + ("5" if mode.endswith("5") else "10")
+                  + ": " + ", ".join(f"{b} → {v}" for b, v in W14[mode].items()) + ".")
+    order = ["A", "B", "C"]
+    hands_md = []
+    for i, bid in enumerate(W14[mode]):
+        dealer = order[i % 3]
+        decl = order[(i + 1) % 3]
+        others = (order[(i + 2) % 3], dealer)
+        h = rospisat_hand(d, decl, bid, others, seed=i + 1, fixed="KH QH" if bid > 120 else "")
+        d["hands"].append(h)
+        hands_md.append({"declarer": decl, "contract": bid,
+                         "delta": {decl: 0, others[0]: W14[mode][bid],
+                                   others[1]: W14[mode][bid]}})
+    return d, {"ok": True, "hands": hands_md}
+
+
+@scenario("w14a_rospisat_half_bid_up5")
+def w14a() -> tuple[Json, Json]:
+    return w14("half_bid_up5")
+
+
+@scenario("w14b_rospisat_half_bid_up10")
+def w14b() -> tuple[Json, Json]:
+    return w14("half_bid_up10")
+
+
+@scenario("w15_polish_rounding_exact_contract")
+def w15() -> tuple[Json, Json]:
+    d = base("polish")
+    d["_note"] = ("RULES.md §8 W15 and §1.5: polish; B's 108 does not make 110 (unrounded) → "
+                  "−110; A 7 → 10, C 5 → 10 (halfway rounds up).")
+    d["hands"] = [hand_of(d, auction=auction("B", 110, "C", "A"), exchange=random_exchange(),
+                          points={"B": 108, "A": 7, "C": 5})]
+    md = {"ok": True, "hands": [{"contract": 110, "taken": {"A": 7, "B": 108, "C": 5},
+                                 "delta": {"A": 10, "B": -110, "C": 10}}],
+          "totals": {"A": 10, "B": -110, "C": 10}}
+    return d, md
+
+
+@scenario("w16a_polish_locked_then_wins")
+def w16a() -> tuple[Json, Json]:
+    d = base("polish", dealer="B", start={"totals": {"A": 910, "B": 300, "C": 200}})
+    d["_note"] = ("RULES.md §8 W16 and §4.6: A at 910 is locked: as a defender his 30 count "
+                  "nothing (B makes 120 with 70 + ♥ 100, C 20 → +20); next hand A declares "
+                  "100 and takes 104 → 1010 → A wins the match.")
+    h1 = hand_of(d, fixed={"B": "KH QH"},
+                 auction=[["C", "bid", 100], ["A", "pass"], ["B", "bid", 120], ["C", "pass"]],
+                 exchange=random_exchange("KH QH"),
+                 points={"B": 70, "A": 30, "C": 20}, declare={"B": "H"})
+    d["hands"] = [h1]
+    h2 = hand_of(d, prefix_hands=[h1], auction=auction("A", 100, "B", "C"),
+                 exchange=random_exchange(), points={"A": 104})
+    d["hands"] = [h1, h2]
+    md = {"ok": True, "hands": [
+        {"declarer": "B", "contract": 120, "taken": {"A": 30, "B": 170, "C": 20},
+         "delta": {"A": 0, "B": 120, "C": 20}, "totals": {"A": 910, "B": 420, "C": 220}},
+        {"declarer": "A", "contract": 100, "taken": {"A": 104}, "totals": {"A": 1010}}],
+        "winner": "A"}
+    return d, md
+
+
+@scenario("w16b_lock_no_trick_penalty")
+def w16b() -> tuple[Json, Json]:
+    d = base("polish", options={"lock_no_trick_penalty": 100},
+             start={"totals": {"A": 910, "B": 300, "C": 200}})
+    d["_note"] = ("RULES.md §8 W16 (lock_no_trick_penalty 100, §3.9): A, locked and a defender, "
+                  "wins no trick → 910 − 100 = 810, no longer locked.")
+    d["hands"] = [hand_of(d, auction=auction("B", 100, "C", "A"), exchange=random_exchange(),
+                          points={"A": 0}, tricks={"A": 0})]
+    md = {"ok": True, "hands": [{"taken": {"A": 0}, "delta": {"A": -100}}],
+          "totals": {"A": 810}}
+    return d, md
+
+
+SITTER_ROWS = ["AS KH QH", "AC AD AS", "9C JD KS"]
+SITTER_MD = {"russian4": [140, 120, 0], "polish4": [150, 150, 0],
+             "card_points_marriage": [120, 35, 5]}
+
+
+def w17(col: str) -> tuple[Json, Json]:
+    preset = "polish4" if col == "polish4" else "russian4"
+    opts = {"sitter_bonus": "card_points_marriage"} if col == "card_points_marriage" else None
+    d = base(preset, players="A B C D", **({"options": opts} if opts else {}))
+    who = ("the dealer sits (polish4)" if preset == "polish4"
+           else "the player right of the dealer sits (russian4)")
+    d["_note"] = (f"RULES.md §8 W17 column {col} (§3.10, §4.7): {who}; three hands whose "
+                  f"talons are {' / '.join(SITTER_ROWS)}, each scored by a rospisat, give the "
+                  f"sitter {' / '.join(map(str, SITTER_MD[col]))}.")
+    hands_md = []
+    names = ["A", "B", "C", "D"]
+    for i, talon in enumerate(SITTER_ROWS):
+        dealer = i % 4
+        sitter = dealer if preset == "polish4" else (dealer - 1) % 4
+        active = [names[(dealer + k) % 4] for k in range(1, 5) if (dealer + k) % 4 != sitter]
+        fixed = {"talon": talon}
+        h = hand_of(d, seed=i + 1, fixed=fixed, prefix_hands=list(d["hands"]),
+                    auction=auction(active[0], 100, active[1], active[2]), exchange=None)
+        h["actions"] = [*auction(active[0], 100, active[1], active[2]), [active[0], "rospisat"]]
+        d["hands"].append(h)
+        hands_md.append({"dealer": names[dealer], "declarer": active[0],
+                         "delta": {names[sitter]: SITTER_MD[col][i], active[0]: 0,
+                                   active[1]: 60, active[2]: 60}})
+    return d, {"ok": True, "hands": hands_md}
+
+
+@scenario("w17a_sitter_bonus_russian4")
+def w17a() -> tuple[Json, Json]:
+    return w17("russian4")
+
+
+@scenario("w17b_sitter_bonus_polish4")
+def w17b() -> tuple[Json, Json]:
+    return w17("polish4")
+
+
+@scenario("w17c_sitter_bonus_card_points_marriage")
+def w17c() -> tuple[Json, Json]:
+    return w17("card_points_marriage")
+
+
+@scenario("w17d_sitter_on_barrel_gets_nothing")
+def w17d() -> tuple[Json, Json]:
+    d = base("russian4", players="A B C D", start={"totals": {"D": 880}, "barrel": {"D": 1}})
+    d["_note"] = ("RULES.md §8 W17 (below the table), §3.10, D7: a russian4 sitter on the "
+                  "barrel gets nothing from a talon worth 140 (A♠ K♥ Q♥), and sitting out is "
+                  "not a barrel hand (barrel hands stay 1). The hand is played out.")
+    d["hands"] = [hand_of(d, fixed={"talon": "AS KH QH"}, auction=auction("B", 100, "C", "A"),
+                          exchange=random_exchange(), points={})]
+    md = {"ok": True, "hands": [{"dealer": "A", "delta": {"D": 0}, "totals": {"D": 880}}],
+          "barrel": {"D": 1}}
+    return d, md
+
+
+@scenario("w17e_locked_sitter_gets_nothing")
+def w17e() -> tuple[Json, Json]:
+    d = base("polish4", players="A B C D", dealer="D", start={"totals": {"D": 910}})
+    d["_note"] = ("RULES.md §8 W17 (below the table), §3.10, §4.6: a polish4 sitter (the "
+                  "dealer) who is locked gets nothing from a talon worth 150 (A♣ A♦ A♠). "
+                  "The hand is played out.")
+    d["hands"] = [hand_of(d, fixed={"talon": "AC AD AS"}, auction=auction("A", 100, "B", "C"),
+                          exchange=random_exchange(), points={})]
+    md = {"ok": True, "hands": [{"dealer": "D", "delta": {"D": 0}, "totals": {"D": 910}}]}
+    return d, md
+
+
+@scenario("w18a_three_hand_1001_discards_count")
+def w18a() -> tuple[Json, Json]:
+    d = base("german1001_3")
+    d["_note"] = ("RULES.md §8 W18, §4.2, §4.5: german1001_3; B declares 100, lays away 10♠ J♠ "
+                  "(12, counted for him), tricks 52 + ♥ 60 (1001 values) → raw 124 → scores "
+                  "round(124) = 120; A 33 → 30, C 23 → 20.")
+    d["hands"] = [hand_of(d, fixed={"B": "KH QH 10S JS"}, auction=auction("B", 100, "C", "A"),
+                          exchange=fixed_exchange(["B", "discard", "10S"],
+                                                  ["B", "discard", "JS"]),
+                          points={"B": 52, "A": 33, "C": 23}, declare={"B": "H"})]
+    md = {"ok": True, "hands": [{"declarer": "B", "contract": 100,
+                                 "taken": {"A": 33, "B": 124, "C": 23},
+                                 "marriages": {"B": ["H"]},
+                                 "delta": {"A": 30, "B": 120, "C": 20}}],
+          "totals": {"A": 30, "B": 120, "C": 20}}
+    return d, md
+
+
+@scenario("w18b_three_hand_1001_failed")
+def w18b() -> tuple[Json, Json]:
+    d = base("german1001_3")
+    d["_note"] = ("RULES.md §8 W18 second part, §1.5: B bid 100 and has raw 96 (tricks 84 + "
+                  "discards J♠ J♣ 4): 96 < 100 → −100, although 96 would round to 100.")
+    d["hands"] = [hand_of(d, fixed={"B": "JS JC"}, auction=auction("B", 100, "C", "A"),
+                          exchange=fixed_exchange(["B", "discard", "JS"],
+                                                  ["B", "discard", "JC"]),
+                          points={"B": 92})]
+    md = {"ok": True, "hands": [{"taken": {"B": 96}, "delta": {"B": -100}}]}
+    return d, md
+
+
+@scenario("w19a_russeln_made")
+def w19a() -> tuple[Json, Json]:
+    d = base("russeln")
+    d["_note"] = ("RULES.md §8 W19, §4.3, §4.5: russeln; B bid 70, raw 75 → scores "
+                  "round(75) = 80 (5 rounds up); A 30 → 30, C 15 → 20.")
+    d["hands"] = [hand_of(d, auction=auction("B", 70, "C", "A"),
+                          points={"B": 75, "A": 30, "C": 15})]
+    md = {"ok": True, "hands": [{"contract": 70, "taken": {"A": 30, "B": 75, "C": 15},
+                                 "delta": {"A": 30, "B": 80, "C": 20}}]}
+    return d, md
+
+
+@scenario("w19b_russeln_failed")
+def w19b() -> tuple[Json, Json]:
+    d = base("russeln")
+    d["_note"] = ("RULES.md §8 W19 second part: russeln; B bid 90 with raw 85 → −90; the "
+                  "defenders' 20 and 15 score 20 and 20.")
+    d["hands"] = [hand_of(d, auction=auction("B", 90, "C", "A"),
+                          points={"B": 85, "A": 20, "C": 15})]
+    md = {"ok": True, "hands": [{"contract": 90, "taken": {"A": 20, "B": 85, "C": 15},
+                                 "delta": {"A": 20, "B": -90, "C": 20}}]}
+    return d, md
+
+
+def w20(bid: int) -> Json:
+    d = base("polish2_bidding", players="A B")
+    d["hands"] = [hand_of(d, fixed={"B": "AC KC QC JC AD 10D KD QD JD 9D",
+                                    "talon0": "KS JS", "talon1": "10C 9C"},
+                          auction=[["B", "bid", bid], ["A", "pass"]],
+                          exchange=fixed_exchange(["B", "talon", 0], ["B", "discard", "KS"],
+                                                  ["B", "discard", "JS"]),
+                          points={"B": 104, "A": 0})]
+    return d
+
+
+@scenario("w20a_polish2_slam_claims_talons")
+def w20a() -> tuple[Json, Json]:
+    d = w20(120)
+    d["_note"] = ("RULES.md §8 W20, §3.4 slam_claims_talons: polish2_bidding; B plays 120, "
+                  "wins all 10 tricks (104) without a marriage; discards K♠ J♠ and the unused "
+                  "talon 10♣ 9♣ make the rest → credited 120 → made → +120; A 0 → +0, no dash.")
+    md = {"ok": True, "hands": [{"contract": 120, "taken": {"A": 0, "B": 120},
+                                 "delta": {"A": 0, "B": 120}}], "dashes": {}}
+    return d, md
+
+
+@scenario("w20b_polish2_no_slam_exception_below_120")
+def w20b() -> tuple[Json, Json]:
+    d = w20(110)
+    d["_note"] = ("RULES.md §8 W20 second part: the same cards with contract 110: the slam "
+                  "exception needs exactly 120, so B has 104 < 110 → −110.")
+    md = {"ok": True, "hands": [{"contract": 110, "taken": {"A": 0, "B": 104},
+                                 "delta": {"A": 0, "B": -110}}]}
+    return d, md
+
+
+def then_random(*moves: list[Any]) -> Any:
+    """Some fixed exchange moves, then random gifts for the rest."""
+    from bot.game.engine import apply_into
+
+    def run_(s: Any, rng: Any) -> list[Any]:
+        out = fixed_exchange(*moves)(s, rng)
+        for a in out:
+            s = apply_into(s, a, None)
+        return out + random_exchange()(s, rng)
+
+    return run_
+
+
+@scenario("w21_elwood_out_of_play_cards")
+def w21() -> tuple[Json, Json]:
+    d = base("elwood2", players="A B")
+    d["_note"] = ("RULES.md §8 W21, §4.1: elwood2; B contract 90, discards K♣; the unused kitty "
+                  "is A♠ 9♥ 9♦; those 15 points count for nobody: B's tricks 80 < 90 → −90, "
+                  "A 25 → +25.")
+    d["hands"] = [hand_of(d, fixed={"B": "KC", "talon1": "AS 9H 9D"},
+                          auction=[["B", "bid", 90], ["A", "pass"]],
+                          exchange=then_random(["B", "talon", 0], ["B", "discard", "KC"]),
+                          points={"B": 80, "A": 25})]
+    md = {"ok": True, "hands": [{"contract": 90, "taken": {"A": 25, "B": 80},
+                                 "delta": {"A": 25, "B": -90}}]}
+    return d, md
+
+
+@scenario("w22_reset_at_555")
+def w22() -> tuple[Json, Json]:
+    d = base("russian", options={"reset_at_555": True}, start={"totals": {"A": 515}})
+    d["_note"] = ("RULES.md §8 W22, §3.8 reset_at_555, D34: A 515, defender, raw 38 → 40 → "
+                  "exactly 555 → back to 0.")
+    d["hands"] = [hand_of(d, auction=auction("B", 100, "C", "A"), exchange=random_exchange(),
+                          points={"A": 38})]
+    md = {"ok": True, "hands": [{"taken": {"A": 38}, "delta": {"A": -515}}],
+          "totals": {"A": 0}}
+    return d, md
+
+
+@scenario("w23a_target_exceed_barrel_120_not_enough")
+def w23a() -> tuple[Json, Json]:
+    d = base("russian", dealer="C", options={"target_exceed": True},
+             start={"totals": {"A": 880}})
+    d["_note"] = ("RULES.md §8 W23, §3.8 target_exceed: A on the barrel makes 120 → 1000 is not "
+                  "over 1000 → stays 880, barrel hands +1.")
+    d["hands"] = [hand_of(d, auction=auction("A", 120, "B", "C"), exchange=random_exchange(),
+                          points={"A": 120, "B": 0, "C": 0})]
+    md = {"ok": True, "hands": [{"declarer": "A", "contract": 120, "delta": {"A": 0}}],
+          "totals": {"A": 880}, "barrel": {"A": 1}, "winner": None}
+    return d, md
+
+
+@scenario("w23b_target_exceed_barrel_125_wins")
+def w23b() -> tuple[Json, Json]:
+    d = base("russian", dealer="C", options={"target_exceed": True},
+             start={"totals": {"A": 880}})
+    d["_note"] = ("RULES.md §8 W23, §3.8 target_exceed: A on the barrel makes a contract of 125 "
+                  "(raised with K♥ Q♥) → 1005 > 1000 → A wins.")
+    d["hands"] = [hand_of(d, fixed={"A": "KH QH"}, auction=auction("A", 120, "B", "C"),
+                          exchange=random_exchange("KH QH"), contract=125,
+                          points={"A": 60}, declare={"A": "H"})]
+    md = {"ok": True, "hands": [{"declarer": "A", "contract": 125, "delta": {"A": 125}}],
+          "totals": {"A": 1005}, "winner": "A"}
+    return d, md
+
+
+@scenario("w23c_target_exceed_exact_1000_is_barrel")
+def w23c() -> tuple[Json, Json]:
+    d = base("russian", options={"target_exceed": True}, start={"totals": {"C": 845}})
+    d["_note"] = ("RULES.md §8 W23, §3.8 target_exceed: C at 845 gains 155 (55 + ♥ 100) as a "
+                  "defender → exactly 1000, inside the zone 880..1000 → set to 880.")
+    d["hands"] = [hand_of(d, fixed={"C": "KH QH"}, auction=auction("B", 100, "C", "A"),
+                          exchange=random_exchange(), points={"C": 55}, declare={"C": "H"})]
+    md = {"ok": True, "hands": [{"taken": {"C": 155}, "delta": {"C": 35}}],
+          "totals": {"C": 880}, "winner": None}
+    return d, md
+
+
+@scenario("w24_hundred_concede")
+def w24() -> tuple[Json, Json]:
+    d = base("russian", dealer="C", options={"hundred_concede": True},
+             start={"totals": {"A": 300, "B": 100, "C": 0}})
+    d["_note"] = ("RULES.md §8 W24, §3.4 hundred_concede: A, forehand, bids the forced 100, B "
+                  "and C pass; A takes the talon unseen and concedes: A −100, B and C +50.")
+    d["hands"] = [rospisat_hand(d, "A", 100, ("B", "C"), verb="concede")]
+    md = {"ok": True, "hands": [{"declarer": "A", "contract": 100, "taken": {},
+                                 "delta": {"A": -100, "B": 50, "C": 50}}],
+          "totals": {"A": 200, "B": 150, "C": 50}}
+    return d, md
+
+
+@scenario("w25a_barrel_conflict_all_fall")
+def w25a() -> tuple[Json, Json]:
+    d = base("russian", options={"barrel_conflict": "all_fall"},
+             start={"totals": {"A": 850, "B": 300, "C": 860}})
+    d["_note"] = ("RULES.md §8 W25, §3.9 barrel_conflict all_fall: B fails 100 with 50 → 200; "
+                  "A 42 → 40 → 890 and C 28 → 30 → 890 would both climb on → both 760.")
+    d["hands"] = [hand_of(d, auction=auction("B", 100, "C", "A"), exchange=random_exchange(),
+                          points={"B": 50, "A": 42, "C": 28})]
+    md = {"ok": True, "hands": [{"taken": {"A": 42, "B": 50, "C": 28}}],
+          "totals": {"A": 760, "B": 200, "C": 760}, "barrel": {}}
+    return d, md
+
+
+@scenario("w25b_barrel_conflict_newcomer_knocks_off")
+def w25b() -> tuple[Json, Json]:
+    d = base("russian", options={"barrel_conflict": "newcomer_knocks_off"},
+             start={"totals": {"A": 850, "B": 300, "C": 880}})
+    d["_note"] = ("RULES.md §8 W25 second part (newcomer_knocks_off): same hand with C already "
+                  "on the barrel at 880: A climbs on (880) and C is knocked off to 760.")
+    d["hands"] = [hand_of(d, auction=auction("B", 100, "C", "A"), exchange=random_exchange(),
+                          points={"B": 50, "A": 42, "C": 28})]
+    md = {"ok": True, "totals": {"A": 880, "B": 200, "C": 760}, "barrel": {}}
+    return d, md
+
+
+@scenario("w26a_polish2_stock_higher_total_wins")
+def w26a() -> tuple[Json, Json]:
+    d = base("polish2_stock", players="A B", start={"totals": {"A": 980, "B": 960}})
+    d["_note"] = ("RULES.md §8 W26, §4.4: polish2_stock (exact points); A 980 + 45 = 1025, "
+                  "B 960 + 75 = 1035: both reach 1000 → the higher total, B, wins the match.")
+    d["hands"] = [hand_of(d, points={"A": 45, "B": 75})]
+    md = {"ok": True, "hands": [{"declarer": None, "contract": None,
+                                 "taken": {"A": 45, "B": 75}, "delta": {"A": 45, "B": 75}}],
+          "totals": {"A": 1025, "B": 1035}, "winner": "B"}
+    return d, md
+
+
+@scenario("w26b_polish2_stock_equal_play_on")
+def w26b() -> tuple[Json, Json]:
+    d = base("polish2_stock", players="A B", start={"totals": {"A": 990, "B": 950}})
+    d["_note"] = ("RULES.md §8 W26 second part, final_tie play_on: A 990 + 40 = 1030, B 950 + "
+                  "80 = 1030 → equal → no winner, another hand is played.")
+    d["hands"] = [hand_of(d, points={"A": 40, "B": 80})]
+    md = {"ok": True, "totals": {"A": 1030, "B": 1030}, "winner": None}
+    return d, md
+
+
+@scenario("w27_third_fall_resets_to_zero")
+def w27() -> tuple[Json, Json]:
+    d = base("russian", options={"barrel_third_fall_reset": True},
+             start={"totals": {"A": 880}, "barrel": {"A": 2}, "barrel_falls": {"A": 2}})
+    d["_note"] = ("RULES.md §8 W27, §3.9 barrel_third_fall_reset, D8: A, on the barrel with 2 "
+                  "hands used and 2 earlier falls, defends a third barrel hand → third fall → "
+                  "0 instead of 760.")
+    d["hands"] = [hand_of(d, auction=auction("B", 100, "C", "A"), exchange=random_exchange(),
+                          points={})]
+    md = {"ok": True, "hands": [{"delta": {"A": -880}}], "totals": {"A": 0},
+          "barrel_falls": {"A": 3}}
+    return d, md
+
+
+@scenario("w28_nines_redeal_dealer_penalty")
+def w28() -> tuple[Json, Json]:
+    d = base("russian", options={"nines_redeal_dealer_penalty": True},
+             start={"totals": {"A": 300}})
+    d["_note"] = ("RULES.md §8 W28, §3.2 nines_redeal_dealer_penalty: dealer A's hand is "
+                  "annulled three times in a row by four-nines claims (after the exchange) → "
+                  "A −120 → 180 and the deal passes to B (the fourth hand, dealt by B, is left "
+                  "unplayed: an incomplete hand).")
+    for i in range(3):
+        h = hand_of(d, seed=i + 1, fixed={"C": "9C 9D 9H 9S"},
+                    auction=auction("B", 100, "C", "A"), exchange=None, points={})
+        h["actions"] = [*auction("B", 100, "C", "A")]
+        deal = h["deal"]
+        give = [c for c in deal["B"] if not c.startswith("9")][:2]
+        h["actions"] += [["B", "give", give[0], "C"], ["B", "give", give[1], "A"],
+                         ["C", "redeal"]]
+        d["hands"].append(h)
+    last = hand_of(d, seed=9, prefix_hands=list(d["hands"]), points={}, auction=[],
+                   exchange=None)
+    last["actions"] = []
+    d["hands"].append(last)
+    md = {"ok": True, "hands": [
+        {"dealer": "A", "declarer": None, "delta": {"A": 0}, "totals": {"A": 300}},
+        {"dealer": "A", "declarer": None, "delta": {"A": 0}},
+        {"dealer": "A", "declarer": None, "delta": {"A": -120, "B": 0, "C": 0},
+         "totals": {"A": 180}},
+        {"dealer": "B", "complete": False}], "totals": {"A": 180}}
+    return d, md
+
+
+@scenario("w29_german_four_aces")
+def w29() -> tuple[Json, Json]:
+    d = base("german_house")
+    d["_note"] = ("RULES.md §8 W29, §3.6, D30, D31: german_house; B bids 200 holding the four "
+                  "aces and no marriage, leads A♠ with \"aces\" on trick 1: +200 and no trump "
+                  "for the rest of the hand, even after C's later ♥ marriage; cards 70 → raw "
+                  "270 ≥ 200 → +200.")
+
+    def no_marriage(deal: Json) -> bool:
+        hand = set(deal["B"])
+        return not any(f"K{s}" in hand and f"Q{s}" in hand for s in "CDHS")
+
+    d["hands"] = [hand_of(d, fixed={"B": "AC AD AH AS", "C": "KH QH"}, deal_ok=no_marriage,
+                          auction=auction("B", 200, "C", "A"), exchange=random_exchange(),
+                          points={"B": 70}, declare={"C": "H"}, aces="B",
+                          final=lambda s: s.trump == -1)]
+    first = d["hands"][0]["actions"][5]
+    assert first[1] == "play" and first[3:] == ["aces"], first
+    md = {"ok": True, "hands": [{"declarer": "B", "contract": 200, "taken": {"B": 270},
+                                 "delta": {"B": 200}}]}
+    return d, md
+# BUILDERS-END
+
+
+def main(argv: list[str]) -> None:
+    for name, fn in BUILDERS:
+        if argv and not any(a in name for a in argv):
+            continue
+        data, md = fn()
+        finish(name, data, md)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
