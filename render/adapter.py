@@ -118,11 +118,11 @@ def table_view(
             total=obs.totals[p],
             is_dealer=p == (after.dealer if after is not None else obs.dealer),
             is_declarer=p == obs.declarer and obs.declarer >= 0,
-            is_sitter=p == obs.sitter and phase is not Phase.MATCH_OVER,
+            is_sitter=p == obs.sitter,
             is_turn=p == obs.to_act,
             on_barrel=obs.on_barrel[p] and r.barrel is not Barrel.NONE,
             barrel_hands=obs.barrel_hands[p] if r.barrel is Barrel.CLASSIC else 0,
-            barrel_limit=r.barrel_hands,
+            barrel_limit=r.barrel_hands if r.barrel is Barrel.CLASSIC else 0,
             dashes=obs.dashes[p] if r.zero_penalty > 0 else 0,
             locked=obs.locked[p],
             bid=last_bid.get(p),
@@ -178,7 +178,7 @@ def _hand_note(obs: Observation) -> str:
     me = obs.seat
     if me is None:
         return ""
-    if me == obs.sitter and obs.phase is not Phase.MATCH_OVER:
+    if me == obs.sitter:
         return "You sit out this hand"
     if me != obs.to_act or not obs.legal:
         return ""
@@ -275,6 +275,9 @@ def sheet_view(
     Hands that were thrown in (everyone passed) or annulled by a redeal claim are not
     written, as on paper, unless they cost somebody a penalty (three nines redeals in a
     row): then the row shows the penalty. Rows are numbered as written.
+
+    A dealer's penalty between hands (three jacks at the bottom) has no ``HandResult``: it
+    shows only as a jump in the next written total.
 
     Barrel strokes are counted here from the totals (``HandResult`` has no barrel counter):
     a classic barrel total circled on the hand it is reached and one stroke more for each

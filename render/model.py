@@ -51,6 +51,7 @@ class SeatView:
     plate shows the attempt in hand, ``barrel_hands + 1`` of ``barrel_limit``, as the score
     sheet's strokes do."""
     barrel_limit: int = 3
+    """Barrel hands allowed (classic barrel); 0 = no count (e.g. the Lviv barrel zone)."""
     dashes: int = 0
     """Zeros counted toward the next dash penalty (0..2)."""
     locked: bool = False

@@ -286,8 +286,10 @@ def _markers(img: Image.Image, sv: SeatView, box: tuple[int, int, int, int], k: 
         marks.append(("declarer", "decl.", GOLD, (40, 30, 0)))
     if sv.is_sitter:
         marks.append(("sits out", "out", (90, 110, 100), INK))
-    if sv.on_barrel:
+    if sv.on_barrel and sv.barrel_limit > 0:
         marks.append((f"barrel {attempt}", attempt, (150, 96, 40), INK))
+    elif sv.on_barrel:
+        marks.append(("barrel", "barrel", (150, 96, 40), INK))
     if sv.locked:
         marks.append(("locked", "lock", (120, 60, 60), INK))
     dash_text = " ".join("—" * sv.dashes)
