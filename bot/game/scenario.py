@@ -189,7 +189,7 @@ def _run(data: Any, file: str) -> dict[str, Any]:
         try:
             state = apply_into(state, deal, None)
         except RuleError as exc:
-            return _failure(file, h, None, "the deal is wrong: " + exc.message_for(names))
+            return _failure(file, h, None, "the deal is wrong: " + exc.reason_for(names))
         for i, raw in enumerate(hand.get("actions") or []):
             try:
                 action = parse_action(raw, names)
