@@ -865,6 +865,219 @@ def w29() -> tuple[Json, Json]:
     md = {"ok": True, "hands": [{"declarer": "B", "contract": 200, "taken": {"B": 270},
                                  "delta": {"B": 200}}]}
     return d, md
+# ---------------------------------------------------------------- illegal actions
+DEAL2 = {"A": "AC 10C KC 9H JH 10S JD".split(), "B": "AH 10H KH QH 9C JC AS".split(),
+         "C": "AD 10D KD QC 9S QS JS".split(), "talon": "QD 9D KS".split()}
+DEAL2_NOTE = ("Deal: A AC 10C KC 9H JH 10S JD, B AH 10H KH QH 9C JC AS (♥ marriage), "
+              "C AD 10D KD QC 9S QS JS, talon QD 9D KS; only B holds a marriage.")
+B_WINS_100 = [["B", "bid", 100], ["C", "pass"], ["A", "pass"]]
+
+
+def err(name: str, preset: str, actions: list[list[Any]], action: int, error: str,
+        fragment: str, note: str, hand: int = 0, **extra: Any) -> tuple[Json, Json]:
+    d = base(preset, **extra)
+    d["_note"] = note + " " + DEAL2_NOTE
+    d["_expect_error_contains"] = fragment
+    d["hands"] = [{"deal": DEAL2, "actions": actions}]
+    return d, {"ok": False, "hand": hand, "action": action, "error": error}
+
+
+@scenario("err_bid_step")
+def e_step() -> tuple[Json, Json]:
+    d = base("russian", players="Ann Bob Cid", dealer="Ann", options={"bid_step": 10})
+    d["_note"] = ("SCENARIOS.md's error example (§2.4 rule (a), bid_step 10): Cid's 105 is not a "
+                  "multiple of 10; exact message; hand and action are 0-based; exit status 2.")
+    d["_expect_error_contains"] = "steps of 10"
+    d["hands"] = [{"deal": {"Bob": "AH 10H KH QH 9C JC AS".split(),
+                            "Cid": "AD 10D KD 9S QS KS JS".split(),
+                            "Ann": "AC 10C KC QC 9H JH QD".split(),
+                            "talon": "10S 9D JD".split()},
+                   "actions": [["Bob", "bid", 100], ["Cid", "bid", 105], ["Ann", "pass"],
+                               ["Bob", "bid", 120], ["Cid", "pass"]]}]
+    return d, {"ok": False, "hand": 0, "action": 1,
+               "error": "Cid cannot bid 105: bids go up in steps of 10, so the lowest bid now "
+                        "is 110"}
+
+
+@scenario("err_bid_above_120_without_marriage")
+def e_mar() -> tuple[Json, Json]:
+    return err("", "russian", [["B", "bid", 100], ["C", "bid", 125]], 1,
+               "C cannot bid 125: a bid above 120 needs a marriage (king and queen of one "
+               "suit) in hand", "needs a marriage",
+               "RULES.md §2.4 rule (d): C holds no marriage, so he may not bid above 120.")
+
+
+@scenario("err_forced_opening_pass")
+def e_forced() -> tuple[Json, Json]:
+    return err("", "russian", [["B", "pass"]], 0,
+               "B cannot pass: forehand must open the auction with at least 100",
+               "must open", "RULES.md §2.4: forehand's first action MUST be a bid of at least "
+               "100 (opening_bid_forced).")
+
+
+TRICKS_TO_TRUMP = [*B_WINS_100, ["B", "give", "9C", "C"], ["B", "give", "JC", "A"],
+                   ["B", "play", "AS"], ["C", "play", "JS"], ["A", "play", "10S"],
+                   ["B", "play", "QH", "marriage"], ["C", "play", "9S"], ["A", "play", "JH"],
+                   ["B", "play", "KS"], ["C", "play", "QS"]]
+
+
+@scenario("err_not_following_suit")
+def e_follow() -> tuple[Json, Json]:
+    acts = [*B_WINS_100, ["B", "give", "9C", "C"], ["B", "give", "JC", "A"],
+            ["B", "play", "AS"], ["C", "play", "AD"]]
+    return err("", "russian", acts, 6,
+               "C cannot play AD: he must follow suit (spades)", "must follow suit",
+               "RULES.md §2.10 Following rule 1: C holds spades and must follow A♠.")
+
+
+@scenario("err_not_trumping_when_void")
+def e_trump() -> tuple[Json, Json]:
+    acts = [*TRICKS_TO_TRUMP, ["A", "play", "AC"]]
+    return err("", "russian", acts, len(acts) - 1,
+               "A cannot play AC: without spades he must play a trump (hearts)",
+               "must play a trump",
+               "RULES.md §2.10 Following rule 2 (must_trump_when_void): ♥ is trump after B's "
+               "marriage; A, void in spades, holds 9♥ and must trump K♠.")
+
+
+HEAD = [["B", "give", "9D", "C"], ["B", "give", "9C", "A"], ["B", "play", "JC"],
+        ["C", "play", "QC"], ["A", "play", "9C"]]
+
+
+@scenario("err_polish_must_head_trick")
+def e_polish_beat() -> tuple[Json, Json]:
+    acts = [*B_WINS_100, *HEAD]
+    return err("", "polish", acts, len(acts) - 1,
+               "A cannot play 9C: he must follow suit (clubs) and beat the trick when he can",
+               "beat the trick", "RULES.md §3.7 must_beat always (polish, D20): after J♣ Q♣ "
+               "A holds A♣ 10♣ K♣ and must head the trick; 9♣ is refused.")
+
+
+@scenario("err_german_house_must_beat_when_following")
+def e_german_beat() -> tuple[Json, Json]:
+    acts = [*B_WINS_100, *HEAD]
+    return err("", "german_house", acts, len(acts) - 1,
+               "A cannot play 9C: he must follow suit (clubs) and beat the trick when he can",
+               "beat the trick", "RULES.md §3.7 must_beat follow (german_house, S1 "
+               "Stichzwang): A follows clubs and must beat Q♣ with A♣, 10♣ or K♣.")
+
+
+@scenario("err_marriage_on_first_lead")
+def e_first_lead() -> tuple[Json, Json]:
+    acts = [*B_WINS_100, ["B", "give", "9C", "C"], ["B", "give", "JC", "A"],
+            ["B", "play", "QH", "marriage"]]
+    return err("", "russian", acts, len(acts) - 1,
+               "B cannot play QH with a marriage: nothing can be declared on the first lead "
+               "of the hand; a marriage needs a lead after winning a trick", "first lead",
+               "RULES.md §2.10 Leading and declaring rule 3: no marriage on trick 1 in "
+               "russian (marriage_on_first_lead false).")
+
+
+@scenario("err_rospisat_on_barrel")
+def e_ros_barrel() -> tuple[Json, Json]:
+    return err("", "russian", [*B_WINS_100, ["B", "rospisat"]], 3,
+               "B cannot declare rospisat: a player on the barrel may not declare rospisat",
+               "on the barrel", "RULES.md §2.9 and §2.12 rule 5: B at 880 is on the barrel "
+               "and may not declare rospisat.", start={"totals": {"B": 880}})
+
+
+@scenario("err_polish_third_bomba")
+def e_ros_max() -> tuple[Json, Json]:
+    return err("", "polish", [*B_WINS_100, ["B", "rospisat"]], 3,
+               "B cannot declare rospisat: each player may declare rospisat at most 2 times "
+               "a match", "at most 2 times",
+               "RULES.md §5.3 rospisat_max 2 (polish, D21): B has already made 2 bombs.",
+               start={"rospisat": {"B": 2}})
+
+
+@scenario("err_contract_raise_without_marriage")
+def e_raise() -> tuple[Json, Json]:
+    acts = [["A", "bid", 100], ["B", "pass"], ["C", "pass"], ["A", "give", "9D", "B"],
+            ["A", "give", "9H", "C"], ["A", "contract", 125]]
+    return err("", "russian", acts, 5,
+               "A cannot set the contract at 125: a contract above 120 needs a marriage (king "
+               "and queen of one suit) in hand", "needs a marriage",
+               "RULES.md §2.7 and D5: A (forehand, dealer C) holds no marriage after the "
+               "talon, so he may not raise above 120.", dealer="C")
+
+
+@scenario("err_play_out_of_turn")
+def e_turn() -> tuple[Json, Json]:
+    acts = [*B_WINS_100, ["B", "give", "9C", "C"], ["B", "give", "JC", "A"],
+            ["C", "play", "AD"]]
+    return err("", "russian", acts, 5, "C cannot play AD: it is B's turn to play",
+               "turn", "RULES.md §2.10 and §7 invariant 13: the declarer leads to trick 1; C "
+               "may not play out of turn.")
+
+
+@scenario("err_card_not_in_hand")
+def e_card() -> tuple[Json, Json]:
+    acts = [*B_WINS_100, ["B", "give", "9C", "C"], ["B", "give", "JC", "A"],
+            ["B", "play", "AC"]]
+    return err("", "russian", acts, 5, "B cannot play AC: that card is not in his hand",
+               "not in his hand", "RULES.md §0.3 and §7 invariant 22: B does not hold A♣.")
+
+
+@scenario("err_unknown_option")
+def e_option() -> tuple[Json, Json]:
+    d = base("russian", options={"bid_stepp": 10})
+    d["_note"] = ("SCENARIOS.md: unknown option names are an error; the result has ok false and "
+                  "an error but no hand/action (nothing was replayed).")
+    d["_expect_error_contains"] = "bid_stepp"
+    d["hands"] = [{"deal": DEAL2, "actions": []}]
+    res = run(d)
+    return d, {"ok": False, "error": res["error"]}
+
+
+@scenario("err_bid_above_max_400")
+def e_max() -> tuple[Json, Json]:
+    return err("", "russian", [["B", "bid", 405]], 0,
+               "B cannot bid 405: no hand can produce more than 400 points", "400",
+               "docs/rules-decisions.md (a), RULES.md §1.3: 120 card points + 280 for the four "
+               "marriages is the most a hand can produce, so bids above 400 are refused "
+               "(B holds a marriage).")
+
+
+@scenario("err_contract_raise_not_allowed")
+def e_noraise() -> tuple[Json, Json]:
+    d = base("german1001_3")
+    d["_note"] = ("RULES.md §3.3 contract_raise false (german1001_3, D42): after laying away, "
+                  "B may not raise 100 to 110.")
+    d["_expect_error_contains"] = "cannot be raised"
+    h = hand_of(d, fixed={"B": "JS JC"}, auction=auction("B", 100, "C", "A"),
+                exchange=fixed_exchange(["B", "discard", "JS"], ["B", "discard", "JC"]),
+                points={})
+    h["actions"] = [*h["actions"][:5], ["B", "contract", 110]]
+    d["hands"] = [h]
+    return d, {"ok": False, "hand": 0, "action": 5,
+               "error": "B cannot set the contract at 110: the contract cannot be raised in "
+                        "this rule set; it is 100"}
+
+
+@scenario("err_deal_wrong_size")
+def e_deal() -> tuple[Json, Json]:
+    d = base("russian")
+    d["_note"] = ("docs/rules-decisions.md (k): a deal that does not fit the rules (A gets 6 "
+                  "cards, the talon 4) is reported with \"action\": null.")
+    d["_expect_error_contains"] = "the deal is wrong"
+    deal = {k: list(v) for k, v in DEAL2.items()}
+    deal["talon"].append(deal["A"].pop())
+    d["hands"] = [{"deal": deal, "actions": [["B", "bid", 100]]}]
+    return d, {"ok": False, "hand": 0, "action": None,
+               "error": "the deal is wrong: each active player gets 7 cards; A got 6"}
+
+
+@scenario("err_hand_after_match_over")
+def e_over() -> tuple[Json, Json]:
+    d = base("russian", start={"totals": {"A": 845, "B": 500, "C": 200}})
+    with open(OUT / "w11_defender_wins_without_barrel.json", encoding="utf-8") as f:
+        w11 = json.load(f)
+    d["hands"] = [w11["hands"][0], {"deal": DEAL2, "actions": []}]
+    d["_note"] = ("RULES.md §2.14 (\"once there is a winner, no further hand is dealt\"): W11's "
+                  "hand ends the match; a second hand is refused with hand 1, action null.")
+    d["_expect_error_contains"] = "already over"
+    return d, {"ok": False, "hand": 1, "action": None,
+               "error": "the match is already over; no further hand is dealt"}
 # BUILDERS-END
 
 
