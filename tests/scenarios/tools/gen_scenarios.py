@@ -1078,6 +1078,234 @@ def e_over() -> tuple[Json, Json]:
     d["_expect_error_contains"] = "already over"
     return d, {"ok": False, "hand": 1, "action": None,
                "error": "the match is already over; no further hand is dealt"}
+# ---------------------------------------------------------------- decisions and presets
+@scenario("dec_max_bid_400_accepted")
+def d_400() -> tuple[Json, Json]:
+    d = base("russian")
+    d["_note"] = ("docs/rules-decisions.md (a): 400 (120 + all four marriages, RULES.md §1.3) "
+                  "is the highest bid and is accepted (B holds a marriage); B then declares "
+                  "rospisat. See err_bid_above_max_400 for 405. " + DEAL2_NOTE)
+    d["hands"] = [{"deal": DEAL2, "actions": [["B", "bid", 400], ["C", "pass"], ["A", "pass"],
+                                              ["B", "rospisat"]]}]
+    return d, {"ok": True, "hands": [{"declarer": "B", "contract": 400,
+                                      "delta": {"A": 60, "B": 0, "C": 60}}]}
+
+
+@scenario("dec_contract_equal_bid_without_raise")
+def d_confirm() -> tuple[Json, Json]:
+    d = base("german1001_3")
+    d["_note"] = ("docs/rules-decisions.md (b): with contract_raise false (german1001_3) an "
+                  "explicit `contract` equal to the winning bid is accepted as a confirmation; "
+                  "the hand is then played out. See err_contract_raise_not_allowed.")
+    d["hands"] = [hand_of(d, fixed={"B": "JS JC"}, auction=auction("B", 100, "C", "A"),
+                          exchange=fixed_exchange(["B", "discard", "JS"],
+                                                  ["B", "discard", "JC"]),
+                          contract=100, points={})]
+    assert d["hands"][0]["actions"][5] == ["B", "contract", 100]
+    return d, {"ok": True, "hands": [{"declarer": "B", "contract": 100, "complete": True}]}
+
+
+@scenario("dec_lviv_barrel_clamp_and_climb")
+def d_lviv() -> tuple[Json, Json]:
+    d = base("russian", options={"barrel": "lviv", "barrel_at": 900},
+             start={"totals": {"A": 850}})
+    d["_note"] = ("docs/rules-decisions.md (c), RULES.md §3.9 Lviv barrel and D10: A at 850 "
+                  "takes 65 as a defender → 915 arrives from below → clamped to 900; next hand "
+                  "A, on the Lviv barrel, declares ♥ (scores 0, still sets trump) and takes 30 "
+                  "→ 930: no clamp inside the zone, he climbs normally.")
+    h1 = hand_of(d, auction=auction("B", 100, "C", "A"), exchange=random_exchange(),
+                 points={"A": 65})
+    d["hands"] = [h1]
+    h2 = hand_of(d, prefix_hands=[h1], fixed={"A": "KH QH"},
+                 auction=auction("C", 100, "A", "B"), exchange=random_exchange(),
+                 points={"A": 30}, declare={"A": "H"})
+    d["hands"].append(h2)
+    md = {"ok": True, "hands": [{"taken": {"A": 65}, "totals": {"A": 900}},
+                                {"taken": {"A": 30}, "marriages": {"A": ["H"]},
+                                 "delta": {"A": 30}, "totals": {"A": 930}}],
+          "totals": {"A": 930}}
+    return d, md
+
+
+def falls(n: int) -> tuple[Json, Json]:
+    d = base("russian", options={"barrel_third_fall_reset": True},
+             start={"totals": {"A": 880}, "barrel": {"A": 2}, "barrel_falls": {"A": n}})
+    d["hands"] = [hand_of(d, auction=auction("B", 100, "C", "A"), exchange=random_exchange(),
+                          points={})]
+    to = 0 if (n + 1) % 3 == 0 else 760
+    return d, {"ok": True, "totals": {"A": to}, "barrel_falls": {"A": n + 1}}
+
+
+@scenario("dec_barrel_fourth_fall_no_reset")
+def d_fall4() -> tuple[Json, Json]:
+    d, md = falls(3)
+    d["_note"] = ("docs/rules-decisions.md (d), RULES.md §3.9 barrel_third_fall_reset, D8: the "
+                  "fourth fall is an ordinary fall to 760.")
+    return d, md
+
+
+@scenario("dec_barrel_sixth_fall_resets")
+def d_fall6() -> tuple[Json, Json]:
+    d, md = falls(5)
+    d["_note"] = ("docs/rules-decisions.md (d), RULES.md §3.9 barrel_third_fall_reset: every "
+                  "third fall (3rd, 6th, ...) resets to 0; here the 6th.")
+    return d, md
+
+
+def golden_reset_hands(d: Json) -> None:
+    for dealer, decl, o1, o2 in (("A", "B", "C", "A"), ("B", "C", "A", "B"),
+                                 ("C", "A", "B", "C")):
+        d["hands"].append(rospisat_hand(d, decl, 120, (o1, o2)))
+        assert dealer
+
+
+@scenario("dec_golden_round_reset")
+def d_golden_reset() -> tuple[Json, Json]:
+    d = base("russian", options={"golden_round": True, "golden_round_reset": True},
+             start={"totals": {"A": 100, "B": 200, "C": 300}})
+    d["_note"] = ("docs/rules-decisions.md (f), RULES.md §3.3 golden_round_reset, D36: three "
+                  "golden hands, each ended by rospisat at 120 (awards doubled: +120 per "
+                  "defender), so no contract is made; the reset to 0 happens in the last hand "
+                  "of the failed round and its delta shows it.")
+    golden_reset_hands(d)
+    md = {"ok": True, "hands": [{"delta": {"A": 120, "B": 0, "C": 120}},
+                                {"delta": {"A": 120, "B": 120, "C": 0}},
+                                {"delta": {"A": -340, "B": -320, "C": -420},
+                                 "totals": {"A": 0, "B": 0, "C": 0}}]}
+    return d, md
+
+
+@scenario("err_golden_round_repeats")
+def e_golden_again() -> tuple[Json, Json]:
+    d = base("russian", options={"golden_round": True, "golden_round_reset": True})
+    d["_note"] = ("RULES.md §3.3 golden_round: no contract was made in the first golden round "
+                  "(three rospisats), so another golden round follows and forehand's 100 in "
+                  "the fourth hand is refused (the golden minimum is 120).")
+    d["_expect_error_contains"] = "the lowest bid now is 120"
+    golden_reset_hands(d)
+    h = rospisat_hand(d, "B", 120, ("C", "A"), seed=4)
+    h["actions"] = [["B", "bid", 100]]
+    d["hands"].append(h)
+    return d, {"ok": False, "hand": 3, "action": 0,
+               "error": "B cannot bid 100: bids go up in steps of 5, so the lowest bid now is "
+                        "120"}
+
+
+@scenario("dec_golden_thrown_in_counts")
+def d_golden_thrown() -> tuple[Json, Json]:
+    d = base("russian", options={"golden_round": True, "opening_bid_forced": False})
+    d["_note"] = ("docs/rules-decisions.md (g), RULES.md §3.3, D17, D36: a thrown-in hand (all "
+                  "pass) during the golden round counts as one of its three hands: after it, "
+                  "C's made 120 and A's rospisat, the fourth hand is not golden and B may "
+                  "open at 100 (left unfinished).")
+    h1 = {"deal": DEAL2, "actions": [["B", "pass"], ["C", "pass"], ["A", "pass"]]}
+    d["hands"] = [h1]
+    h2 = hand_of(d, prefix_hands=[h1], fixed={"C": "KH QH"},
+                 auction=auction("C", 120, "A", "B"), exchange=random_exchange("KH QH"),
+                 points={"C": 60}, declare={"C": "H"})
+    d["hands"].append(h2)
+    d["hands"].append(rospisat_hand(d, "A", 120, ("B", "C")))
+    h4 = rospisat_hand(d, "B", 100, ("C", "A"), seed=5)
+    h4["actions"] = [["B", "bid", 100]]
+    d["hands"].append(h4)
+    md = {"ok": True, "hands": [
+        {"dealer": "A", "declarer": None, "delta": {"A": 0, "B": 0, "C": 0}},
+        {"dealer": "B", "declarer": "C", "contract": 120, "delta": {"C": 240}},
+        {"dealer": "C", "declarer": "A", "delta": {"B": 120, "C": 120}},
+        {"dealer": "A", "complete": False}]}
+    return d, md
+
+
+@scenario("dec_predeal_redeal_out_of_turn")
+def d_predeal() -> tuple[Json, Json]:
+    d = base("polish", options={"predeal_low_redeal_below": 10})
+    d["_note"] = ("docs/rules-decisions.md (h), RULES.md §3.2 predeal_low_redeal_below, D22: "
+                  "A (7 points, no marriage) claims a redeal while C is to bid, before his own "
+                  "first bidding action: accepted out of turn; the hand is annulled and the "
+                  "same dealer deals again (second hand left unfinished).")
+    h1 = hand_of(d, fixed={"A": "9C 9D 9H 9S JC JD QS"}, auction=[["B", "bid", 100]],
+                 exchange=None, points={})
+    h1["actions"] = [["B", "bid", 100], ["A", "redeal"]]
+    d["hands"] = [h1]
+    h2 = hand_of(d, seed=2, prefix_hands=[h1], auction=[], exchange=None, points={})
+    h2["actions"] = [["B", "bid", 100]]
+    d["hands"].append(h2)
+    md = {"ok": True, "hands": [{"dealer": "A", "declarer": None, "contract": None,
+                                 "taken": {}, "delta": {"A": 0, "B": 0, "C": 0}},
+                                {"dealer": "A", "complete": False}]}
+    return d, md
+
+
+@scenario("dec_incomplete_hand_mid_play")
+def d_incomplete() -> tuple[Json, Json]:
+    d, _ = w00()
+    d["_note"] = ("docs/rules-decisions.md (j), SCENARIOS.md: W0 stopped after trick 2 "
+                  "(RULES.md §8 W0: B took 11 and 5 and declared ♥ 100): an incomplete hand "
+                  "reports the raw points taken so far and delta 0 for everyone.")
+    d["hands"][0]["actions"] = d["hands"][0]["actions"][:14]
+    md = {"ok": True, "hands": [{"declarer": "B", "contract": 140, "complete": False,
+                                 "taken": {"A": 0, "B": 116, "C": 0},
+                                 "marriages": {"B": ["H"]},
+                                 "delta": {"A": 0, "B": 0, "C": 0}}],
+          "totals": {"A": 0, "B": 0, "C": 0}, "winner": None}
+    return d, md
+
+
+@scenario("german_house_all_pass_thrown_in")
+def d_thrown() -> tuple[Json, Json]:
+    d = base("german_house")
+    d["_note"] = ("RULES.md §3.3 opening_bid_forced false and D17 (german_house): everyone "
+                  "passes → the hand is thrown in without score and the deal passes to the "
+                  "left (the second hand, dealt by B, is left unfinished).")
+    d["hands"] = [{"deal": DEAL2, "actions": [["B", "pass"], ["C", "pass"], ["A", "pass"]]}]
+    h2 = hand_of(d, prefix_hands=list(d["hands"]), auction=[], exchange=None, points={})
+    h2["actions"] = []
+    d["hands"].append(h2)
+    md = {"ok": True, "hands": [{"dealer": "A", "declarer": None, "complete": True,
+                                 "taken": {}, "delta": {"A": 0, "B": 0, "C": 0}},
+                                {"dealer": "B", "complete": False}]}
+    return d, md
+
+
+@scenario("german_house4_complete_hand")
+def p_gh4() -> tuple[Json, Json]:
+    d = base("german_house4", players="A B C D", dealer="D")
+    d["_note"] = ("A complete german_house4 hand (RULES.md §5.5): the dealer D sits out; the "
+                  "talon A♠ K♥ Q♥ gives him 50 + 100 = 150 (W17: the cap of 150 does not cut); "
+                  "A plays 100 and the hand is played out.")
+    d["hands"] = [hand_of(d, fixed={"talon": "AS KH QH"}, auction=auction("A", 100, "B", "C"),
+                          exchange=random_exchange(), points={})]
+    return d, {"ok": True, "hands": [{"dealer": "D", "declarer": "A", "complete": True,
+                                      "delta": {"D": 150}}]}
+
+
+@scenario("polish_marriage_on_first_lead")
+def p_polish_first() -> tuple[Json, Json]:
+    d = base("polish")
+    d["_note"] = ("RULES.md §5.3 marriage_on_first_lead true (polish): B declares ♥ on the very "
+                  "first lead of the hand; B makes 120 with it.")
+    h = hand_of(d, fixed={"B": "KH QH"}, auction=auction("B", 120, "C", "A"),
+                exchange=random_exchange("KH QH"), points={"B": 50}, declare={"B": "H"})
+    first = h["actions"][5]
+    assert first[0] == "B" and first[3:] == ["marriage"], first
+    d["hands"] = [h]
+    return d, {"ok": True, "hands": [{"taken": {"B": 150}, "marriages": {"B": ["H"]},
+                                      "delta": {"B": 120}}]}
+
+
+@scenario("tausendundeins2_complete_hand")
+def p_t2() -> tuple[Json, Json]:
+    d = base("tausendundeins2", players="A B")
+    d["_note"] = ("A complete tausendundeins2 hand (RULES.md §4.4, §5.11): B (non-dealer) "
+                  "leads, 4 free tricks with draws, then 8 strict tricks; B declares the ♣ "
+                  "marriage (100 in this preset) after winning a trick; each adds his exact "
+                  "raw points.")
+    d["hands"] = [hand_of(d, fixed={"B": "KC QC"}, points={"A": 40},
+                          declare={"B": "C"})]
+    return d, {"ok": True, "hands": [{"declarer": None, "complete": True,
+                                      "taken": {"A": 40, "B": 180},
+                                      "marriages": {"B": ["C"]},
+                                      "delta": {"A": 40, "B": 180}}]}
 # BUILDERS-END
 
 
