@@ -240,27 +240,12 @@ def hand_view(obs: Observation, name: str) -> HandView:
 
 
 def _penalties(result: HandResult, n: int) -> list[int]:
-    """Penalties of this hand per seat, read from the engine's notes (``{p} loses N ...``)."""
-    out = [0] * n
-    for note in result.notes:
-        for p in range(n):
-            head = f"{{{p}}} "
-            if not note.startswith(head):
-                continue
-            rest = note[len(head) :]
-            if rest.startswith("loses "):
-                amount = rest[len("loses ") :].split(" ", 1)[0]
-                if amount.isdigit():
-                    out[p] -= int(amount)
-            elif rest.startswith("is locked and took no trick: "):
-                amount = rest.rsplit(" ", 1)[-1].lstrip("−-")
-                if amount.isdigit():
-                    out[p] -= int(amount)
-    return out
+    """Penalties of this hand per seat (dashes, rospisat, lock, dealer penalties)."""
+    return list(result.penalties) if result.penalties else [0] * n
 
 
 def _fell(result: HandResult, p: int) -> bool:
-    return any(note.startswith(f"{{{p}}} fell off the barrel") for note in result.notes)
+    return p in result.fell
 
 
 def sheet_view(
@@ -279,11 +264,10 @@ def sheet_view(
     A dealer's penalty between hands (three jacks at the bottom) has no ``HandResult``: it
     shows only as a jump in the next written total.
 
-    Barrel strokes are counted here from the totals (``HandResult`` has no barrel counter):
-    a classic barrel total circled on the hand it is reached and one stroke more for each
-    hand spent on it; a sitter's hand does not count. Dashes are the defenders' raw zeros
-    (``result.taken``) off the barrel when the rules count them; penalties and falls come
-    from the engine's notes.
+    Barrel strokes are counted here from the totals: a classic barrel total circled on the
+    hand it is reached and one stroke more for each hand spent on it; a sitter's hand does
+    not count. Dashes are the defenders' raw zeros (``result.taken``) off the barrel when the
+    rules count them; penalties and falls come from ``result.penalties`` / ``result.fell``.
     """
     n = rules.seats
     who = tuple(_names(names, n))

@@ -95,7 +95,9 @@ def throw_in(s: State, events: list[Event] | None) -> None:
     result = HandResult(
         end=HandEnd.THROWN_IN, dealer=s.match.dealer, declarer=-1, contract=0, complete=True,
         taken={}, marriages={}, delta=(0,) * n, totals=s.match.totals,
-        notes=("everyone passed: the hand is thrown in",),
+        notes=("everyone passed: the hand is thrown in",), hand_no=s.match.hand_no,
+        sitter=s.sitter, golden=s.golden, barrel_hands=s.match.barrel_hands,
+        dashes=s.match.dashes, penalties=(0,) * n,
     )
     m = _after_scored_hand(s.rules, s.match, s.match.totals, made=False, golden=s.golden)
     _finish(s, m, result, events)
@@ -127,6 +129,8 @@ def annul(s: State, seat: int, reason: str, nines: bool, events: list[Event] | N
     result = HandResult(
         end=HandEnd.ANNULLED, dealer=s.match.dealer, declarer=-1, contract=0, complete=True,
         taken={}, marriages={}, delta=tuple(delta), totals=m.totals, notes=tuple(notes),
+        hand_no=s.match.hand_no, sitter=s.sitter, golden=s.golden,
+        barrel_hands=m.barrel_hands, dashes=m.dashes, penalties=tuple(delta),
     )
     if events is not None:
         events.append(HandAnnulled(dealer))
@@ -215,6 +219,7 @@ def _pipeline(
             deltas[p] = 0
     # 5. counter penalties (not multiplied)
     dashes = list(m.dashes)
+    pen = [0] * n
     ros = list(m.rospisat_calls)
     spis = list(m.spisat_calls)
     if end is HandEnd.PLAYED and raw is not None:
@@ -227,16 +232,19 @@ def _pipeline(
                 notes.append(f"{{{p}}} took nothing: a dash ({dashes[p]} of 3)")
                 if dashes[p] >= 3:
                     deltas[p] -= r.zero_penalty
+                    pen[p] -= r.zero_penalty
                     dashes[p] = 0
                     notes.append(f"{{{p}}} loses {r.zero_penalty} for a third dash")
             if r.lock_no_trick_penalty and is_locked(r, start[p]) and s.won[p] == 0:
                 deltas[p] -= r.lock_no_trick_penalty
+                pen[p] -= r.lock_no_trick_penalty
                 notes.append(f"{{{p}}} is locked and took no trick: −{r.lock_no_trick_penalty}")
     if end is HandEnd.ROSPISAT:
         ros[d] += 1
         notes.append(f"{{{d}}} declared rospisat")
         if r.rospisat_penalty and ros[d] % 3 == 0:
             deltas[d] -= r.rospisat_penalty
+            pen[d] -= r.rospisat_penalty
             notes.append(f"{{{d}}} loses {r.rospisat_penalty} for a third rospisat")
     elif end is HandEnd.SPISAT:
         spis[d] += 1
@@ -276,6 +284,7 @@ def _pipeline(
     for w in winners:
         notes.append(f"{{{w}}} wins the match" if len(winners) == 1 else
                      f"{{{w}}} shares the win")
+    fell = tuple(e.seat for e in events if isinstance(e, LeftBarrel) and e.fell)
     marriages: dict[int, tuple[int, ...]] = {}
     for p, suit, _ in s.decl_log:
         if suit >= 0:
@@ -286,6 +295,11 @@ def _pipeline(
         delta=tuple(m2.totals[p] - start[p] for p in range(n)), totals=m2.totals,
         notes=tuple(notes), made=made, multiplier=mult, winners=winners,
         aces=tuple(p for p, suit, _ in s.decl_log if suit < 0),
+        hand_no=m.hand_no, sitter=s.sitter, golden=s.golden, barrel_hands=m2.barrel_hands,
+        dashes=m2.dashes, penalties=tuple(pen),
+        climbed=tuple(p for p in range(n) if p not in fell and any(
+            isinstance(e, ClimbedBarrel) and e.seat == p for e in events)),
+        fell=fell,
     )
     _finish(s, m2, result, out, events)
 

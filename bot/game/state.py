@@ -74,6 +74,14 @@ class HandResult:
     multiplier: int = 1
     winners: tuple[int, ...] = ()
     aces: tuple[int, ...] = field(default=())  # seats that declared four aces
+    hand_no: int = 0
+    sitter: int = -1
+    golden: bool = False
+    barrel_hands: tuple[int, ...] = ()  # counters after the hand, per seat
+    dashes: tuple[int, ...] = ()
+    penalties: tuple[int, ...] = ()  # counter and dealer penalties (≤ 0), per seat
+    climbed: tuple[int, ...] = ()  # seats that got onto the barrel and stayed
+    fell: tuple[int, ...] = ()  # seats that fell off the barrel (−120 or to 0)
 
 
 _MATCH_FIELDS = (
