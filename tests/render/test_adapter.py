@@ -319,6 +319,8 @@ def _result(
     taken: dict[int, int] | None = None,
     notes: tuple[str, ...] = (),
     dealer: int = 0,
+    penalties: tuple[int, ...] = (0, 0, 0),
+    fell: tuple[int, ...] = (),
 ) -> HandResult:
     return HandResult(
         end=end,
@@ -332,6 +334,8 @@ def _result(
         totals=totals,
         notes=notes,
         made=made,
+        penalties=penalties,
+        fell=fell,
     )
 
 
@@ -366,6 +370,7 @@ def test_sheet_rules_by_hand() -> None:
             declarer=2,
             made=False,
             notes=("{0} fell off the barrel to 760",),
+            fell=(0,),
         ),
         _result(
             (0, -120, 0),
@@ -373,6 +378,7 @@ def test_sheet_rules_by_hand() -> None:
             declarer=2,
             taken={0: 5, 1: 0, 2: 100},
             notes=("{1} took nothing: a dash (3 of 3)", "{1} loses 120 for a third dash"),
+            penalties=(0, -120, 0),
         ),
     ]
     sv = sheet_view(results, NAMES, rules)
