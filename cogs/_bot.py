@@ -42,6 +42,8 @@ class BotOptions:
     clock: Clock | None = None
     edit_limit: int = 5  # channel creates/edits per window (Discord: 5 per 5 s)
     edit_per: float = 5.0
+    edit_debounce: float = 0.25  # wait this long after a change before editing
+    guild_ready_timeout: float = 2.0
     sync_commands: bool = True
     sweep_every: float = 600.0
 
@@ -145,14 +147,17 @@ class TysiacBot(commands.AutoShardedBot):
     def __init__(self, settings: Settings, options: BotOptions | None = None) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
+        options = options or BotOptions()
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
-                         tree_cls=TysiacTree, help_command=None)
+                         tree_cls=TysiacTree, help_command=None,
+                         guild_ready_timeout=options.guild_ready_timeout)
         self.settings = settings
-        self.options = options or BotOptions()
+        self.options = options
         self.components: dict[str, ComponentHandler] = {}
         self.store: Store | None = None
         self._service: TableService | None = None
-        self.publisher = Publisher(self, limit=self.options.edit_limit, per=self.options.edit_per)
+        self.publisher = Publisher(self, limit=options.edit_limit, per=options.edit_per,
+                                   debounce=options.edit_debounce)
         self._sweeper: asyncio.Task[None] | None = None
 
     @property

@@ -36,15 +36,19 @@ class RateLimiter:
 
     def __init__(self, limit: int = 5, per: float = 5.0, margin: float = 0.3) -> None:
         self.limit, self.window = limit, per + margin
+        self.spacing = per / limit  # spread the budget: no burst that starves later sends
         self.stamps: collections.deque[float] = collections.deque()
 
     def delay(self) -> float:
         now = time.monotonic()
         while self.stamps and now - self.stamps[0] >= self.window:
             self.stamps.popleft()
-        if len(self.stamps) < self.limit:
-            return 0.0
-        return self.window - (now - self.stamps[0])
+        wait = 0.0
+        if self.stamps:
+            wait = self.spacing - (now - self.stamps[-1])
+        if len(self.stamps) >= self.limit:
+            wait = max(wait, self.window - (now - self.stamps[0]))
+        return max(0.0, wait)
 
     async def acquire(self) -> None:
         wait = self.delay()
@@ -75,9 +79,10 @@ class _HandRef:
 
 
 class Publisher:
-    def __init__(self, bot: TysiacBot, *, limit: int = 5, per: float = 5.0) -> None:
+    def __init__(self, bot: TysiacBot, *, limit: int = 5, per: float = 5.0,
+                 debounce: float = 0.25) -> None:
         self.bot = bot
-        self.limit, self.per = limit, per
+        self.limit, self.per, self.debounce = limit, per, debounce
         self._channels: dict[int, _Channel] = {}
         self._hands: dict[tuple[int, int], _HandRef] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -139,6 +144,8 @@ class Publisher:
             if ch.table is None and not ch.sends:
                 ch.wake.clear()
                 await ch.wake.wait()
+                # Let a burst of moves (a trick, AI turns) land in one edit.
+                await asyncio.sleep(self.debounce)
                 continue
             await ch.limiter.acquire()
             try:
@@ -176,10 +183,19 @@ class Publisher:
         self._hands.pop((table_id, user_id), None)
 
     def remember_hand(self, interaction: discord.Interaction[Any], table: Table,
-                      seat: int) -> None:
-        """This interaction's message is the user's current hand: refresh it on changes."""
-        self._hands[(table.id, interaction.user.id)] = _HandRef(
-            interaction, time.monotonic(), hand_signature(table, seat), table.id, seat)
+                      seat: int) -> _HandRef:
+        """This interaction's message becomes the user's current hand (call before answering,
+        with the state the answer shows; then ``answered``)."""
+        ref = _HandRef(interaction, time.monotonic(), hand_signature(table, seat), table.id,
+                       seat, pending=True)
+        self._hands[(table.id, interaction.user.id)] = ref
+        return ref
+
+    def answered(self, ref: _HandRef, table: Table) -> None:
+        """The hand message exists now: refresh it if the table moved on meanwhile."""
+        ref.pending = False
+        if self._hands.get((ref.table_id, ref.interaction.user.id)) is ref:
+            self._refresh_hands(table)
 
     def _refresh_hands(self, table: Table) -> None:
         now = time.monotonic()

@@ -191,12 +191,10 @@ def hand_view(table: Table, seat: int | None, loc: str | None = None) -> discord
 
 
 def _declare_buttons(legal: list[Action]) -> list[Action]:
-    out: dict[object, Action] = {}
-    for a in sorted(legal, key=lambda a: -(a.card & 7)):  # kings before queens
-        if a.verb is Verb.PLAY and a.flag is not Flag.NONE:
-            key = a.flag if a.flag is Flag.ACES else a.card >> 3
-            out.setdefault(key, a)
-    return list(out.values())[:5]
+    """Leads that declare (marriage with its king or queen, four aces); five fit a row."""
+    out = [a for a in legal if a.verb is Verb.PLAY and a.flag is not Flag.NONE]
+    out.sort(key=lambda a: (a.flag is not Flag.ACES, a.card >> 3, -(a.card & 7)))
+    return out[:5]
 
 
 def _other_buttons(legal: list[Action], table: Table, seat: int,

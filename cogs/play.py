@@ -77,10 +77,17 @@ class Play(commands.Cog):
     async def _show_hand(self, interaction: discord.Interaction[Any], table: Table,
                          notice: str | None = None, *, update: bool = False) -> None:
         seat = table.seat_of(interaction.user.id)
-        await send(interaction, hand_message(table, seat, locale_of(interaction), notice),
-                   update=update)
-        if seat is not None:
-            self.bot.publisher.remember_hand(interaction, table, seat)
+        parts = hand_message(table, seat, locale_of(interaction), notice)
+        publisher = self.bot.publisher
+        ref = publisher.remember_hand(interaction, table, seat) if seat is not None else None
+        try:
+            await send(interaction, parts, update=update)
+        except BaseException:
+            if ref is not None:
+                publisher.forget_hand(table.id, interaction.user.id)
+            raise
+        if ref is not None:
+            publisher.answered(ref, table)
 
     def _table(self, interaction: discord.Interaction[Any]) -> Table:
         return self.service.in_channel(interaction.channel_id or 0)  # type: ignore[no-any-return]
