@@ -865,9 +865,12 @@ def w29() -> tuple[Json, Json]:
     md = {"ok": True, "hands": [{"declarer": "B", "contract": 200, "taken": {"B": 270},
                                  "delta": {"B": 200}}]}
     return d, md
+
+
 # ---------------------------------------------------------------- illegal actions
-DEAL2 = {"A": "AC 10C KC 9H JH 10S JD".split(), "B": "AH 10H KH QH 9C JC AS".split(),
-         "C": "AD 10D KD QC 9S QS JS".split(), "talon": "QD 9D KS".split()}
+DEAL2 = {"A": ["AC", "10C", "KC", "9H", "JH", "10S", "JD"],
+         "B": ["AH", "10H", "KH", "QH", "9C", "JC", "AS"],
+         "C": ["AD", "10D", "KD", "QC", "9S", "QS", "JS"], "talon": ["QD", "9D", "KS"]}
 DEAL2_NOTE = ("Deal: A AC 10C KC 9H JH 10S JD, B AH 10H KH QH 9C JC AS (♥ marriage), "
               "C AD 10D KD QC 9S QS JS, talon QD 9D KS; only B holds a marriage.")
 B_WINS_100 = [["B", "bid", 100], ["C", "pass"], ["A", "pass"]]
@@ -888,10 +891,10 @@ def e_step() -> tuple[Json, Json]:
     d["_note"] = ("SCENARIOS.md's error example (§2.4 rule (a), bid_step 10): Cid's 105 is not a "
                   "multiple of 10; exact message; hand and action are 0-based; exit status 2.")
     d["_expect_error_contains"] = "steps of 10"
-    d["hands"] = [{"deal": {"Bob": "AH 10H KH QH 9C JC AS".split(),
-                            "Cid": "AD 10D KD 9S QS KS JS".split(),
-                            "Ann": "AC 10C KC QC 9H JH QD".split(),
-                            "talon": "10S 9D JD".split()},
+    d["hands"] = [{"deal": {"Bob": ["AH", "10H", "KH", "QH", "9C", "JC", "AS"],
+                            "Cid": ["AD", "10D", "KD", "9S", "QS", "KS", "JS"],
+                            "Ann": ["AC", "10C", "KC", "QC", "9H", "JH", "QD"],
+                            "talon": ["10S", "9D", "JD"]},
                    "actions": [["Bob", "bid", 100], ["Cid", "bid", 105], ["Ann", "pass"],
                                ["Bob", "bid", 120], ["Cid", "pass"]]}]
     return d, {"ok": False, "hand": 0, "action": 1,
