@@ -92,9 +92,12 @@ def bid_range(seat: int, lo: int, hi: int, step: int, flag: Flag) -> tuple[Actio
 
 
 def _predeal_claim_reason(s: State, seat: int) -> str | None:
+    r = s.rules
+    if r.predeal_low_redeal_below is None and not r.predeal_four_nines_redeal:
+        return None
     if seat not in s.active or s.acted >> seat & 1:
         return None
-    return predeal_weak(s.rules, s.held[seat])
+    return predeal_weak(r, s.held[seat])
 
 
 def check_bid(s: State, a: Action) -> None:

@@ -173,7 +173,8 @@ def apply_play(s: State, a: Action, events: list[Event] | None) -> None:
     seat, c = a.seat, a.card
     # Fast check for the common case (an ordinary card of the player to act); anything
     # else goes through the full check with its readable refusals.
-    if a.flag is not Flag.NONE or seat != s.to_act or not s.rules.deck_mask >> c & 1 or not (
+    # legal ⊆ hand ⊆ deck, so a card that passes this test is a card of the deck.
+    if a.flag is not Flag.NONE or seat != s.to_act or not (
         (legal_card_mask(s, seat) if s.trick else s.held[seat]) >> c & 1
     ):
         _check_play(s, a)
