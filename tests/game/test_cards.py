@@ -6,8 +6,8 @@ from bot.game.cards import (
     DECKS,
     card_pretty,
     card_str,
-    mask_points,
     marriages_in,
+    mask_points,
     parse_card,
     to_mask,
 )

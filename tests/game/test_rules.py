@@ -37,7 +37,7 @@ def test_presets_differ_from_russian_as_rules_md_says() -> None:
 
 
 def test_unknown_option_is_named_with_a_suggestion() -> None:
-    with pytest.raises(RulesError, match="unknown option 'bid_stp'.*bid_step"):
+    with pytest.raises(RulesError, match=r"unknown option .bid_stp.*bid_step"):
         rules_for("russian", {"bid_stp": 10})
 
 

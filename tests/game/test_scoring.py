@@ -40,7 +40,7 @@ def test_rospisat_refused_on_the_barrel() -> None:
 def test_w24_hundred_concession() -> None:
     s, names = hand(W0_DEAL, options={"hundred_concede": True}, dealer="C",
                     totals={"A": 300, "B": 100, "C": 0})
-    s, events = run(s, names, "A bid 100", "B pass", "C pass")
+    s, _ = run(s, names, "A bid 100", "B pass", "C pass")
     assert not s.talon_shown
     s, _ = run(s, names, "A concede")
     assert s.match.totals == (200, 150, 50)
