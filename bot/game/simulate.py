@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.game.actions import Action, Flag, Verb
@@ -14,7 +14,7 @@ from bot.game.engine import apply_into, legal_actions
 from bot.game.events import Event
 from bot.game.rules import Rules
 from bot.game.state import Phase, State
-from bot.game.tricks import apply_play, legal_plays
+from bot.game.tricks import apply_play, legal_card_mask, legal_plays, plays_of
 
 Policy = Callable[[State, list[Action], random.Random], Action]
 
@@ -133,8 +133,12 @@ def play_hand(state: State, rng: random.Random, events: list[Event] | None = Non
         if phase is Phase.PLAY and (s.trick or s.trick_no) and policy is random_policy:
             # Mid-play the legal actions are the legal cards (plus declarations on a lead):
             # call the trick functions directly rather than through the dispatchers.
-            legal = legal_plays(s, s.to_act)
-            apply_play(s, legal[int(rand() * len(legal))], events)
+            seat = s.to_act
+            if s.trick:  # following: the legal cards, no declarations possible
+                choices: Sequence[Action] = plays_of(seat, legal_card_mask(s, seat))
+            else:
+                choices = legal_plays(s, seat)
+            apply_play(s, choices[int(rand() * len(choices))], events)
         elif phase is Phase.DEALING or phase is Phase.MATCH_OVER:
             return s, n
         else:

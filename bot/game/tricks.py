@@ -90,14 +90,15 @@ def legal_plays(s: State, seat: int) -> list[Action]:
     if seat != s.to_act:
         return []
     mask = legal_card_mask(s, seat)
-    out = list(_plays_of(seat, mask))
+    out = list(plays_of(seat, mask))
     if not s.trick and (s.trick_no > 0 or s.rules.marriage_on_first_lead):
         out += _declarations(s, seat, mask)
     return out
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _plays_of(seat: int, mask: int) -> tuple[Action, ...]:
+def plays_of(seat: int, mask: int) -> tuple[Action, ...]:
+    """The play actions of ``seat`` for the cards of ``mask`` (cached)."""
     plays = PLAYS[seat]
     out = []
     while mask:
