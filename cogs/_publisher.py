@@ -87,6 +87,7 @@ class Publisher:
         self._hands: dict[tuple[int, int], _HandRef] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self.sent = 0  # channel creates and edits made (for tests and the benchmark)
+        self._inflight = 0
 
     # ---- from the service --------------------------------------------------------------
     def __call__(self, update: Update) -> None:
@@ -121,8 +122,9 @@ class Publisher:
         self._channel(channel_id).limiter.stamps.append(time.monotonic())
 
     def busy(self) -> bool:
-        return any(ch.table is not None or ch.sends for ch in self._channels.values()) or any(
-            h.pending for h in self._hands.values())
+        channels = self._channels.values()
+        return (self._inflight > 0 or any(ch.table is not None or ch.sends for ch in channels)
+                or any(h.pending for h in self._hands.values()))
 
     async def idle(self, timeout: float = 30.0) -> None:  # noqa: ASYNC109
         """Wait until every queued edit and message went out (tests, benchmarks)."""
@@ -148,6 +150,7 @@ class Publisher:
                 await asyncio.sleep(self.debounce)
                 continue
             await ch.limiter.acquire()
+            self._inflight += 1
             try:
                 # The table edit (latest state) goes first; messages keep their order.
                 if ch.table is not None:
@@ -163,6 +166,8 @@ class Publisher:
                 log.info("table message in channel %s is gone", channel_id)
             except Exception:
                 log.exception("publishing to channel %s failed", channel_id)
+            finally:
+                self._inflight -= 1
 
     async def _edit_table(self, channel: discord.PartialMessageable, table: Table) -> None:
         if table.message_id is None:

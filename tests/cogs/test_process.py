@@ -1,0 +1,91 @@
+"""`python -m bot run` as its own process against the emulator; SIGKILL loses no accepted move."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sqlite3
+import sys
+from pathlib import Path
+
+from tests.fakediscord import FakeDiscord
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def spawn(fd: FakeDiscord, db: Path) -> asyncio.subprocess.Process:
+    env = {**os.environ, **fd.env, "DATABASE_PATH": str(db), "LOG_LEVEL": "WARNING"}
+    env.pop("DEV_GUILD_ID", None)
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "run", cwd=str(ROOT), env=env,
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+
+
+def human_moves(db: Path) -> int:
+    with sqlite3.connect(db) as con:
+        return con.execute("SELECT COUNT(*) FROM moves WHERE user_id IS NOT NULL").fetchone()[0]
+
+
+async def my_turn(fd, users, chan):
+    table = next(m for m in reversed(fd.visible(users[0], chan))
+                 if not m.ephemeral and any(":hand:" in c for c in m.custom_ids))
+    hand_id = next(c for c in table.custom_ids if ":hand:" in c)
+    for u in users:
+        r = await fd.click(u, table, hand_id)
+        if "Your turn" in r.content:
+            return u, r.message
+    raise AssertionError("nobody's turn")
+
+
+async def move(fd, user, hand) -> bool:
+    """Make the first enabled move of the hand; True if the bot accepted it."""
+    for row in hand.components:
+        for c in row.get("components", []):
+            if c.get("disabled") or ":hand:" in c["custom_id"]:
+                continue
+            if c["type"] == 3:
+                r = await fd.select(user, hand, c["custom_id"], [c["options"][0]["value"]])
+            elif any(v in c["custom_id"] for v in (":play:", ":pass:", ":talon:")):
+                r = await fd.click(user, hand, c["custom_id"])
+            else:
+                continue
+            answer = r.interaction.response_data.get("content", "")
+            return answer.startswith("You ")
+    return False
+
+
+async def test_sigkill_loses_no_accepted_move(tmp_path):
+    db = tmp_path / "kill.db"
+    async with FakeDiscord() as fd:
+        users = [fd.add_user(n, n.title()) for n in ("ann", "ben", "cat")]
+        guild = fd.add_guild("G", members=users)
+        chan = fd.add_text_channel(guild, "t")
+        proc = await spawn(fd, db)
+        try:
+            await fd.wait_ready(timeout=20)
+            r = await fd.slash(users[0], chan, "table new", timer=0)
+            tid = r.message.custom_ids[0].split(":")[1]
+            for u in users[1:]:
+                await fd.click(u, r.message, f"t1000:{tid}:join:")
+            await fd.click(users[0], r.message, f"t1000:{tid}:start:")
+            accepted = 0
+            for _ in range(6):
+                u, hand = await my_turn(fd, users, chan)
+                accepted += await move(fd, u, hand)
+            assert accepted >= 4
+            proc.send_signal(signal.SIGKILL)  # right after an acknowledged move
+            await proc.wait()
+            assert human_moves(db) == accepted
+            synced = fd.commands_synced
+            proc = await spawn(fd, db)
+            await fd.wait_until(lambda: fd.commands_synced > synced, 20)
+            await asyncio.sleep(1.5)  # setup done; let the new session identify
+            u, hand = await my_turn(fd, users, chan)  # the old table message still works
+            assert await move(fd, u, hand)
+            assert human_moves(db) == accepted + 1
+            await fd.settle()
+        finally:
+            if proc.returncode is None:
+                proc.terminate()
+                await proc.wait()
