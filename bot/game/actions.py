@@ -152,3 +152,23 @@ GIVES: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
 DISCARDS: tuple[tuple[Action, ...], ...] = tuple(
     tuple(act(s, Verb.DISCARD, c) for c in range(32)) for s in range(4)
 )
+
+
+def _by_byte(actions: tuple[Action, ...]) -> tuple[tuple[tuple[Action, ...], ...], ...]:
+    # [suit][byte] -> the actions for the cards of that suit present in the byte
+    return tuple(
+        tuple(tuple(actions[suit * 8 + r] for r in range(8) if b >> r & 1) for b in range(256))
+        for suit in range(4)
+    )
+
+
+def actions_for(table: tuple[tuple[tuple[Action, ...], ...], ...], mask: int) -> tuple[
+        Action, ...]:
+    """The actions of a by-byte table for every card of ``mask``, in card order."""
+    return (table[0][mask & 255] + table[1][mask >> 8 & 255] + table[2][mask >> 16 & 255]
+            + table[3][mask >> 24 & 255])
+
+
+PLAY_TABLE = tuple(_by_byte(PLAYS[s]) for s in range(4))
+GIVE_TABLE = tuple(tuple(_by_byte(GIVES[s][t]) for t in range(4)) for s in range(4))
+DISCARD_TABLE = tuple(_by_byte(DISCARDS[s]) for s in range(4))

@@ -180,7 +180,8 @@ def apply_pass(s: State, a: Action, events: list[Event] | None) -> None:
 
 
 def _next_bidder(s: State, seat: int, events: list[Event] | None) -> None:
-    remaining = [p for p in s.active if not s.passed >> p & 1]
+    passed = s.passed
+    remaining = [p for p in s.active if not passed >> p & 1]
     if not remaining:
         from bot.game.scoring import throw_in
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 
-from bot.game.actions import DISCARDS, GIVES, Action, Verb, act
+from bot.game.actions import DISCARD_TABLE, GIVE_TABLE, Action, Verb, act, actions_for
 from bot.game.bidding import highest_allowed, opening_min
 from bot.game.cards import ALL_NINES, cards_of, mask_points
 from bot.game.errors import RuleError
@@ -89,9 +89,9 @@ def legal_exchange(s: State, seat: int) -> list[Action]:
     return out
 
 
-def _card_moves(seat: int, verb: Verb, held: int, target: int) -> list[Action]:
-    table = GIVES[seat][target] if verb is Verb.GIVE else DISCARDS[seat]
-    return [table[c] for c in cards_of(held)]
+def _card_moves(seat: int, verb: Verb, held: int, target: int) -> tuple[Action, ...]:
+    table = GIVE_TABLE[seat][target] if verb is Verb.GIVE else DISCARD_TABLE[seat]
+    return actions_for(table, held)
 
 
 def _check_exchange_move(s: State, a: Action) -> None:
@@ -250,15 +250,16 @@ def claim_reason(s: State, seat: int) -> tuple[str, tuple[int, ...], bool] | Non
     if s.phase is Phase.EXCHANGE:
         if seat != s.declarer or s.gifts or s.discards:
             return None
-        talon = s.talons[s.talon_index]
-        shown = tuple(cards_of(talon))
         below = r.talon_low_redeal_below
+        if below is None and not r.talon_two_nines_redeal:
+            return None
+        talon = s.talons[s.talon_index]
         if below is not None and mask_points(talon) < below and (
             not r.talon_low_redeal_min_bid_only or s.winning_bid == opening_min(s)
         ):
-            return f"the talon holds fewer than {below} points", shown, False
+            return f"the talon holds fewer than {below} points", tuple(cards_of(talon)), False
         if r.talon_two_nines_redeal and (talon & ALL_NINES).bit_count() >= 2:
-            return "two nines in the talon", shown, False
+            return "two nines in the talon", tuple(cards_of(talon)), False
         return None
     if not before_first_card(s):
         return None

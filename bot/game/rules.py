@@ -188,11 +188,18 @@ class Rules:
     # derived, not options: filled in by __post_init__
     _active: int = field(default=0, init=False, repr=False, compare=False)
     _deck_mask: int = field(default=0, init=False, repr=False, compare=False)
+    _max_bid: int = field(default=0, init=False, repr=False, compare=False)
+    # Derived tables (dealing patterns) memoized per rule set; hashing a Rules for an
+    # lru_cache would cost more than the lookup saves.
+    memo: dict[object, object] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_active", 2 if self.seats == 2 else 3)
         object.__setattr__(self, "_deck_mask", DECKS.get(str(self.deck), 0))
         validate(self)
+        top = 120 + self.max_declarations
+        object.__setattr__(self, "_max_bid", top - top % self.bid_step)
 
     # ---- derived values the engine asks often -------------------------------------
     @property
@@ -223,8 +230,7 @@ class Rules:
     @property
     def max_bid(self) -> int:
         """Highest bid or contract the engine accepts: every point a hand can produce."""
-        top = 120 + self.max_declarations
-        return top - top % self.bid_step
+        return self._max_bid
 
     def with_options(self, **options: Any) -> Rules:
         """A copy with some options changed, validated like JSON input."""
@@ -237,7 +243,7 @@ class Rules:
         """Every option under its RULES.md name, JSON-ready."""
         out: dict[str, Any] = {}
         for f in fields(self):
-            if f.name.startswith("_"):
+            if f.name.startswith("_") or f.name == "memo":
                 continue
             value = getattr(self, f.name)
             if f.name == "marriage_values":
@@ -259,7 +265,7 @@ class Rules:
             raise RulesError("rules must be a JSON object of option names and values")
         values: dict[str, Any] = {}
         if base is not None:
-            values = {f.name: getattr(base, f.name) for f in fields(base) if f.name[0] != "_"}
+            values = {f.name: getattr(base, f.name) for f in fields(base) if f.init}
         for name, raw in data.items():
             values[name] = parse_option(name, raw)
         try:
@@ -272,7 +278,7 @@ class Rules:
         return cls.from_json(json.loads(text))
 
 
-OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Rules) if not f.name.startswith("_"))
+OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Rules) if f.init)
 _HINTS = get_type_hints(Rules)
 
 

@@ -277,10 +277,10 @@ def _pipeline(
     # 10. winner
     winners = _winners(r, d, new)
     golden_made = bool(made) and d >= 0
-    m2 = evolve(m, barrel_hands=tuple(bh), barrel_falls=tuple(falls), dashes=tuple(dashes),
-                 rospisat_calls=tuple(ros), spisat_calls=tuple(spis))
-    m2 = _after_scored_hand(r, m2, tuple(new), made=golden_made, golden=s.golden,
-                            winners=winners, notes=notes)
+    m2 = _after_scored_hand(r, m, tuple(new), made=golden_made, golden=s.golden,
+                            winners=winners, notes=notes, barrel_hands=tuple(bh),
+                            barrel_falls=tuple(falls), dashes=tuple(dashes),
+                            rospisat_calls=tuple(ros), spisat_calls=tuple(spis))
     for w in winners:
         notes.append(f"{{{w}}} wins the match" if len(winners) == 1 else
                      f"{{{w}}} shares the win")
@@ -375,10 +375,14 @@ def _winners(r: Rules, d: int, new: list[int]) -> tuple[int, ...]:
 def _after_scored_hand(
     r: Rules, m: Match, totals: tuple[int, ...], *, made: bool, golden: bool,
     winners: tuple[int, ...] = (), notes: list[str] | None = None,
+    barrel_hands: tuple[int, ...] | None = None, barrel_falls: tuple[int, ...] | None = None,
+    dashes: tuple[int, ...] | None = None, rospisat_calls: tuple[int, ...] | None = None,
+    spisat_calls: tuple[int, ...] | None = None,
 ) -> Match:
-    """Golden-round bookkeeping and the deal passing to the left."""
+    """The match after a scored hand: new counters, golden-round bookkeeping, next dealer."""
     golden_left, golden_made = m.golden_left, m.golden_made
-    barrel_hands = m.barrel_hands
+    if barrel_hands is None:
+        barrel_hands = m.barrel_hands
     if golden and golden_left > 0:
         golden_left -= 1
         golden_made = golden_made or made
@@ -393,9 +397,14 @@ def _after_scored_hand(
                     notes.append("all totals go back to 0 for the new golden round")
         if golden_left == r.seats:
             golden_made = False
-    return evolve(m, totals=totals, dealer=(m.dealer + 1) % r.seats, nines_annuls=0,
-                  golden_left=golden_left, golden_made=golden_made, winners=winners,
-                  barrel_hands=barrel_hands)
+    return Match(
+        totals=totals, barrel_hands=barrel_hands,
+        barrel_falls=m.barrel_falls if barrel_falls is None else barrel_falls,
+        dashes=m.dashes if dashes is None else dashes,
+        rospisat_calls=m.rospisat_calls if rospisat_calls is None else rospisat_calls,
+        spisat_calls=m.spisat_calls if spisat_calls is None else spisat_calls,
+        dealer=(m.dealer + 1) % r.seats, hand_no=m.hand_no, golden_left=golden_left,
+        golden_made=golden_made, nines_annuls=0, winners=winners)
 
 
 def _finish(

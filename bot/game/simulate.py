@@ -7,9 +7,9 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bot.game.actions import Action, Flag, Verb
+from bot.game.actions import Action, Deal, Flag, Verb
 from bot.game.cards import RA, RK, RQ, marriages_in, mask_points, points_of
-from bot.game.dealing import new_match, random_deal
+from bot.game.dealing import apply_deal, new_match, random_deal
 from bot.game.engine import apply_into, legal_actions
 from bot.game.events import Event
 from bot.game.rules import Rules
@@ -125,7 +125,10 @@ def play_hand(state: State, rng: random.Random, events: list[Event] | None = Non
     """Deal and play one hand with ``policy``; (state after it, actions taken)."""
     s = state.copy()
     for move in random_deal(s, rng):
-        s = apply_into(s, move, events, inplace=True)
+        if isinstance(move, Deal):
+            apply_deal(s, move, events, trusted=True)
+        else:
+            s = apply_into(s, move, events, inplace=True)
     n = 0
     rand = rng.random
     while True:
@@ -138,7 +141,7 @@ def play_hand(state: State, rng: random.Random, events: list[Event] | None = Non
                 choices: Sequence[Action] = plays_of(seat, legal_card_mask(s, seat))
             else:
                 choices = legal_plays(s, seat)
-            apply_play(s, choices[int(rand() * len(choices))], events)
+            apply_play(s, choices[int(rand() * len(choices))], events, trusted=True)
         elif phase is Phase.DEALING or phase is Phase.MATCH_OVER:
             return s, n
         else:

@@ -92,9 +92,8 @@ _MATCH_FIELDS = (
 
 def evolve(m: Match, **changes: Any) -> Match:
     """``dataclasses.replace`` for Match, several times faster (it runs once a hand)."""
-    values = {f: getattr(m, f) for f in _MATCH_FIELDS}
-    values.update(changes)
-    return Match(**values)
+    get = changes.get
+    return Match(*[get(f, getattr(m, f)) for f in _MATCH_FIELDS])
 
 
 class State:

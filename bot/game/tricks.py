@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import functools
-
-from bot.game.actions import PLAYS, PLAYS_ACES, PLAYS_MARRIAGE, Action, Flag
+from bot.game.actions import PLAY_TABLE, PLAYS_ACES, PLAYS_MARRIAGE, Action, Flag
 from bot.game.bidding import on_lviv_barrel
 from bot.game.cards import (
     ALL_ACES,
@@ -96,16 +94,10 @@ def legal_plays(s: State, seat: int) -> list[Action]:
     return out
 
 
-@functools.lru_cache(maxsize=1 << 16)
 def plays_of(seat: int, mask: int) -> tuple[Action, ...]:
-    """The play actions of ``seat`` for the cards of ``mask`` (cached)."""
-    plays = PLAYS[seat]
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(plays[low.bit_length() - 1])
-        mask ^= low
-    return tuple(out)
+    """The play actions of ``seat`` for the cards of ``mask``."""
+    t = PLAY_TABLE[seat]
+    return t[0][mask & 255] + t[1][mask >> 8 & 255] + t[2][mask >> 16 & 255] + t[3][mask >> 24]
 
 
 def _declarations(s: State, seat: int, hand: int) -> list[Action]:
@@ -170,14 +162,17 @@ def _follow_refusal(s: State, seat: int) -> str:
     return "he must play a card that heads the trick when he can"
 
 
-def apply_play(s: State, a: Action, events: list[Event] | None) -> None:
+def apply_play(
+    s: State, a: Action, events: list[Event] | None, *, trusted: bool = False
+) -> None:
+    """Play a card. ``trusted``: the caller took ``a`` from the legal actions just now."""
     seat, c = a.seat, a.card
     # Fast check for the common case (an ordinary card of the player to act); anything
     # else goes through the full check with its readable refusals.
     # legal ⊆ hand ⊆ deck, so a card that passes this test is a card of the deck.
-    if a.flag is not Flag.NONE or seat != s.to_act or not (
+    if not trusted and (a.flag is not Flag.NONE or seat != s.to_act or not (
         (legal_card_mask(s, seat) if s.trick else s.held[seat]) >> c & 1
-    ):
+    )):
         _check_play(s, a)
     if s.phase is Phase.CONTRACT:
         s.contract_fixed = True
@@ -239,10 +234,13 @@ def _declare_aces(s: State, seat: int, events: list[Event] | None) -> None:
 
 def _finish_trick(s: State, events: list[Event] | None) -> None:
     trick = s.trick
-    w = trick_winner(trick, s.trump)
-    pts = 0
-    for _, c in trick:
+    trump = s.trump
+    w, best = trick[0]
+    pts = _POINTS[best & 7]
+    for p, c in trick[1:]:
         pts += _POINTS[c & 7]
+        if (c >> 3 == best >> 3 and c > best) or (c >> 3 == trump and best >> 3 != trump):
+            w, best = p, c
     s.won[w] += 1
     s.points[w] += pts
     if events is not None:
