@@ -199,13 +199,10 @@ def _next_bidder(s: State, seat: int, events: list[Event] | None) -> None:
 
         after_auction(s, events)
         return
-    k = len(s.active)
-    i = s.active.index(seat)
-    for j in range(1, k + 1):
-        p = s.active[(i + j) % k]
-        if not s.passed >> p & 1:
-            s.to_act = p
-            return
+    p = s.next_seat[seat]
+    while passed >> p & 1:
+        p = s.next_seat[p]
+    s.to_act = p
 
 
 def claim_predeal_redeal(s: State, a: Action) -> str:

@@ -64,6 +64,10 @@ def new_match(
 def _reset_hand(s: State, dealer: int) -> None:
     n = s.rules.seats
     s.forehand, s.sitter, s.active = seats_for_hand(s.rules, dealer)
+    nxt = [-1] * n
+    for i, p in enumerate(s.active):
+        nxt[p] = s.active[(i + 1) % len(s.active)]
+    s.next_seat = tuple(nxt)
     s.golden = s.match.golden_left > 0
     s.silenced = 0
     s.held = [0] * n

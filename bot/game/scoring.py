@@ -210,12 +210,14 @@ def _pipeline(
         base[s.sitter] = sitter_bonus(s)
     deltas = [b * mult for b in base]
     # 4. suppression
+    at = r.barrel_at
+    classic = r.barrel is Barrel.CLASSIC
+    lock = r.lock_at
     for p in range(n):
-        if p == d:
-            continue
-        if on_classic_barrel(r, start[p]) or is_locked(r, start[p]) or (
-            p == s.sitter and on_any_barrel(r, start[p])
-        ):
+        t = start[p]
+        if p != d and ((classic and t == at) or (lock is not None and lock <= t < r.target) or (
+            p == s.sitter and on_any_barrel(r, t)
+        )):
             deltas[p] = 0
     # 5. counter penalties (not multiplied)
     dashes = list(m.dashes)
@@ -260,7 +262,8 @@ def _pipeline(
     # 7. barrel transitions
     bh = list(m.barrel_hands)
     falls = list(m.barrel_falls)
-    if r.barrel is Barrel.CLASSIC:
+    top = r.target + 1 if r.target_exceed else r.target
+    if classic and (at in start or any(at <= x < top for x in new)):
         _classic_barrel(s, end, made, start, new, bh, falls, notes, events)
     elif r.barrel is Barrel.LVIV:
         for p in range(n):
@@ -284,7 +287,8 @@ def _pipeline(
     for w in winners:
         notes.append(f"{{{w}}} wins the match" if len(winners) == 1 else
                      f"{{{w}}} shares the win")
-    fell = tuple(e.seat for e in events if isinstance(e, LeftBarrel) and e.fell)
+    fell = tuple(e.seat for e in events if isinstance(e, LeftBarrel) and e.fell) if (
+        events) else ()
     marriages: dict[int, tuple[int, ...]] = {}
     for p, suit, _ in s.decl_log:
         if suit >= 0:
@@ -298,7 +302,7 @@ def _pipeline(
         hand_no=m.hand_no, sitter=s.sitter, golden=s.golden, barrel_hands=m2.barrel_hands,
         dashes=m2.dashes, penalties=tuple(pen),
         climbed=tuple(p for p in range(n) if p not in fell and any(
-            isinstance(e, ClimbedBarrel) and e.seat == p for e in events)),
+            isinstance(e, ClimbedBarrel) and e.seat == p for e in events)) if events else (),
         fell=fell,
     )
     _finish(s, m2, result, out, events)

@@ -129,6 +129,7 @@ class State:
         "marriages_declared",
         "match",
         "max_bid_by",
+        "next_seat",
         "passed",
         "phase",
         "played",
@@ -157,6 +158,7 @@ class State:
     to_act: int
     # hand set-up
     active: tuple[int, ...]  # active seats, clockwise from forehand
+    next_seat: tuple[int, ...]  # per seat: the next active seat clockwise (-1 for the sitter)
     forehand: int
     sitter: int
     golden: bool

@@ -187,9 +187,8 @@ def apply_play(
     trick = s.trick = (*s.trick, (seat, c))
     if events is not None:
         events.append(CardPlayed(seat, c, s.trick_no))
-    active = s.active
-    if len(trick) < len(active):
-        s.to_act = active[(active.index(seat) + 1) % len(active)]
+    if len(trick) < len(s.active):
+        s.to_act = s.next_seat[seat]
         return
     _finish_trick(s, events)
     if not s.held[s.leader]:
