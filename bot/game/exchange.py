@@ -58,7 +58,7 @@ def apply_talon_choice(s: State, a: Action, events: list[Event] | None) -> None:
     take_talon(s, a.amount, events)
 
 
-def _receivers_left(s: State) -> list[int]:
+def receivers_left(s: State) -> list[int]:
     r = s.rules
     if r.exchange is Exchange.GIVE_ONE_EACH or r.exchange is Exchange.DISCARD_ONE_GIVE_ONE:
         given = {t for _, t in s.gifts}
@@ -66,7 +66,7 @@ def _receivers_left(s: State) -> list[int]:
     return []
 
 
-def _discards_left(s: State) -> int:
+def discards_left(s: State) -> int:
     r = s.rules
     if r.exchange is Exchange.DISCARD:
         return s.talons[s.talon_index].bit_count() - s.discards.bit_count()
@@ -79,9 +79,9 @@ def legal_exchange(s: State, seat: int) -> list[Action]:
     out: list[Action] = []
     if seat == s.declarer:
         held = s.held[seat]
-        for t in _receivers_left(s):
+        for t in receivers_left(s):
             out += _card_moves(seat, Verb.GIVE, held, t)
-        if _discards_left(s):
+        if discards_left(s):
             out += _card_moves(seat, Verb.DISCARD, held, -1)
         out += legal_giveups(s, seat)
     if claim_reason(s, seat) is not None:
@@ -103,7 +103,7 @@ def _check_exchange_move(s: State, a: Action) -> None:
 
 def apply_give(s: State, a: Action, events: list[Event] | None) -> None:
     _check_exchange_move(s, a)
-    left = _receivers_left(s)
+    left = receivers_left(s)
     if not left:
         raise RuleError("the declarer gives no (more) cards in this exchange", a)
     if a.target not in left:
@@ -121,7 +121,7 @@ def apply_give(s: State, a: Action, events: list[Event] | None) -> None:
 
 def apply_discard(s: State, a: Action, events: list[Event] | None) -> None:
     _check_exchange_move(s, a)
-    if not _discards_left(s):
+    if not discards_left(s):
         raise RuleError("no (more) cards are laid away in this exchange", a)
     bit = 1 << a.card
     s.held[a.seat] ^= bit
@@ -132,7 +132,7 @@ def apply_discard(s: State, a: Action, events: list[Event] | None) -> None:
 
 
 def _exchange_done_check(s: State) -> None:
-    if not _receivers_left(s) and not _discards_left(s):
+    if not receivers_left(s) and not discards_left(s):
         s.phase = Phase.CONTRACT
 
 

@@ -7,11 +7,13 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bot.game.actions import Action, Deal, Flag, Verb
-from bot.game.cards import RA, RK, RQ, marriages_in, mask_points, points_of
+from bot.game.actions import DISCARDS, GIVES, PASSES, Action, Deal, Flag, Verb, act
+from bot.game.bidding import forced_opening, highest_allowed, lowest_bid
+from bot.game.cards import RA, RK, RQ, cards_of, marriages_in, mask_points, points_of
 from bot.game.dealing import apply_deal, new_match, random_deal
 from bot.game.engine import apply_into, legal_actions
 from bot.game.events import Event
+from bot.game.exchange import claim_reason, discards_left, legal_contract, receivers_left
 from bot.game.rules import Rules
 from bot.game.state import Phase, State
 from bot.game.tricks import apply_play, legal_card_mask, legal_plays, plays_of
@@ -48,6 +50,54 @@ def random_policy(state: State, legal: list[Action], rng: random.Random) -> Acti
             return rng.choice(giveups)
         return legal[min(int(rng.expovariate(1.5)), first_play - 1 - len(giveups))]
     return legal[int(rng.random() * len(legal))]
+
+
+def random_move(state: State, rng: random.Random) -> Action:
+    """``random_policy(state, legal_actions(state), rng)`` without building the legal list.
+
+    The same action from the same RNG state (a test checks it); the auction and exchange
+    offer dozens of actions of which one is used, and listing them was a fifth of a hand.
+    """
+    s = state
+    seat = s.to_act
+    phase = s.phase
+    r = s.rules
+    if phase is Phase.BIDDING and not (s.silenced >> seat & 1 or s.blind or (
+            r.predeal_low_redeal_below is not None or r.predeal_four_nines_redeal)):
+        lo = lowest_bid(s)
+        hi = highest_allowed(s, seat, s.held[seat])
+        step = r.bid_step
+        nbids = (hi - lo) // step + 1 if hi >= lo else 0
+        if not forced_opening(s, seat) and (not nbids or rng.random() < 0.55):
+            return PASSES[seat]
+        return act(seat, Verb.BID, amount=lo + step * min(int(rng.expovariate(1.0)), nbids - 1))
+    if phase is Phase.EXCHANGE and seat == s.declarer:
+        cards = cards_of(s.held[seat])
+        receivers = receivers_left(s)
+        discards = 1 if discards_left(s) else 0
+        claim = claim_reason(s, seat) is not None
+        total = len(cards) * (len(receivers) + discards) + len(s.giveups) + claim
+        i = int(rng.random() * total)
+        k, j = divmod(i, len(cards))
+        if k < len(receivers):
+            return GIVES[seat][receivers[k]][cards[j]]
+        if k < len(receivers) + discards:
+            return DISCARDS[seat][cards[j]]
+        i -= len(cards) * (len(receivers) + discards)
+        return s.giveups[i] if i < len(s.giveups) else act(seat, Verb.REDEAL)
+    if phase is Phase.CONTRACT and seat == s.declarer:
+        contracts = legal_contract(s, seat)
+        tail = legal_plays(s, seat)
+        if claim_reason(s, seat) is not None:
+            tail.append(act(seat, Verb.REDEAL))
+        x = rng.random()
+        if x < 0.8:
+            return tail[int(rng.random() * len(tail))]
+        giveups = s.giveups
+        if giveups and x > 0.94:
+            return rng.choice(giveups)
+        return contracts[min(int(rng.expovariate(1.5)), len(contracts) - 1 - len(giveups))]
+    return random_policy(s, legal_actions(s), rng)
 
 
 def greedy_policy(state: State, legal: list[Action], rng: random.Random) -> Action:
@@ -144,6 +194,8 @@ def play_hand(state: State, rng: random.Random, events: list[Event] | None = Non
             apply_play(s, choices[int(rand() * len(choices))], events, trusted=True)
         elif phase is Phase.DEALING or phase is Phase.MATCH_OVER:
             return s, n
+        elif policy is random_policy:
+            s = apply_into(s, random_move(s, rng), events, inplace=True)
         else:
             s = apply_into(s, policy(s, legal_actions(s), rng), events, inplace=True)
         n += 1

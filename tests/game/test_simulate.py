@@ -22,3 +22,32 @@ def test_same_seed_same_games() -> None:
     a = simulate(preset("russian"), hands=50, seed=3)
     b = simulate(preset("russian"), hands=50, seed=3)
     assert a.actions == b.actions
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_random_move_is_random_policy_without_the_list(name: str) -> None:
+    """The fast sampler picks exactly what random_policy picks from legal_actions."""
+    import random
+
+    from bot.game.dealing import new_match, random_deal
+    from bot.game.engine import apply, legal_actions
+    from bot.game.simulate import random_move, random_policy
+    from bot.game.state import Phase
+
+    rules = preset(name)
+    rng = random.Random(4)
+    s = new_match(rules)
+    checked = 0
+    for _ in range(40):
+        if s.phase is Phase.MATCH_OVER:
+            s = new_match(rules)
+        for move in random_deal(s, rng):
+            s, _ = apply(s, move)
+        while s.phase not in (Phase.DEALING, Phase.MATCH_OVER):
+            seed = rng.random()
+            fast = random_move(s, random.Random(seed))
+            slow = random_policy(s, legal_actions(s), random.Random(seed))
+            assert fast == slow, (s.phase, fast, slow)
+            checked += 1
+            s, _ = apply(s, slow)
+    assert checked > 100
