@@ -8,6 +8,7 @@ leaves the given state untouched (``apply`` works on a copy).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from bot.game.actions import Action, Deal, Flag, JackPenalty, Move, Verb
 from bot.game.bidding import apply_bid, apply_pass, claim_predeal_redeal, legal_bidding
@@ -131,6 +132,31 @@ _SHAPES: dict[Verb, tuple[bool, bool, bool, frozenset[Flag]]] = {
 
 
 def _apply_action(s: State, a: Action, events: list[Event] | None) -> None:
+    v = a.verb
+    phases = _BY_PHASE.get(v)
+    shape = _SHAPES[v]
+    if (
+        (phases is None and s.phase in _NO_MOVES) or (phases is not None and s.phase not in phases)
+        or a.seat not in s.active or (a.card >= 0) is not shape[0]
+        or (a.target >= 0) is not shape[1] or (a.amount != 0 and not shape[2])
+        or a.flag not in shape[3] or (a.card >= 0 and not s.rules.deck_mask >> a.card & 1)
+    ):
+        _refuse(s, a)
+    handler = _HANDLERS.get(v)
+    if handler is not None:
+        handler(s, a, events)
+        return
+    kind = giveup_kind(v)
+    refusal = giveup_refusal(s, a.seat, kind)
+    if refusal is not None:
+        raise RuleError(refusal, a)
+    if events is not None:
+        events.append(GaveUp(a.seat, kind))
+    score_giveup(s, kind, events)
+
+
+def _refuse(s: State, a: Action) -> None:
+    """Raise the RuleError for a move that fails the quick checks of _apply_action."""
     if s.phase is Phase.MATCH_OVER:
         raise RuleError("the match is over", a)
     if s.phase is Phase.DEALING:
@@ -146,33 +172,19 @@ def _apply_action(s: State, a: Action, events: list[Event] | None) -> None:
         raise RuleError(f"that is not a well-formed {v.value} move", a)
     if a.card >= 32 or (a.card >= 0 and not s.rules.deck_mask >> a.card & 1):
         raise RuleError(f"{a.card} is not a card of this deck", a)
-    phases = _BY_PHASE.get(v)
-    if phases is not None and s.phase not in phases:
-        raise RuleError(_wrong_phase(s, v), a)
-    if v is Verb.PLAY:
-        apply_play(s, a, events)
-    elif v is Verb.BID:
-        apply_bid(s, a, events)
-    elif v is Verb.PASS:
-        apply_pass(s, a, events)
-    elif v is Verb.GIVE:
-        apply_give(s, a, events)
-    elif v is Verb.DISCARD:
-        apply_discard(s, a, events)
-    elif v is Verb.CONTRACT:
-        apply_contract(s, a, events)
-    elif v is Verb.TALON:
-        apply_talon_choice(s, a, events)
-    elif v is Verb.REDEAL:
-        _apply_redeal(s, a, events)
-    else:
-        kind = giveup_kind(v)
-        refusal = giveup_refusal(s, a.seat, kind)
-        if refusal is not None:
-            raise RuleError(refusal, a)
-        if events is not None:
-            events.append(GaveUp(a.seat, kind))
-        score_giveup(s, kind, events)
+    raise RuleError(_wrong_phase(s, v), a)
+
+
+_NO_MOVES = (Phase.DEALING, Phase.MATCH_OVER)
+_HANDLERS: dict[Verb, Callable[[State, Action, list[Event] | None], None]] = {
+    Verb.PLAY: apply_play,
+    Verb.BID: apply_bid,
+    Verb.PASS: apply_pass,
+    Verb.GIVE: apply_give,
+    Verb.DISCARD: apply_discard,
+    Verb.CONTRACT: apply_contract,
+    Verb.TALON: apply_talon_choice,
+}
 
 
 def _wrong_phase(s: State, v: Verb) -> str:
@@ -202,6 +214,9 @@ def _apply_redeal(s: State, a: Action, events: list[Event] | None) -> None:
     if events is not None:
         events.append(RedealClaimed(a.seat, reason, shown))
     annul(s, a.seat, reason, nines, events)
+
+
+_HANDLERS[Verb.REDEAL] = _apply_redeal
 
 
 def deal_random(state: State, rng: random.Random) -> tuple[State, list[Event]]:

@@ -229,6 +229,9 @@ def legal_giveups(s: State, seat: int) -> tuple[Action, ...]:
 def _open_giveups(s: State) -> tuple[Action, ...]:
     # Every condition of a give-up is fixed once the declarer holds the talon, so the
     # list is worked out once a hand rather than at every legal_actions call.
+    r = s.rules
+    if not r.rospisat and r.spisat_max <= 0 and not r.hundred_concede:
+        return ()
     d = s.declarer
     return tuple(act(d, v) for v, kind in _GIVEUPS if giveup_refusal(s, d, kind) is None)
 
