@@ -1,21 +1,24 @@
-"""Scoring a hand and moving the match on: the pipeline of RULES.md §2.15, in its exact order."""
+"""Scoring a hand: the pipeline of RULES.md §2.15, in its exact order."""
 
 from __future__ import annotations
 
+from bot.game.barrel import (
+    classic_barrel,
+    is_locked,
+    on_any_barrel,
+    on_classic_barrel,
+    reaches_target,
+)
 from bot.game.cards import ALL_ACES, marriages_in, mask_points
 from bot.game.events import (
     ClimbedBarrel,
     DashGiven,
-    DealerPenalized,
     Event,
-    HandAnnulled,
-    HandScored,
     LeftBarrel,
-    MatchWon,
 )
+from bot.game.match import after_scored_hand, annul, finish, throw_in
 from bot.game.rules import (
     Barrel,
-    BarrelConflict,
     DeclarerScores,
     DiscardsCountFor,
     FinalTie,
@@ -23,7 +26,15 @@ from bot.game.rules import (
     Rules,
     SitterBonus,
 )
-from bot.game.state import HandEnd, HandResult, Match, Phase, State, evolve
+from bot.game.state import HandEnd, HandResult, State
+
+# Status tests and match steps live in barrel.py and match.py; other modules import them
+# from here as well.
+__all__ = [
+    "annul", "is_locked", "on_any_barrel", "on_classic_barrel", "raw_points", "reaches_target",
+    "round_nearest", "round_up_half", "score_giveup", "score_played_hand", "sitter_bonus",
+    "throw_in",
+]
 
 
 def round_nearest(x: int, u: int) -> int:
@@ -35,24 +46,6 @@ def round_nearest(x: int, u: int) -> int:
 def round_up_half(amount: int, u: int) -> int:
     """round_up(amount / 2, u) without floats."""
     return -(-amount // (2 * u)) * u if u > 1 else -(-amount // 2)
-
-
-def reaches_target(rules: Rules, total: int) -> bool:
-    return total > rules.target if rules.target_exceed else total >= rules.target
-
-
-def on_classic_barrel(rules: Rules, total: int) -> bool:
-    return rules.barrel is Barrel.CLASSIC and total == rules.barrel_at
-
-
-def on_any_barrel(rules: Rules, total: int) -> bool:
-    if rules.barrel is Barrel.CLASSIC:
-        return total == rules.barrel_at
-    return rules.barrel is Barrel.LVIV and rules.barrel_at <= total < rules.target
-
-
-def is_locked(rules: Rules, total: int) -> bool:
-    return rules.lock_at is not None and rules.lock_at <= total < rules.target
 
 
 def raw_points(s: State) -> dict[int, int]:
@@ -87,54 +80,6 @@ def sitter_bonus(s: State) -> int:
     if r.sitter_bonus_cap is not None:
         bonus = min(bonus, r.sitter_bonus_cap)
     return bonus
-
-
-def throw_in(s: State, events: list[Event] | None) -> None:
-    """Everyone passed: no score, the deal passes on (D17)."""
-    n = s.rules.seats
-    result = HandResult(
-        end=HandEnd.THROWN_IN, dealer=s.match.dealer, declarer=-1, contract=0, complete=True,
-        taken={}, marriages={}, delta=(0,) * n, totals=s.match.totals,
-        notes=("everyone passed: the hand is thrown in",), hand_no=s.match.hand_no,
-        sitter=s.sitter, golden=s.golden, barrel_hands=s.match.barrel_hands,
-        dashes=s.match.dashes, penalties=(0,) * n,
-    )
-    m = _after_scored_hand(s.rules, s.match, s.match.totals, made=False, golden=s.golden)
-    _finish(s, m, result, events)
-
-
-def annul(s: State, seat: int, reason: str, nines: bool, events: list[Event] | None) -> None:
-    """A redeal claim: nobody scores; the same dealer deals again (or pays and passes it on)."""
-    r = s.rules
-    m = s.match
-    n = r.seats
-    totals = list(m.totals)
-    barrel_hands = list(m.barrel_hands)
-    delta = [0] * n
-    notes = [f"{{{seat}}} claimed a redeal ({reason}): the hand is annulled"]
-    count = m.nines_annuls + 1 if nines else 0
-    dealer = m.dealer
-    if r.nines_redeal_dealer_penalty and count >= 3:
-        totals[dealer] -= 120
-        delta[dealer] = -120
-        if totals[dealer] != r.barrel_at:
-            barrel_hands[dealer] = 0
-        notes.append(f"{{{dealer}}} loses 120: three nines redeals in a row; the deal passes on")
-        if events is not None:
-            events.append(DealerPenalized(dealer, 120, "three nines redeals in a row"))
-        dealer = (dealer + 1) % n
-        count = 0
-    m = evolve(m, totals=tuple(totals), barrel_hands=tuple(barrel_hands), dealer=dealer,
-                nines_annuls=count)
-    result = HandResult(
-        end=HandEnd.ANNULLED, dealer=s.match.dealer, declarer=-1, contract=0, complete=True,
-        taken={}, marriages={}, delta=tuple(delta), totals=m.totals, notes=tuple(notes),
-        hand_no=s.match.hand_no, sitter=s.sitter, golden=s.golden,
-        barrel_hands=m.barrel_hands, dashes=m.dashes, penalties=tuple(delta),
-    )
-    if events is not None:
-        events.append(HandAnnulled(dealer))
-    _finish(s, m, result, events)
 
 
 def score_giveup(s: State, kind: HandEnd, events: list[Event] | None) -> None:
@@ -264,7 +209,7 @@ def _pipeline(
     falls = list(m.barrel_falls)
     top = r.target + 1 if r.target_exceed else r.target
     if classic and (at in start or any(at <= x < top for x in new)):
-        _classic_barrel(s, end, made, start, new, bh, falls, notes, events)
+        classic_barrel(s, end, made, start, new, bh, falls, notes, events)
     elif r.barrel is Barrel.LVIV:
         for p in range(n):
             if start[p] < r.barrel_at and r.barrel_at <= new[p] < r.target:
@@ -280,7 +225,7 @@ def _pipeline(
     # 10. winner
     winners = _winners(r, d, new)
     golden_made = bool(made) and d >= 0
-    m2 = _after_scored_hand(r, m, tuple(new), made=golden_made, golden=s.golden,
+    m2 = after_scored_hand(r, m, tuple(new), made=golden_made, golden=s.golden,
                             winners=winners, notes=notes, barrel_hands=tuple(bh),
                             barrel_falls=tuple(falls), dashes=tuple(dashes),
                             rospisat_calls=tuple(ros), spisat_calls=tuple(spis))
@@ -305,62 +250,7 @@ def _pipeline(
             isinstance(e, ClimbedBarrel) and e.seat == p for e in events)) if events else (),
         fell=fell,
     )
-    _finish(s, m2, result, out, events)
-
-
-def _classic_barrel(
-    s: State, end: HandEnd, made: bool | None, start: tuple[int, ...], new: list[int],
-    bh: list[int], falls: list[int], notes: list[str], events: list[Event],
-) -> None:
-    r = s.rules
-    d = s.declarer
-    at = r.barrel_at
-    fall_to = at - 120
-
-    def fall(p: int) -> None:
-        falls[p] += 1
-        bh[p] = 0
-        new[p] = 0 if r.barrel_third_fall_reset and falls[p] % 3 == 0 else fall_to
-        events.append(LeftBarrel(p, new[p], fell=True))
-        notes.append(f"{{{p}}} fell off the barrel to {new[p]}")
-
-    def in_zone(x: int) -> bool:
-        return at <= x <= r.target if r.target_exceed else at <= x < r.target
-
-    newcomers: list[int] = []
-    stayed: list[int] = []
-    for p in range(r.seats):
-        if start[p] == at:
-            if p == s.sitter:
-                stayed.append(p)
-                continue
-            if p == d and not (end is HandEnd.PLAYED and made):
-                bh[p] = 0
-                events.append(LeftBarrel(p, new[p], fell=False))
-                notes.append(f"{{{p}}} is off the barrel")
-                continue
-            if p == d and reaches_target(r, new[p]):
-                continue
-            new[p] = at
-            bh[p] += 1
-            if bh[p] >= r.barrel_hands:
-                fall(p)
-            else:
-                stayed.append(p)
-        elif in_zone(new[p]):
-            new[p] = at
-            bh[p] = 0
-            newcomers.append(p)
-            events.append(ClimbedBarrel(p))
-            notes.append(f"{{{p}}} climbed onto the barrel")
-    if not newcomers:
-        return
-    if r.barrel_conflict is BarrelConflict.ALL_FALL and (len(newcomers) > 1 or stayed):
-        for p in newcomers:
-            fall(p)
-    elif r.barrel_conflict is BarrelConflict.NEWCOMER_KNOCKS_OFF:
-        for p in stayed:
-            fall(p)
+    finish(s, m2, result, out, events)
 
 
 def _winners(r: Rules, d: int, new: list[int]) -> tuple[int, ...]:
@@ -376,51 +266,3 @@ def _winners(r: Rules, d: int, new: list[int]) -> tuple[int, ...]:
     return tied
 
 
-def _after_scored_hand(
-    r: Rules, m: Match, totals: tuple[int, ...], *, made: bool, golden: bool,
-    winners: tuple[int, ...] = (), notes: list[str] | None = None,
-    barrel_hands: tuple[int, ...] | None = None, barrel_falls: tuple[int, ...] | None = None,
-    dashes: tuple[int, ...] | None = None, rospisat_calls: tuple[int, ...] | None = None,
-    spisat_calls: tuple[int, ...] | None = None,
-) -> Match:
-    """The match after a scored hand: new counters, golden-round bookkeeping, next dealer."""
-    golden_left, golden_made = m.golden_left, m.golden_made
-    if barrel_hands is None:
-        barrel_hands = m.barrel_hands
-    if golden and golden_left > 0:
-        golden_left -= 1
-        golden_made = golden_made or made
-        if golden_left == 0 and not golden_made and not winners:
-            golden_left = r.seats
-            if notes is not None:
-                notes.append("no golden contract was made: another golden round follows")
-            if r.golden_round_reset:
-                totals = (0,) * r.seats
-                barrel_hands = (0,) * r.seats  # nobody is on the barrel at 0
-                if notes is not None:
-                    notes.append("all totals go back to 0 for the new golden round")
-        if golden_left == r.seats:
-            golden_made = False
-    return Match(
-        totals=totals, barrel_hands=barrel_hands,
-        barrel_falls=m.barrel_falls if barrel_falls is None else barrel_falls,
-        dashes=m.dashes if dashes is None else dashes,
-        rospisat_calls=m.rospisat_calls if rospisat_calls is None else rospisat_calls,
-        spisat_calls=m.spisat_calls if spisat_calls is None else spisat_calls,
-        dealer=(m.dealer + 1) % r.seats, hand_no=m.hand_no, golden_left=golden_left,
-        golden_made=golden_made, nines_annuls=0, winners=winners)
-
-
-def _finish(
-    s: State, m: Match, result: HandResult, events: list[Event] | None,
-    pending: list[Event] | None = None,
-) -> None:
-    s.match = m
-    s.last_result = result
-    s.to_act = -1
-    s.phase = Phase.MATCH_OVER if m.winners else Phase.DEALING
-    if events is not None:
-        events += pending or ()
-        events.append(HandScored(result))
-        if m.winners:
-            events.append(MatchWon(m.winners))

@@ -1,0 +1,81 @@
+"""The barrel (бочка) and the lock: who is on them, and the barrel's transitions (§2.12, §3.9)."""
+
+from __future__ import annotations
+
+from bot.game.events import ClimbedBarrel, Event, LeftBarrel
+from bot.game.rules import Barrel, BarrelConflict, Rules
+from bot.game.state import HandEnd, State
+
+
+def reaches_target(rules: Rules, total: int) -> bool:
+    return total > rules.target if rules.target_exceed else total >= rules.target
+
+
+def on_classic_barrel(rules: Rules, total: int) -> bool:
+    return rules.barrel is Barrel.CLASSIC and total == rules.barrel_at
+
+
+def on_any_barrel(rules: Rules, total: int) -> bool:
+    if rules.barrel is Barrel.CLASSIC:
+        return total == rules.barrel_at
+    return rules.barrel is Barrel.LVIV and rules.barrel_at <= total < rules.target
+
+
+def is_locked(rules: Rules, total: int) -> bool:
+    return rules.lock_at is not None and rules.lock_at <= total < rules.target
+
+
+def classic_barrel(
+    s: State, end: HandEnd, made: bool | None, start: tuple[int, ...], new: list[int],
+    bh: list[int], falls: list[int], notes: list[str], events: list[Event],
+) -> None:
+    """Step 7 of §2.15 for the classic barrel: wins, mounting, barrel hands, falls, conflicts."""
+    r = s.rules
+    d = s.declarer
+    at = r.barrel_at
+    fall_to = at - 120
+
+    def fall(p: int) -> None:
+        falls[p] += 1
+        bh[p] = 0
+        new[p] = 0 if r.barrel_third_fall_reset and falls[p] % 3 == 0 else fall_to
+        events.append(LeftBarrel(p, new[p], fell=True))
+        notes.append(f"{{{p}}} fell off the barrel to {new[p]}")
+
+    def in_zone(x: int) -> bool:
+        return at <= x <= r.target if r.target_exceed else at <= x < r.target
+
+    newcomers: list[int] = []
+    stayed: list[int] = []
+    for p in range(r.seats):
+        if start[p] == at:
+            if p == s.sitter:
+                stayed.append(p)
+                continue
+            if p == d and not (end is HandEnd.PLAYED and made):
+                bh[p] = 0
+                events.append(LeftBarrel(p, new[p], fell=False))
+                notes.append(f"{{{p}}} is off the barrel")
+                continue
+            if p == d and reaches_target(r, new[p]):
+                continue
+            new[p] = at
+            bh[p] += 1
+            if bh[p] >= r.barrel_hands:
+                fall(p)
+            else:
+                stayed.append(p)
+        elif in_zone(new[p]):
+            new[p] = at
+            bh[p] = 0
+            newcomers.append(p)
+            events.append(ClimbedBarrel(p))
+            notes.append(f"{{{p}}} climbed onto the barrel")
+    if not newcomers:
+        return
+    if r.barrel_conflict is BarrelConflict.ALL_FALL and (len(newcomers) > 1 or stayed):
+        for p in newcomers:
+            fall(p)
+    elif r.barrel_conflict is BarrelConflict.NEWCOMER_KNOCKS_OFF:
+        for p in stayed:
+            fall(p)

@@ -1,0 +1,105 @@
+"""Moving the match on after a hand: thrown-in and annulled hands, golden rounds, the dealer."""
+
+from __future__ import annotations
+
+from bot.game.events import DealerPenalized, Event, HandAnnulled, HandScored, MatchWon
+from bot.game.rules import Rules
+from bot.game.state import HandEnd, HandResult, Match, Phase, State, evolve
+
+
+def throw_in(s: State, events: list[Event] | None) -> None:
+    """Everyone passed: no score, the deal passes on (D17)."""
+    n = s.rules.seats
+    result = HandResult(
+        end=HandEnd.THROWN_IN, dealer=s.match.dealer, declarer=-1, contract=0, complete=True,
+        taken={}, marriages={}, delta=(0,) * n, totals=s.match.totals,
+        notes=("everyone passed: the hand is thrown in",), hand_no=s.match.hand_no,
+        sitter=s.sitter, golden=s.golden, barrel_hands=s.match.barrel_hands,
+        dashes=s.match.dashes, penalties=(0,) * n,
+    )
+    m = after_scored_hand(s.rules, s.match, s.match.totals, made=False, golden=s.golden)
+    finish(s, m, result, events)
+
+
+def annul(s: State, seat: int, reason: str, nines: bool, events: list[Event] | None) -> None:
+    """A redeal claim: nobody scores; the same dealer deals again (or pays and passes it on)."""
+    r = s.rules
+    m = s.match
+    n = r.seats
+    totals = list(m.totals)
+    barrel_hands = list(m.barrel_hands)
+    delta = [0] * n
+    notes = [f"{{{seat}}} claimed a redeal ({reason}): the hand is annulled"]
+    count = m.nines_annuls + 1 if nines else 0
+    dealer = m.dealer
+    if r.nines_redeal_dealer_penalty and count >= 3:
+        totals[dealer] -= 120
+        delta[dealer] = -120
+        if totals[dealer] != r.barrel_at:
+            barrel_hands[dealer] = 0
+        notes.append(f"{{{dealer}}} loses 120: three nines redeals in a row; the deal passes on")
+        if events is not None:
+            events.append(DealerPenalized(dealer, 120, "three nines redeals in a row"))
+        dealer = (dealer + 1) % n
+        count = 0
+    m = evolve(m, totals=tuple(totals), barrel_hands=tuple(barrel_hands), dealer=dealer,
+                nines_annuls=count)
+    result = HandResult(
+        end=HandEnd.ANNULLED, dealer=s.match.dealer, declarer=-1, contract=0, complete=True,
+        taken={}, marriages={}, delta=tuple(delta), totals=m.totals, notes=tuple(notes),
+        hand_no=s.match.hand_no, sitter=s.sitter, golden=s.golden,
+        barrel_hands=m.barrel_hands, dashes=m.dashes, penalties=tuple(delta),
+    )
+    if events is not None:
+        events.append(HandAnnulled(dealer))
+    finish(s, m, result, events)
+
+
+def after_scored_hand(
+    r: Rules, m: Match, totals: tuple[int, ...], *, made: bool, golden: bool,
+    winners: tuple[int, ...] = (), notes: list[str] | None = None,
+    barrel_hands: tuple[int, ...] | None = None, barrel_falls: tuple[int, ...] | None = None,
+    dashes: tuple[int, ...] | None = None, rospisat_calls: tuple[int, ...] | None = None,
+    spisat_calls: tuple[int, ...] | None = None,
+) -> Match:
+    """The match after a scored hand: new counters, golden-round bookkeeping, next dealer."""
+    golden_left, golden_made = m.golden_left, m.golden_made
+    if barrel_hands is None:
+        barrel_hands = m.barrel_hands
+    if golden and golden_left > 0:
+        golden_left -= 1
+        golden_made = golden_made or made
+        if golden_left == 0 and not golden_made and not winners:
+            golden_left = r.seats
+            if notes is not None:
+                notes.append("no golden contract was made: another golden round follows")
+            if r.golden_round_reset:
+                totals = (0,) * r.seats
+                barrel_hands = (0,) * r.seats  # nobody is on the barrel at 0
+                if notes is not None:
+                    notes.append("all totals go back to 0 for the new golden round")
+        if golden_left == r.seats:
+            golden_made = False
+    return Match(
+        totals=totals, barrel_hands=barrel_hands,
+        barrel_falls=m.barrel_falls if barrel_falls is None else barrel_falls,
+        dashes=m.dashes if dashes is None else dashes,
+        rospisat_calls=m.rospisat_calls if rospisat_calls is None else rospisat_calls,
+        spisat_calls=m.spisat_calls if spisat_calls is None else spisat_calls,
+        dealer=(m.dealer + 1) % r.seats, hand_no=m.hand_no, golden_left=golden_left,
+        golden_made=golden_made, nines_annuls=0, winners=winners)
+
+
+def finish(
+    s: State, m: Match, result: HandResult, events: list[Event] | None,
+    pending: list[Event] | None = None,
+) -> None:
+    s.match = m
+    s.last_result = result
+    s.to_act = -1
+    s.phase = Phase.MATCH_OVER if m.winners else Phase.DEALING
+    if events is not None:
+        events += pending or ()
+        events.append(HandScored(result))
+        if m.winners:
+            events.append(MatchWon(m.winners))
