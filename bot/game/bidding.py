@@ -5,63 +5,22 @@ from __future__ import annotations
 import functools
 
 from bot.game.actions import PASSES, Action, Flag, Verb, act
-from bot.game.cards import ALL_ACES, marriages_in
+from bot.game.cards import marriages_in
 from bot.game.dealing import predeal_weak
 from bot.game.errors import RuleError
 from bot.game.events import AllPassed, AuctionWon, BidMade, Event, MarriageShown, Passed
-from bot.game.rules import Barrel, Rules
+from bot.game.exchange import after_auction
+from bot.game.limits import (
+    forced_opening,
+    highest_allowed,
+    lowest_bid,
+    marriage_value,
+    on_lviv_barrel,
+    opening_min,
+    qualifies_high,
+)
+from bot.game.match import throw_in
 from bot.game.state import Phase, State
-
-
-def opening_min(s: State) -> int:
-    """The lowest opening bid of this hand (120 in a golden hand)."""
-    return max(120, s.rules.min_bid) if s.golden else s.rules.min_bid
-
-
-def lowest_bid(s: State) -> int:
-    if s.high_bidder < 0:
-        return opening_min(s)
-    return s.high + s.rules.bid_step
-
-
-def on_lviv_barrel(rules: Rules, total: int) -> bool:
-    return rules.barrel is Barrel.LVIV and rules.barrel_at <= total < rules.target
-
-
-def qualifies_high(rules: Rules, mask: int) -> bool:
-    """Holds a marriage (or four aces where they count, D30) for bids above the limit."""
-    if marriages_in(mask):
-        return True
-    return rules.four_aces_bonus is not None and mask & ALL_ACES == ALL_ACES
-
-
-def highest_allowed(s: State, seat: int, mask: int, cap_mask: int | None = None) -> int:
-    """Highest bid or contract this seat may name with these cards.
-
-    ``cap_mask`` is the hand that bid_cap_by_marriages looks at (for a contract: the
-    hand right after taking the talon); by default the same cards.
-    """
-    rules = s.rules
-    top = rules.max_bid
-    if on_lviv_barrel(rules, s.match.totals[seat]):
-        top = min(top, 120)
-    limits = [rules.marriage_required_above, rules.show_marriage_above]
-    if not qualifies_high(rules, mask):
-        for limit in limits:
-            if limit is not None:
-                top = min(top, limit)
-    if rules.bid_cap_by_marriages:
-        capped = mask if cap_mask is None else cap_mask
-        top = min(top, 120 + sum(marriage_value(rules, m) for m in marriages_in(capped)))
-    return top - top % rules.bid_step
-
-
-def marriage_value(rules: Rules, suit: int) -> int:
-    return rules.marriage_values[suit]
-
-
-def forced_opening(s: State, seat: int) -> bool:
-    return s.rules.opening_bid_forced and seat == s.forehand and not s.acted >> seat & 1
 
 
 def legal_bidding(s: State, seat: int) -> list[Action]:
@@ -183,8 +142,6 @@ def _next_bidder(s: State, seat: int, events: list[Event] | None) -> None:
     passed = s.passed
     remaining = [p for p in s.active if not passed >> p & 1]
     if not remaining:
-        from bot.game.scoring import throw_in
-
         if events is not None:
             events.append(AllPassed(s.match.dealer))
         throw_in(s, events)
@@ -195,8 +152,6 @@ def _next_bidder(s: State, seat: int, events: list[Event] | None) -> None:
         s.blind_win = s.high_blind
         if events is not None:
             events.append(AuctionWon(s.declarer, s.high, s.high_blind))
-        from bot.game.exchange import after_auction
-
         after_auction(s, events)
         return
     p = s.next_seat[seat]

@@ -6,7 +6,16 @@ import random
 from collections.abc import Mapping
 
 from bot.game.actions import Deal, JackPenalty, Move
-from bot.game.cards import ALL_NINES, DECK_CARDS, RANK_MASK, RJ, cards_of, mask_points, mask_str
+from bot.game.cards import (
+    ALL_NINES,
+    DECK_CARDS,
+    RANK_MASK,
+    RJ,
+    cards_of,
+    marriages_in,
+    mask_points,
+    mask_str,
+)
 from bot.game.errors import RuleError
 from bot.game.events import CardsDealt, DealerPenalized, Event, HandStarted
 from bot.game.rules import Deck, Rules, Sitter
@@ -314,8 +323,6 @@ def nines_held(mask: int) -> int:
 
 def predeal_weak(rules: Rules, mask: int) -> str | None:
     """Why a dealt hand allows the Polish pre-bid redeal, or None."""
-    from bot.game.cards import marriages_in
-
     if marriages_in(mask):
         return None
     below = rules.predeal_low_redeal_below

@@ -5,10 +5,10 @@ from __future__ import annotations
 import functools
 
 from bot.game.actions import DISCARD_TABLE, GIVE_TABLE, Action, Verb, act, actions_for
-from bot.game.bidding import highest_allowed, opening_min
 from bot.game.cards import ALL_NINES, cards_of, mask_points
 from bot.game.errors import RuleError
 from bot.game.events import CardDiscarded, CardGiven, ContractSet, Event, TalonTaken
+from bot.game.limits import highest_allowed, opening_min
 from bot.game.rules import Barrel, Exchange, NinesRedeal
 from bot.game.state import HandEnd, Phase, State
 

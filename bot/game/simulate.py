@@ -8,12 +8,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.game.actions import DISCARDS, GIVES, PASSES, Action, Deal, Flag, Verb, act
-from bot.game.bidding import forced_opening, highest_allowed, lowest_bid
 from bot.game.cards import RA, RK, RQ, cards_of, marriages_in, mask_points, points_of
 from bot.game.dealing import apply_deal, new_match, random_deal
 from bot.game.engine import apply_into, legal_actions
 from bot.game.events import Event
 from bot.game.exchange import claim_reason, discards_left, legal_contract, receivers_left
+from bot.game.limits import forced_opening, highest_allowed, lowest_bid
 from bot.game.rules import Rules
 from bot.game.state import Phase, State
 from bot.game.tricks import apply_play, legal_card_mask, legal_plays, plays_of

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from bot.game.actions import PLAY_TABLE, PLAYS_ACES, PLAYS_MARRIAGE, Action, Flag
-from bot.game.bidding import on_lviv_barrel
 from bot.game.cards import (
     ALL_ACES,
     RA,
@@ -24,7 +23,9 @@ from bot.game.events import (
     TrickWon,
     TrumpChanged,
 )
+from bot.game.limits import on_lviv_barrel
 from bot.game.rules import FourAcesEffect, MarriageValueMode, MustBeat
+from bot.game.scoring import score_played_hand
 from bot.game.state import Phase, State
 
 _ORDER_VALUES = (40, 60, 80, 100)
@@ -192,8 +193,6 @@ def apply_play(
         return
     _finish_trick(s, events)
     if not s.held[s.leader]:
-        from bot.game.scoring import score_played_hand
-
         score_played_hand(s, events)
 
 

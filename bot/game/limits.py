@@ -1,0 +1,58 @@
+"""How high a seat may bid or contract: openings, steps, marriages, barrel and cap limits."""
+
+from __future__ import annotations
+
+from bot.game.cards import ALL_ACES, marriages_in
+from bot.game.rules import Barrel, Rules
+from bot.game.state import State
+
+
+def opening_min(s: State) -> int:
+    """The lowest opening bid of this hand (120 in a golden hand)."""
+    return max(120, s.rules.min_bid) if s.golden else s.rules.min_bid
+
+
+def lowest_bid(s: State) -> int:
+    if s.high_bidder < 0:
+        return opening_min(s)
+    return s.high + s.rules.bid_step
+
+
+def on_lviv_barrel(rules: Rules, total: int) -> bool:
+    return rules.barrel is Barrel.LVIV and rules.barrel_at <= total < rules.target
+
+
+def qualifies_high(rules: Rules, mask: int) -> bool:
+    """Holds a marriage (or four aces where they count, D30) for bids above the limit."""
+    if marriages_in(mask):
+        return True
+    return rules.four_aces_bonus is not None and mask & ALL_ACES == ALL_ACES
+
+
+def highest_allowed(s: State, seat: int, mask: int, cap_mask: int | None = None) -> int:
+    """Highest bid or contract this seat may name with these cards.
+
+    ``cap_mask`` is the hand that bid_cap_by_marriages looks at (for a contract: the
+    hand right after taking the talon); by default the same cards.
+    """
+    rules = s.rules
+    top = rules.max_bid
+    if on_lviv_barrel(rules, s.match.totals[seat]):
+        top = min(top, 120)
+    limits = [rules.marriage_required_above, rules.show_marriage_above]
+    if not qualifies_high(rules, mask):
+        for limit in limits:
+            if limit is not None:
+                top = min(top, limit)
+    if rules.bid_cap_by_marriages:
+        capped = mask if cap_mask is None else cap_mask
+        top = min(top, 120 + sum(marriage_value(rules, m) for m in marriages_in(capped)))
+    return top - top % rules.bid_step
+
+
+def marriage_value(rules: Rules, suit: int) -> int:
+    return rules.marriage_values[suit]
+
+
+def forced_opening(s: State, seat: int) -> bool:
+    return s.rules.opening_bid_forced and seat == s.forehand and not s.acted >> seat & 1
