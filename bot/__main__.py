@@ -72,6 +72,19 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
         run_bench(args.repeats)
         return 0
+    if args.what == "tables":
+        import importlib
+
+        try:  # a dev tool of the repository (it drives the emulator in tests/)
+            bench_tables = importlib.import_module("tests.bench_tables").main
+        except ImportError as exc:  # the emulator ships with the repository, not the package
+            print(f"bench tables needs the repository's tests/ (run from its root): {exc}",
+                  file=sys.stderr)
+            return 2
+        argv = ["--tables", str(args.tables), "--seconds", str(args.seconds),
+                "--preset", args.preset, "--humans", str(args.humans)]
+        status: int = bench_tables(argv)
+        return status
     if args.what == "engine":
         return _cmd_simulate(argparse.Namespace(
             preset=args.preset, hands=args.hands, matches=None, seed=1, policy="random"))
@@ -107,8 +120,12 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("render", help="write a sample of every image into OUTDIR")
     p.add_argument("outdir")
     p.set_defaults(func=_cmd_render)
-    p = sub.add_parser("bench", help="benchmarks: render (images), engine (random hands)")
-    p.add_argument("what", choices=("render", "engine"))
+    p = sub.add_parser("bench", help="benchmarks: render (images), engine (random hands), "
+                                     "tables (the bot under N simultaneous tables)")
+    p.add_argument("what", choices=("render", "engine", "tables"))
+    p.add_argument("--tables", type=int, default=200, help="tables: how many at once")
+    p.add_argument("--seconds", type=float, default=30.0, help="tables: how long to play")
+    p.add_argument("--humans", type=int, default=1, help="tables: emulated humans per table")
     p.add_argument("--repeats", type=int, default=30)
     p.add_argument("--preset", default="russian")
     p.add_argument("--hands", type=int, default=20000)

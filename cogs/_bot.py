@@ -9,8 +9,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -46,6 +47,21 @@ class BotOptions:
     guild_ready_timeout: float = 2.0
     sync_commands: bool = True
     sweep_every: float = 600.0
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> BotOptions:
+        """Options a bot process takes from its environment (benchmarks, tests):
+        ``TYSIAC_AI_DELAY`` (seconds an AI waits before moving; default 1.5) and
+        ``TYSIAC_SEED`` (deterministic deals)."""
+        env = os.environ if env is None else env
+        options = cls()
+        delay = env.get("TYSIAC_AI_DELAY", "").strip()
+        if delay:
+            options.ai_delay = max(0.0, float(delay))
+        seed = env.get("TYSIAC_SEED", "").strip()
+        if seed:
+            options.seed = int(seed) if seed.isdigit() else seed
+        return options
 
 
 def point_discord_py_at(api_base: str, gateway_url: str | None) -> None:
@@ -91,15 +107,31 @@ async def send(interaction: discord.Interaction[Any], parts: MessageParts, *,
 
 async def within(interaction: discord.Interaction[Any], work: Awaitable[T], *,
                  update: bool = False, ephemeral: bool = True) -> T:
-    """Run ``work``; if it takes longer than the budget, defer first (the 3 s rule)."""
-    task = asyncio.ensure_future(work)
-    done, _ = await asyncio.wait({task}, timeout=ACK_BUDGET)
-    if not done and not interaction.response.is_done():
+    """Run ``work``; if it takes longer than the budget, defer first (the 3 s rule).
+
+    The work runs in the caller's task (no extra task or wait on the fast path, which
+    matters when the loop is busy): a timer defers the interaction if the work is slow."""
+    loop = asyncio.get_running_loop()
+    deferral: asyncio.Task[Any] | None = None
+
+    def late() -> None:
+        nonlocal deferral
+        if interaction.response.is_done():
+            return
         if update:
-            await interaction.response.defer()
+            deferral = loop.create_task(interaction.response.defer())
         else:
-            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
-    return await task
+            deferral = loop.create_task(
+                interaction.response.defer(ephemeral=ephemeral, thinking=True))
+
+    timer = loop.call_later(ACK_BUDGET, late)
+    try:
+        return await work
+    finally:
+        timer.cancel()
+        if deferral is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await deferral
 
 
 async def report_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
@@ -227,6 +259,6 @@ def main(settings: Settings, options: BotOptions | None = None) -> int:
     if settings.api_base:
         point_discord_py_at(settings.api_base, settings.gateway_url)
         log.info("using the Discord at %s", settings.api_base)
-    bot = TysiacBot(settings, options)
+    bot = TysiacBot(settings, options if options is not None else BotOptions.from_env())
     bot.run(settings.token, log_handler=None)
     return 0

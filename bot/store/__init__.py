@@ -1,8 +1,10 @@
 """SQLite persistence (aiosqlite, WAL): tables, seats, the append-only move log, matches, hands.
 
 Every accepted move is appended (and committed) before the service answers, so a killed
-process loses nothing it acknowledged. Writes share one connection and are serialized by
-an asyncio lock so that one coroutine's transaction never interleaves with another's.
+process loses nothing it acknowledged. Writes go through one ``sqlite3`` connection on the
+event loop's thread (WAL, ``synchronous=NORMAL``: a commit is a write into the WAL, no
+fsync), serialized by an asyncio lock so that one coroutine's transaction never interleaves
+with another's; reads and background WAL checkpoints use an aiosqlite connection.
 """
 
 from __future__ import annotations

@@ -92,6 +92,9 @@ class Table:
     version: int = 0  # bumped by every accepted change
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     task: asyncio.Task[None] | None = field(default=None, repr=False)
+    # observations of the current state by seat (None: public); they are immutable
+    _views: dict[int | None, Observation] = field(default_factory=dict, repr=False)
+    _views_of: State | None = field(default=None, repr=False)
 
     @property
     def size(self) -> int:
@@ -119,7 +122,16 @@ class Table:
 
     def observation(self, seat: int | None) -> Observation | None:
         """The view of ``seat`` (None: the public view); None before the first deal."""
-        return observe(self.state, seat) if self.state is not None else None
+        state = self.state
+        if state is None:
+            return None
+        if self._views_of is not state:  # a new state: forget the old views
+            self._views.clear()
+            self._views_of = state
+        obs = self._views.get(seat)
+        if obs is None:
+            obs = self._views[seat] = observe(state, seat)
+        return obs
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,7 +41,7 @@ class TableService(PlayMixin):
 
     def __init__(self, store: Store, *, clock: Clock | None = None, ai_delay: float = 1.5,
                  seed: int | str | None = None, listener: Listener | None = None,
-                 abandon_after: float = ABANDON_AFTER, ai_in_thread: bool = True) -> None:
+                 abandon_after: float = ABANDON_AFTER, ai_in_thread: bool = False) -> None:
         self.store = store
         self.clock: Clock = clock or RealClock()
         self.ai_delay = ai_delay

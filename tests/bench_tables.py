@@ -1,0 +1,321 @@
+"""``python -m bot bench tables --tables N``: N tables at once through the Discord emulator.
+
+The bot runs as its own process (``python -m bot run``, as in production) against the
+emulator in this process; each table has its own channel (the emulator enforces Discord's
+5 creates/edits per 5 s per channel) and one emulated human (by default) with AI opponents
+that move without a pause. The humans play as fast as the bot lets them: they read their
+ephemeral hand, press a random enabled card button / choose a random select option / press
+Pass or a talon button, and wait for the hand to say it is their turn again.
+
+For every interaction the time from sending it to the bot's initial response is measured
+(at the emulator, so it includes the gateway and the callback request). Errors: refusals
+of a move offered as legal, failed or unexpected interaction answers, rule violations the
+emulator recorded, and ERROR lines in the bot's log. The last line printed is one JSON
+object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tests.fakediscord import FakeDiscord, RateLimitConfig
+from tests.fakediscord.models import Channel, Message, User
+
+ROOT = Path(__file__).resolve().parents[1]
+YOUR_TURN = "**Your turn.**"
+MATCH_OVER = "The match is over."
+STALL = 5.0  # seconds without a hand update before asking for the hand again
+
+
+@dataclass
+class Stats:
+    acks: list[float] = field(default_factory=list)  # seconds
+    errors: list[str] = field(default_factory=list)
+    moves: int = 0
+    stalls: int = 0
+    deferred: int = 0
+    hands: int = 0  # hands scored (in the database)
+    committed: int = 0  # moves in the database (deals, humans, AIs)
+    matches: int = 0
+
+    def error(self, text: str) -> None:
+        if len(self.errors) < 1000:
+            self.errors.append(text)
+
+
+class Bench:
+    def __init__(self, fd: FakeDiscord, stats: Stats, *, preset: str, humans: int, ais: int,
+                 seed: int, deadline: float) -> None:
+        self.fd, self.stats = fd, stats
+        self.changed: dict[int, asyncio.Event] = {}  # message id -> set on each edit
+        edit = fd.store.edit
+
+        def edit_and_wake(msg: Message, rev: Any) -> None:  # the emulator's store, watched
+            edit(msg, rev)
+            ev = self.changed.get(msg.id)
+            if ev is not None:
+                ev.set()
+
+        fd.store.edit = edit_and_wake  # type: ignore[method-assign]
+        self.preset, self.humans, self.ais = preset, humans, ais
+        self.rng = random.Random(seed)
+        self.deadline = deadline
+
+    async def timed(self, coro: Any) -> Any:
+        t0 = time.monotonic()
+        try:
+            r = await coro
+        except Exception as exc:
+            self.stats.error(f"{type(exc).__name__}: {exc}"[:300])
+            return None
+        self.stats.acks.append(time.monotonic() - t0)
+        if r.type is None:
+            self.stats.error(f"interaction {r.interaction.id} not answered")
+            return None
+        return r
+
+    async def table(self, channel: Channel, users: list[User]) -> None:
+        fd, host = self.fd, users[0]
+        r = await self.timed(fd.slash(host, channel, "table new", preset=self.preset, timer=0))
+        if r is None or r.message is None:
+            self.stats.error(f"/table new failed in #{channel.name}: {r and r.content}")
+            return
+        table_msg = r.message
+        tid = next(c for c in table_msg.custom_ids if c.startswith("t1000:")).split(":")[1]
+        for u in users[1:]:
+            await self.timed(fd.click(u, table_msg, f"t1000:{tid}:join:"))
+        for _ in range(self.ais):
+            await self.timed(fd.click(host, table_msg, f"t1000:{tid}:addai:"))
+        r = await self.timed(fd.click(host, table_msg, f"t1000:{tid}:start:"))
+        if r is None:
+            return
+        await asyncio.gather(*[self.human(u, table_msg, tid) for u in users])
+
+    async def changes(self, msg: Message, timeout: float) -> None:  # noqa: ASYNC109
+        """Wait until ``msg`` is edited (or ``timeout`` passes)."""
+        ev = self.changed.setdefault(msg.id, asyncio.Event())
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(ev.wait(), timeout)
+        ev.clear()
+
+    async def my_hand(self, user: User, table_msg: Message, tid: str) -> Message | None:
+        cid = f"t1000:{tid}:hand:"
+        for _ in range(100):
+            if table_msg.component_by_id(cid) is not None:
+                break
+            await self.changes(table_msg, 0.1)
+        r = await self.timed(self.fd.click(user, table_msg, cid))
+        return r.message if r is not None else None
+
+    async def human(self, user: User, table_msg: Message, tid: str) -> None:
+        hand = await self.my_hand(user, table_msg, tid)
+        seen, since = -1, time.monotonic()
+        acted = -1  # the hand's revision count when we last moved: wait for a newer one
+        while hand is not None and time.monotonic() < self.deadline:
+            content = hand.content or ""
+            if YOUR_TURN in content and len(hand.history) > acted:
+                acted = len(hand.history)
+                await self.move(user, hand)
+                seen, since = len(hand.history), time.monotonic()
+                continue
+            if MATCH_OVER in content:
+                await self.rematch(user, table_msg, tid)
+                hand = await self.my_hand(user, table_msg, tid)
+                acted = -1
+                continue
+            if len(hand.history) != seen:
+                seen, since = len(hand.history), time.monotonic()
+            elif time.monotonic() - since > STALL:
+                self.stats.stalls += 1
+                hand = await self.my_hand(user, table_msg, tid)
+                seen, since, acted = -1, time.monotonic(), -1
+                continue
+            await self.changes(hand, 0.5)
+
+    async def rematch(self, user: User, table_msg: Message, tid: str) -> None:
+        cid = f"t1000:{tid}:rematch:"
+        for _ in range(100):
+            if table_msg.component_by_id(cid) is not None:
+                break
+            if table_msg.component_by_id(f"t1000:{tid}:hand:") is not None and (
+                    "over" not in json.dumps(table_msg.embeds)):
+                return  # somebody else pressed it already
+            await self.changes(table_msg, 0.1)
+        else:
+            return
+        self.stats.matches += 1
+        await self.timed(self.fd.click(user, table_msg, cid))
+
+    async def move(self, user: User, hand: Message) -> None:
+        """A random legal move from the hand's enabled components."""
+        choices: list[tuple[str, str | None]] = []
+        for row in hand.components:
+            for c in row.get("components", []):
+                cid = c.get("custom_id", "")
+                verb = cid.split(":")[2] if cid.count(":") >= 3 else ""
+                if c.get("disabled") or verb in ("hand", "refresh", "back"):
+                    continue
+                if c.get("type") == 3:
+                    choices += [(cid, o["value"]) for o in c.get("options", [])]
+                elif verb in ("spisat", "concede", "rospisat", "redeal"):
+                    continue  # legal, but they end hands early; the bench wants play
+                else:
+                    choices.append((cid, None))
+        if not choices:
+            self.stats.error(f"{user.name}: my turn but nothing to press: {hand.content[:200]}")
+            await asyncio.sleep(0.1)
+            return
+        # Bidding: mostly pass (or the lowest bid) so that hands get played out.
+        passes = [ch for ch in choices if ":pass:" in ch[0]]
+        if passes and self.rng.random() < 0.7:
+            cid, value = passes[0]
+        else:
+            cid, value = self.rng.choice(choices)
+        fd = self.fd
+        coro = fd.click(user, hand, cid) if value is None else fd.select(user, hand, cid,
+                                                                        [value])
+        r = await self.timed(coro)
+        if r is None:
+            return
+        answer = (r.interaction.response_data or {}).get("content") or r.content or ""
+        if r.deferred:  # answered late by a defer: an acknowledgement all the same
+            self.stats.moves += 1
+            self.stats.deferred += 1
+        elif "⚠️" in answer or not answer.startswith("You "):
+            self.stats.error(f"{user.name}: {cid} {value}: {answer[:200]}")
+        else:
+            self.stats.moves += 1
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    values = sorted(values)
+    k = max(0, min(len(values) - 1, round(q / 100 * (len(values) - 1))))
+    return values[k]
+
+
+async def spawn_bot(fd: FakeDiscord, db: Path, log: Path) -> asyncio.subprocess.Process:
+    env = {**os.environ, **fd.env, "DATABASE_PATH": str(db), "LOG_LEVEL": "WARNING",
+           "TYSIAC_AI_DELAY": "0"}
+    env.pop("DEV_GUILD_ID", None)
+    profile = os.environ.get("BENCH_PROFILE")  # a path: profile the bot with cProfile
+    pre = ["-m", "cProfile", "-o", profile] if profile else []
+    if os.environ.get("BENCH_BOT_SCRIPT"):  # experiments: a script that runs the bot
+        pre = [os.environ["BENCH_BOT_SCRIPT"], *pre]
+    with log.open("wb") as err:
+        return await asyncio.create_subprocess_exec(
+            sys.executable, *pre, *([] if os.environ.get("BENCH_BOT_SCRIPT") else
+                                    ["-m", "bot", "run"]), cwd=str(ROOT), env=env,
+            stdout=asyncio.subprocess.DEVNULL, stderr=err)
+
+
+async def run(tables: int, seconds: float, *, preset: str = "russian", humans: int = 1,
+              seed: int = 1, workdir: Path | None = None, verbose: bool = True) -> dict[str, Any]:
+    """Run the benchmark; the result dict (also the last line the CLI prints)."""
+    from bot.game.presets import PRESETS
+
+    seats = PRESETS[preset].rules.seats
+    humans = max(1, min(humans, seats))
+    stats = Stats()
+    with contextlib.ExitStack() as stack:
+        if workdir is None:
+            workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-")))
+        db, log = workdir / "bench.db", workdir / "bot.log"
+        async with FakeDiscord(rate_limit=RateLimitConfig(limit=5, per=5.0)) as fd:
+            users = [fd.add_user(f"u{i}", f"Player {i}") for i in range(tables * humans)]
+            guild = fd.add_guild("Bench", members=users)
+            channels = [fd.add_text_channel(guild, f"t{i}") for i in range(tables)]
+            proc = await spawn_bot(fd, db, log)
+            try:
+                await fd.wait_ready(timeout=60)
+                await asyncio.sleep(0.5)  # guild create and command sync settled
+                deadline = time.monotonic() + seconds
+                bench = Bench(fd, stats, preset=preset, humans=humans, ais=seats - humans,
+                              seed=seed, deadline=deadline)
+                t0 = time.monotonic()
+                await asyncio.gather(*[
+                    bench.table(ch, users[i * humans:(i + 1) * humans])
+                    for i, ch in enumerate(channels)])
+                elapsed = time.monotonic() - t0
+                with contextlib.suppress(Exception):
+                    await fd.settle(timeout=10)
+            finally:
+                if proc.returncode is None:
+                    proc.terminate()
+                    try:
+                        await asyncio.wait_for(proc.wait(), 10)
+                    except TimeoutError:
+                        proc.kill()
+                        await proc.wait()
+            for v in fd.violations:
+                stats.error(f"violation {v.rule}: {v.detail}"[:300])
+        with sqlite3.connect(db) as con:
+            stats.hands = con.execute("SELECT COUNT(*) FROM hands").fetchone()[0]
+            stats.committed = con.execute("SELECT COUNT(*) FROM moves").fetchone()[0]
+        bot_errors = [line for line in log.read_text(errors="replace").splitlines()
+                      if " ERROR " in line or line.startswith("Traceback")]
+        for line in bot_errors:
+            stats.error(f"bot log: {line}"[:300])
+    acks_ms = [a * 1000 for a in stats.acks]
+    result = {
+        "tables": tables,
+        "seconds": round(elapsed, 1),
+        "interactions": len(acks_ms),
+        "moves": stats.moves,
+        "hands_scored": stats.hands,
+        "moves_committed": stats.committed,
+        "stalls": stats.stalls,
+        "deferred": stats.deferred,
+        "interactions_per_s": round(len(acks_ms) / elapsed, 1) if elapsed else 0.0,
+        "ack_mean_ms": round(statistics.fmean(acks_ms), 1) if acks_ms else 0.0,
+        "ack_p50_ms": round(percentile(acks_ms, 50), 1),
+        "ack_p95_ms": round(percentile(acks_ms, 95), 1),
+        "ack_p99_ms": round(percentile(acks_ms, 99), 1),
+        "ack_max_ms": round(max(acks_ms), 1) if acks_ms else 0.0,
+        "errors": len(stats.errors),
+    }
+    if verbose:
+        for e in stats.errors[:20]:
+            print("error:", e, file=sys.stderr)
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m bot bench tables")
+    p.add_argument("--tables", type=int, default=200)
+    p.add_argument("--seconds", type=float, default=30.0,
+                   help="how long the humans keep playing (after the tables are open)")
+    p.add_argument("--preset", default="russian")
+    p.add_argument("--humans", type=int, default=1, help="emulated humans per table")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--workdir", type=Path, default=None,
+                   help="keep the database and the bot's log here (default: a temp dir)")
+    args = p.parse_args(argv)
+    result = asyncio.run(run(args.tables, args.seconds, preset=args.preset,
+                             humans=args.humans, seed=args.seed,
+                             workdir=args.workdir))
+    summary = {k: result[k] for k in ("tables", "seconds", "interactions", "moves",
+                                      "hands_scored", "moves_committed", "stalls", "deferred",
+                                      "ack_mean_ms", "ack_max_ms")}
+    print("# " + json.dumps(summary))
+    print(json.dumps({k: result[k] for k in ("tables", "interactions_per_s", "ack_p50_ms",
+                                             "ack_p95_ms", "ack_p99_ms", "errors")}))
+    return 0 if result["errors"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,24 @@
+"""`python -m bot bench tables` keeps working (a small run: three tables for a few seconds)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_bench_tables_cli() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "bot", "bench", "tables", "--tables", "3", "--seconds", "3"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+    assert out.returncode == 0, out.stdout + out.stderr
+    last = json.loads(out.stdout.strip().splitlines()[-1])
+    assert list(last) == ["tables", "interactions_per_s", "ack_p50_ms", "ack_p95_ms",
+                          "ack_p99_ms", "errors"]
+    assert last["tables"] == 3 and last["errors"] == 0
+    assert last["interactions_per_s"] > 0 and 0 < last["ack_p50_ms"] <= last["ack_p99_ms"]
+    summary = json.loads(out.stdout.strip().splitlines()[-2].removeprefix("# "))
+    assert summary["moves"] > 0 and summary["moves_committed"] > summary["moves"]
