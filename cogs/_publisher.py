@@ -5,12 +5,20 @@ this queues them per channel. One worker per channel sends at most ``limit`` cre
 edits per ``per`` seconds (Discord's per-channel limit), so a fast table edits its message
 once for many moves. Ephemeral hands refresh through their interaction token while it is
 valid (webhook routes, not the channel's budget).
+
+Images (``cogs._images``) are rendered here, never on an interaction's acknowledgement
+path: the table image only when its coalesced edit is actually sent (from the state of that
+moment, so a table that moved on while the edit waited is drawn once, as it is now); a
+hand's image right after the interaction was answered with text and components (the answer
+does not wait for it); a hand result carries the score sheet so far, the end of a match the
+final sheet and the match summary. Each upload replaces the message's previous image.
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import logging
 import time
 from dataclasses import dataclass, field
@@ -18,10 +26,20 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.game.events import HandScored
+from bot.game.events import HandScored, MatchWon
 from bot.i18n import t
 from bot.tables import Notice, Table, Update
 from cogs._format import result_text
+from cogs._images import (
+    HAND_FILE,
+    SHEET_FILE,
+    SUMMARY_FILE,
+    TABLE_FILE,
+    TABLE_URL,
+    Images,
+    MatchSnapshot,
+    image_file,
+)
 from cogs._views import MessageParts, hand_message, table_message
 
 if TYPE_CHECKING:
@@ -50,20 +68,39 @@ class RateLimiter:
             wait = max(wait, self.window - (now - self.stamps[0]))
         return max(0.0, wait)
 
-    async def acquire(self) -> None:
+    async def acquire(self) -> float:
+        """Take a place in the budget; returns its stamp (see ``restamp``)."""
         wait = self.delay()
         while wait > 0:
             await asyncio.sleep(wait)
             wait = self.delay()
+        stamp = time.monotonic()
+        self.stamps.append(stamp)
+        return stamp
+
+    def restamp(self, stamp: float) -> None:
+        """The call taken at ``stamp`` goes out only now (it waited for an image)."""
+        with contextlib.suppress(ValueError):
+            self.stamps.remove(stamp)
         self.stamps.append(time.monotonic())
+
+
+@dataclass
+class _Out:
+    """A message to post: text, a mention, and the images of the match to attach."""
+
+    text: str
+    mention: int | None = None
+    match: MatchSnapshot | None = None
+    sheet: bool = False
+    summary: bool = False
 
 
 @dataclass
 class _Channel:
     limiter: RateLimiter
     table: Table | None = None  # a table-message edit is due (latest state wins)
-    sends: collections.deque[tuple[str, int | None]] = field(
-        default_factory=collections.deque)
+    sends: collections.deque[_Out] = field(default_factory=collections.deque)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task[None] | None = None
 
@@ -76,15 +113,26 @@ class _HandRef:
     table_id: int
     seat: int
     pending: bool = False
+    image_signature: object = None  # the hand state its image was drawn for (None: none yet)
+    shown: object = None  # the HandView in the message's image: None = no image, or _UNKNOWN
+    message_id: int | None = None
+
+
+_UNKNOWN = object()
 
 
 class Publisher:
     def __init__(self, bot: TysiacBot, *, limit: int = 5, per: float = 5.0,
-                 debounce: float = 0.25) -> None:
+                 debounce: float = 0.25, images: Images | None = None,
+                 image_delay: float = 0.25) -> None:
         self.bot = bot
+        self.image_delay = image_delay  # a hand's image waits this long for more moves
+        self.images = images if images is not None else Images()
         self.limit, self.per, self.debounce = limit, per, debounce
         self._channels: dict[int, _Channel] = {}
         self._hands: dict[tuple[int, int], _HandRef] = {}
+        # per (table, user): the hand message and the HandView its image shows
+        self._shown: dict[tuple[int, int], tuple[int, object]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self.sent = 0  # channel creates and edits made (for tests and the benchmark)
         self._inflight = 0
@@ -95,11 +143,24 @@ class Publisher:
         ch = self._channel(table.channel_id)
         if table.message_id is not None:
             ch.table = table
+        snap = self.images.note_events(table, update.events)
+        over = any(isinstance(e, MatchWon) for e in update.events)
+        last: _Out | None = None
         for e in update.events:
             if isinstance(e, HandScored):
-                ch.sends.append((result_text(table, e.result, update.hand_no), None))
+                last = _Out(result_text(table, e.result, update.hand_no))
+                ch.sends.append(last)
+        if last is not None:  # the score sheet so far (the final one at the end)
+            last.match, last.sheet = snap, True
         for n in update.notices:
-            ch.sends.append((_notice_text(n), n.mention))
+            out = _Out(_notice_text(n), n.mention)
+            if over and n.key == "notice.match_won":
+                out.match, out.summary, over = snap, True, False
+            ch.sends.append(out)
+        if over and last is not None:  # no "won" notice to carry the summary
+            last.summary = True
+        if update.closed:
+            self.images.forget(table.id)
         ch.wake.set()
         self._refresh_hands(table)
 
@@ -112,9 +173,11 @@ class Publisher:
         return ch
 
     def settled(self, table: Table, version: int) -> None:
-        """The table message already shows ``version`` (edited by an interaction answer)."""
+        """The table message already shows ``version`` (edited by an interaction answer,
+        which carries no image: a table with one still gets its paced edit with the image)."""
         ch = self._channels.get(table.channel_id)
-        if ch is not None and ch.table is table and table.version == version:
+        if (ch is not None and ch.table is table and table.version == version
+                and not (self.images.enabled and table.state is not None)):
             ch.table = None
 
     def note_sent(self, channel_id: int) -> None:
@@ -138,6 +201,9 @@ class Publisher:
         for ch in self._channels.values():
             if ch.task is not None:
                 ch.task.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+        self.images.close()
 
     # ---- the channel worker --------------------------------------------------------------
     async def _worker(self, channel_id: int, ch: _Channel) -> None:
@@ -149,16 +215,15 @@ class Publisher:
                 # Let a burst of moves (a trick, AI turns) land in one edit.
                 await asyncio.sleep(self.debounce)
                 continue
-            await ch.limiter.acquire()
+            stamp = await ch.limiter.acquire()
             self._inflight += 1
             try:
                 # The table edit (latest state) goes first; messages keep their order.
                 if ch.table is not None:
                     table, ch.table = ch.table, None
-                    await self._edit_table(channel, table)
+                    await self._edit_table(channel, table, ch, stamp)
                 else:
-                    text, mention = ch.sends.popleft()
-                    await self._send(channel, text, mention)
+                    await self._send(channel, ch.sends.popleft(), ch, stamp)
                 self.sent += 1
             except asyncio.CancelledError:
                 raise
@@ -169,19 +234,49 @@ class Publisher:
             finally:
                 self._inflight -= 1
 
-    async def _edit_table(self, channel: discord.PartialMessageable, table: Table) -> None:
+    async def _edit_table(self, channel: discord.PartialMessageable, table: Table,
+                          ch: _Channel, stamp: float) -> None:
         if table.message_id is None:
             return
-        parts = table_message(table)
+        # Text and image of one moment: the latest state when a render slot is free.
+        data, parts = await self.images.table_png(table, lambda: table_message(table))
+        ch.limiter.restamp(stamp)
+        files: list[discord.File] = []
+        if data is not None and parts.embed is not None:
+            parts.embed.set_image(url=TABLE_URL)
+            files.append(image_file(data, TABLE_FILE, "the table"))
         await channel.get_partial_message(table.message_id).edit(
-            content=parts.content, embed=parts.embed, view=parts.view)
+            content=parts.content, embed=parts.embed, view=parts.view, attachments=files)
 
-    async def _send(self, channel: discord.PartialMessageable, text: str,
-                    mention: int | None) -> None:
-        if mention is not None:
-            text = f"<@{mention}> {text}"
+    async def _send(self, channel: discord.PartialMessageable, out: _Out, ch: _Channel,
+                    stamp: float) -> None:
+        text = out.text if out.mention is None else f"<@{out.mention}> {out.text}"
+        files = await self._match_files(out)
+        if files:
+            ch.limiter.restamp(stamp)
         allowed = discord.AllowedMentions(users=True, everyone=False, roles=False)
-        await channel.send(text[:2000], allowed_mentions=allowed)
+        await channel.send(text[:2000], allowed_mentions=allowed, files=files)
+
+    async def _match_files(self, out: _Out) -> list[discord.File]:
+        snap = out.match
+        if snap is None or not (out.sheet or out.summary) or not self.images.enabled:
+            return []
+        try:
+            results = await self.images.match_results(snap, self.bot.store)
+            files = []
+            if out.sheet:
+                data = await self.images.sheet_png(snap, results, final=out.summary or any(
+                    r.winners for r in results[-1:]))
+                if data is not None:
+                    files.append(image_file(data, SHEET_FILE, "the score sheet"))
+            if out.summary:
+                data = await self.images.summary_png(snap, results)
+                if data is not None:
+                    files.append(image_file(data, SUMMARY_FILE, "the match summary"))
+            return files
+        except Exception:  # the text goes out anyway
+            log.exception("match images of table %s failed", snap.table_id)
+            return []
 
     # ---- ephemeral hands -----------------------------------------------------------------
     def forget_hand(self, table_id: int, user_id: int) -> None:
@@ -193,11 +288,18 @@ class Publisher:
         with the state the answer shows; then ``answered``)."""
         ref = _HandRef(interaction, time.monotonic(), hand_signature(table, seat), table.id,
                        seat, pending=True)
-        self._hands[(table.id, interaction.user.id)] = ref
+        key = (table.id, interaction.user.id)
+        msg = interaction.message
+        if msg is not None and msg.flags.ephemeral:  # the answer edits this hand message
+            ref.message_id = msg.id
+            prev = self._shown.get(key)
+            ref.shown = prev[1] if prev is not None and prev[0] == msg.id else _UNKNOWN
+        self._hands[key] = ref
         return ref
 
     def answered(self, ref: _HandRef, table: Table) -> None:
-        """The hand message exists now: refresh it if the table moved on meanwhile."""
+        """The hand message exists now: refresh it if the table moved on meanwhile, and
+        attach its image (the answer carried text and components only)."""
         ref.pending = False
         if self._hands.get((ref.table_id, ref.interaction.user.id)) is ref:
             self._refresh_hands(table)
@@ -212,9 +314,11 @@ class Publisher:
                 continue
             if now - ref.created > TOKEN_LIFETIME or not table.live:
                 del self._hands[(table.id, s.user_id)]
+                self._shown.pop((table.id, s.user_id), None)
                 continue
             sig = hand_signature(table, seat)
-            if sig == ref.signature or ref.pending:
+            if ref.pending or (sig == ref.signature and (
+                    sig == ref.image_signature or not self.images.enabled)):
                 continue
             ref.pending = True
             task = asyncio.get_running_loop().create_task(self._refresh(ref, table))
@@ -222,15 +326,43 @@ class Publisher:
             task.add_done_callback(self._tasks.discard)
 
     async def _refresh(self, ref: _HandRef, table: Table) -> None:
+        """Bring the hand message up to date: its text and components at once when they
+        changed (an answer's own text stays until then); its image when the hand changed,
+        after ``image_delay`` so that a burst of moves costs one image."""
+        key = (ref.table_id, ref.interaction.user.id)
+        images = self.images
         try:
-            while True:
+            while self._hands.get(key) is ref:
                 sig = hand_signature(table, ref.seat)
-                if sig == ref.signature:
+                if sig != ref.signature:
+                    parts: MessageParts = hand_message(table, ref.seat)
+                    msg = await ref.interaction.edit_original_response(
+                        content=parts.content, view=parts.view)
+                    ref.message_id, ref.signature = msg.id, sig
+                    continue
+                if not images.enabled or sig == ref.image_signature:
                     return
-                ref.signature = sig
-                parts: MessageParts = hand_message(table, ref.seat)
-                await ref.interaction.edit_original_response(content=parts.content,
-                                                             view=parts.view)
+                await asyncio.sleep(self.image_delay)
+                if self._hands.get(key) is not ref:
+                    return  # a newer answer owns the message now
+                got = await images.hand_png(
+                    table, ref.seat, lambda: hand_signature(table, ref.seat))
+                if self._hands.get(key) is not ref:
+                    return
+                kwargs: dict[str, Any] = {}
+                if got.view != ref.shown:  # an unchanged image is not uploaded again
+                    kwargs["attachments"] = (
+                        [image_file(got.data, HAND_FILE, "your hand")] if got.data else [])
+                sig = hand_signature(table, ref.seat)
+                if sig != ref.signature:
+                    parts = hand_message(table, ref.seat)
+                    kwargs.update(content=parts.content, view=parts.view)
+                if kwargs:
+                    msg = await ref.interaction.edit_original_response(**kwargs)
+                    ref.message_id = msg.id
+                ref.signature, ref.image_signature, ref.shown = sig, got.signature, got.view
+                if ref.message_id is not None:
+                    self._shown[key] = (ref.message_id, got.view)
         except discord.HTTPException as exc:
             log.debug("hand refresh failed: %s", exc)
             self._hands.pop((ref.table_id, ref.interaction.user.id), None)
@@ -245,7 +377,8 @@ def hand_signature(table: Table, seat: int) -> object:
     if obs is None:
         return None
     legal = tuple(a for a in obs.legal if a.seat == seat)
-    return (obs.hand, legal, obs.trick_no, obs.phase, obs.to_act == seat, table.status)
+    return (obs.hand, legal, obs.trick_no, obs.phase, obs.to_act == seat, table.status,
+            obs.trump, obs.drawn)
 
 
 def _notice_text(n: Notice) -> str:

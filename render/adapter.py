@@ -371,4 +371,6 @@ def summary_view(
         title=title,
         hands=len(history),
         duration_minutes=duration_minutes,
+        target=rules.target,
+        barrel_at=rules.barrel_at if rules.barrel is not Barrel.NONE else None,
     )

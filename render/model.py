@@ -212,3 +212,7 @@ class SummaryView:
     title: str = ""
     hands: int = 0
     duration_minutes: int | None = None
+    target: int = 1000
+    """The match's target: the top of the chart's scale."""
+    barrel_at: int | None = 880
+    """Where the barrel starts (a line on the chart); None without a barrel."""

@@ -117,21 +117,23 @@ def _chart(
         )
         return
     px0, py0, px1, py1 = x0 + 50 * k, y0 + 20 * k, x1 - 16 * k, y1 - 30 * k
-    values = [v for row in view.history for v in row] + [0, 1000]
+    values = [v for row in view.history for v in row] + [0, view.target]
     lo, hi = min(values), max(values)
     span = max(1, hi - lo)
 
     def sy(v: float) -> float:
         return py1 - (v - lo) / span * (py1 - py0)
 
-    for mark in range((lo // 250) * 250, hi + 1, 250):
+    step = 250 if span > 600 else 100 if span > 250 else 50
+    for mark in range((lo // step) * step, hi + 1, step):
         if mark < lo:
             continue
         yy = sy(mark)
         d.line((px0, yy, px1, yy), fill=(30, 80, 56), width=1)
         fonts.draw_text(img, (px0 - 6 * k, yy), str(mark), round(13 * k), fill=INK_DIM, anchor="rm")
-    if lo <= 880 <= hi:
-        d.line((px0, sy(880), px1, sy(880)), fill=(150, 96, 40), width=max(1, round(k)))
+    barrel = view.barrel_at
+    if barrel is not None and lo <= barrel <= hi:
+        d.line((px0, sy(barrel), px1, sy(barrel)), fill=(150, 96, 40), width=max(1, round(k)))
     n = len(view.history)
     fonts.draw_text(
         img,

@@ -299,6 +299,8 @@ def test_sheet_and_summary_of_a_whole_match(preset: str) -> None:
     assert su.hands == len(written) == len(su.history)
     made = sum(1 for r in written if r.declarer >= 0 and r.made)
     assert sum(p.contracts_made for p in su.players) == made
+    assert su.target == rules.target
+    assert su.barrel_at == (None if rules.barrel.value == "none" else rules.barrel_at)
     if preset in ("russian", "russian4", "polish2_bidding"):
         im = _png(render_sheet(sv))
         assert im.mode == "P" and im.width <= 1500 and im.height <= 1000
@@ -306,6 +308,19 @@ def test_sheet_and_summary_of_a_whole_match(preset: str) -> None:
         im = _png(render_summary(su))
         assert im.size == (900, 560)
         _not_blank(im)
+
+
+def test_summary_chart_follows_the_target_and_the_barrel() -> None:
+    """A short match (target 300, no barrel) is charted to its own target, not to 1000."""
+    rules = PRESETS["russian"].rules.with_options(barrel="none", target=300)
+    results = match_results(rules, 2)
+    assert results and results[-1].winners
+    su = summary_view(results, NAMES[:3], rules)
+    assert (su.target, su.barrel_at) == (300, None)
+    short, default = render_summary(su), render_summary(
+        summary_view(results, NAMES[:3], PRESETS["russian"].rules))
+    assert short != default
+    _not_blank(_png(short))
 
 
 def _result(

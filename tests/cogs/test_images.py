@@ -1,0 +1,266 @@
+"""Images on Discord, end to end: the table image, private hand images, the score sheet and
+the match summary; one attachment per message, replaced on each change; rendering never
+holds up an interaction's answer."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import random
+import time
+
+import pytest
+from PIL import Image
+
+import cogs._images as images_mod
+from bot.game.cards import parse_card
+from bot.game.observation import observe, observe_public
+from bot.game.state import Phase
+from cogs._images import (
+    HAND_COLOURS,
+    HAND_FILE,
+    SHEET_FILE,
+    SUMMARY_FILE,
+    TABLE_FILE,
+    TABLE_URL,
+    preset_title,
+    public_table_view,
+    seat_hand_view,
+    talon_label,
+)
+from render.adapter import hand_view, table_view
+from render.hand import render_hand
+from render.table import render_table
+
+from .conftest import CARD_RE, hand_of, open_table, play_turn
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def png(data: bytes) -> Image.Image:
+    assert data.startswith(PNG)
+    im = Image.open(io.BytesIO(data))
+    im.load()
+    return im
+
+
+async def play_moves(w, count: int, rng: random.Random, *, settle_every: int = 0,
+                     on_step=None) -> None:
+    for i in range(count):
+        await w.service.settle()
+        if w.table().state.phase is Phase.MATCH_OVER:
+            return
+        assert await play_turn(w, rng), "nobody to act"
+        if settle_every and i % settle_every == settle_every - 1:
+            await w.settle()
+            if on_step:
+                on_step()
+
+
+async def test_table_message_has_one_image_that_changes_and_never_piles_up(world):
+    w = world
+    await open_table(w)
+    table = w.table()
+    seen: list[bytes] = []
+
+    def check() -> None:
+        msg = w.table_message()
+        assert len(msg.attachments) == 1, [a.filename for a in msg.attachments]
+        att = msg.attachments[0]
+        assert att.filename == TABLE_FILE
+        assert png(att.data).size == (900, 600)
+        assert msg.embeds and msg.embeds[0]["image"]["url"] == TABLE_URL
+        # the image is the public table of the state the message shows now
+        assert att.data == render_table(public_table_view(table))
+        seen.append(att.data)
+
+    await w.settle()
+    check()
+    await play_moves(w, 24, random.Random(7), settle_every=3, on_step=check)
+    msg = w.table_message()
+    assert len(msg.edits) >= 8
+    # every version of the message carried at most one image: no pile of old ones
+    assert all(len(rev.attachments) <= 1 for rev in msg.history)
+    assert len(set(seen)) >= 6, "the image follows the game"
+    # only the current image is attached; earlier ones were replaced, not kept
+    ids = {rev.attachments[0].id for rev in msg.history if rev.attachments}
+    assert msg.attachments[0].id in ids and len(ids) >= 6
+
+
+async def test_hand_image_is_private_and_comes_with_text_and_components(world):
+    w = world
+    await open_table(w)
+    table = w.table()
+    players = w.users[:3]
+    for u in players:  # everybody opens a hand from the table message
+        r = await w.fd.click(u, w.table_message(u), f"t1000:{table.id}:hand:")
+        assert r.ephemeral and "Your hand" in r.content
+    await play_moves(w, 12, random.Random(3))
+    await w.settle()
+    for u in players:
+        seat = table.seat_of(u.id)
+        hand = hand_of(w, u)
+        assert hand is not None and hand.ephemeral_for == u.id
+        # the text in RULES.md notation with suit symbols, and the components below
+        obs = observe(table.state, seat)
+        shown = {parse_card(c) for c in CARD_RE.findall(hand.content)}
+        assert set(obs.hand) <= shown
+        assert any(c.startswith(f"t1000:{table.id}:play:") for c in hand.custom_ids)
+        # one image: this seat's own hand, drawn from its own observation
+        assert [a.filename for a in hand.attachments] == [HAND_FILE]
+        data = hand.attachments[0].data
+        assert png(data).mode == "P"
+        view = hand_view(obs, table.seats[seat].name)
+        assert view == seat_hand_view(table, seat)
+        assert data == render_hand(view, palette=HAND_COLOURS)
+    # nobody sees a hand image but its owner, in his own ephemeral message
+    for u in w.users:
+        for m in w.fd.visible(u, w.channel):
+            for a in m.attachments:
+                if a.filename == HAND_FILE:
+                    assert m.ephemeral and m.ephemeral_for == u.id, (u.name, m.id)
+                else:
+                    assert a.filename in (TABLE_FILE, SHEET_FILE, SUMMARY_FILE)
+    eve = w.users[4]
+    assert not [a for m in w.fd.visible(eve, w.channel) for a in m.attachments
+                if a.filename == HAND_FILE]
+
+
+async def test_hand_image_replaced_in_place_after_moves(world):
+    w = world
+    await open_table(w, humans=1, ais=2)
+    table = w.table()
+    alice = w.users[0]
+    await w.fd.click(alice, w.table_message(), f"t1000:{table.id}:hand:")
+    await w.settle()
+    first = hand_of(w, alice)
+    assert first is not None and len(first.attachments) == 1
+    rng = random.Random(5)
+    for _ in range(6):
+        await play_moves(w, 1, rng)
+        await w.settle()
+    hand = hand_of(w, alice)
+    assert hand is not None
+    assert all(len(rev.attachments) <= 1 for rev in hand.history)
+    mine = [m for m in w.fd.visible(alice, w.channel) if m.ephemeral and m.attachments]
+    # clicks on the hand edit that one message: no new message, no pile of images
+    assert len(mine) == 1
+    if hand.attachments:
+        seat = table.seat_of(alice.id)
+        assert hand.attachments[0].data == render_hand(
+            seat_hand_view(table, seat), palette=HAND_COLOURS)
+
+
+def test_table_image_is_built_from_the_public_observation_only():
+    """At the adapter seam: the table image's view equals the public observation's, and
+    every card it shows is public; a seat's own observation would show no more either."""
+    from bot.game.dealing import new_match
+    from bot.game.presets import PRESETS
+    from render.playthrough import snapshots
+
+    class T:  # the Table attributes the glue reads
+        def __init__(self, state, rules):
+            self.state, self.rules, self.preset, self.id = state, rules, "russian", 1
+            self.seats = [type("S", (), {"name": n})() for n in ("Ann", "Bo", "Cy")]
+
+        def names(self):
+            return [s.name for s in self.seats]
+
+    rules = PRESETS["russian"].rules
+    assert public_table_view(T(None, rules)) is None  # type: ignore[arg-type]
+    snaps = snapshots(rules, 4)
+    assert snaps
+    for state in [*snaps.values(), new_match(rules, 0)]:
+        t = T(state, rules)
+        if state.phase is Phase.DEALING and state.last_result is None:
+            continue
+        view = public_table_view(t)  # type: ignore[arg-type]
+        assert view is not None
+        pub = observe_public(state)
+        assert view == table_view(pub, t.names(), title=preset_title(t),  # type: ignore[arg-type]
+                                  talon_label=talon_label("russian"))
+        shown = {parse_card(c) for _, c in view.trick} | {
+            parse_card(c) for c in (view.talon or ()) if c != "??"}
+        if view.stock_bottom:
+            shown.add(parse_card(view.stock_bottom))
+        assert shown <= set(pub.known_cards())
+
+
+@pytest.mark.parametrize("bot_options", [{"edit_limit": 45, "seed": 2}])
+async def test_match_end_posts_score_sheet_and_summary(world):
+    """A short rigged match (target 100, no barrel): each hand's result carries the score
+    sheet so far; the end of the match the final sheet and the summary."""
+    w = world
+    fd, alice = w.fd, w.users[0]
+    await fd.slash(alice, w.channel, "table new", preset="russian")
+    await w.settle()
+    for name, value in (("barrel", "none"), ("target", "100")):
+        r = await fd.slash(alice, w.channel, "table option", name=name, value=value)
+        assert "⚠️" not in r.content and "Error" not in r.content, r.content
+    tid = w.table().id
+    for _ in range(2):
+        await fd.click(alice, w.table_message(), f"t1000:{tid}:addai:")
+    await fd.click(alice, w.table_message(), f"t1000:{tid}:start:")
+    table = w.table()
+    rng = random.Random(1)
+    for _ in range(400):
+        await w.service.settle()
+        if table.state.phase is Phase.MATCH_OVER:
+            break
+        assert await play_turn(w, rng)
+    assert table.state.phase is Phase.MATCH_OVER
+    await w.settle()
+    msgs = [m for m in fd.visible(w.users[1], w.channel) if not m.ephemeral]
+    results = [m for m in msgs if m.content.startswith("**Hand ")]
+    assert results
+    for m in results:  # every hand result carries the sheet so far
+        assert [a.filename for a in m.attachments] == [SHEET_FILE]
+        assert png(m.attachments[0].data).mode == "P"
+    won = [m for m in msgs if "won the match" in m.content]
+    assert len(won) == 1 and [a.filename for a in won[0].attachments] == [SUMMARY_FILE]
+    summary = png(won[0].attachments[0].data)
+    assert summary.width >= 400
+    # the final table image shows the match over
+    final = w.table_message()
+    assert [a.filename for a in final.attachments] == [TABLE_FILE]
+    assert final.attachments[0].data == render_table(public_table_view(table))
+
+
+async def test_answers_do_not_wait_for_rendering(world, monkeypatch):
+    """With every render made artificially slow (0.6 s in the worker thread), clicks are
+    still answered at once; the images follow."""
+    slow = 0.6
+    real_table, real_hand = images_mod.render_table, images_mod._hand_png
+
+    def slow_table(view):
+        time.sleep(slow)
+        return real_table(view)
+
+    def slow_hand(view):
+        time.sleep(slow)
+        return real_hand(view)
+
+    monkeypatch.setattr(images_mod, "render_table", slow_table)
+    monkeypatch.setattr(images_mod, "_hand_png", slow_hand)
+    w = world
+    await open_table(w)
+    table = w.table()
+    images = w.bot.publisher.images
+    rng = random.Random(9)
+    latencies = []
+    for _ in range(10):
+        await w.service.settle()
+        seat = table.to_act()
+        user = w.user(table.seats[seat].user_id)
+        t0 = time.perf_counter()
+        r = await w.fd.click(user, w.table_message(user), f"t1000:{table.id}:hand:")
+        latencies.append(time.perf_counter() - t0)
+        assert r.ephemeral and "Your hand" in r.content
+        t0 = time.perf_counter()
+        assert await play_turn(w, rng)
+        latencies.append(time.perf_counter() - t0)
+    assert max(latencies) < slow * 0.75, latencies
+    await w.settle()
+    assert images.rendered >= 3
+    assert w.table_message().attachments[0].data == render_table(public_table_view(table))
+    await asyncio.sleep(0)
