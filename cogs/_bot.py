@@ -180,9 +180,13 @@ class TysiacBot(commands.AutoShardedBot):
         intents = discord.Intents.none()
         intents.guilds = True
         options = options or BotOptions()
+        # No message cache and no member cache: the bot reads no messages, and everything
+        # it needs about a user comes with the interaction (less work per gateway event).
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          tree_cls=TysiacTree, help_command=None,
-                         guild_ready_timeout=options.guild_ready_timeout)
+                         guild_ready_timeout=options.guild_ready_timeout,
+                         max_messages=None, member_cache_flags=discord.MemberCacheFlags.none(),
+                         chunk_guilds_at_startup=False)
         self.settings = settings
         self.options = options
         self.components: dict[str, ComponentHandler] = {}

@@ -47,6 +47,8 @@ class Stats:
     moves: int = 0
     stalls: int = 0
     deferred: int = 0
+    hand_edits: int = 0  # edits of ephemeral hands (answers in place and refreshes)
+    table_edits: int = 0  # edits of table messages
     hands: int = 0  # hands scored (in the database)
     committed: int = 0  # moves in the database (deals, humans, AIs)
     matches: int = 0
@@ -261,6 +263,12 @@ async def run(tables: int, seconds: float, *, preset: str = "russian", humans: i
                     except TimeoutError:
                         proc.kill()
                         await proc.wait()
+            for ch in channels:
+                for m in fd.store.channel_messages(ch):
+                    if m.ephemeral:
+                        stats.hand_edits += len(m.edits)
+                    elif m.components:
+                        stats.table_edits += len(m.edits)
             for v in fd.violations:
                 stats.error(f"violation {v.rule}: {v.detail}"[:300])
         with sqlite3.connect(db) as con:
@@ -280,6 +288,8 @@ async def run(tables: int, seconds: float, *, preset: str = "russian", humans: i
         "moves_committed": stats.committed,
         "stalls": stats.stalls,
         "deferred": stats.deferred,
+        "hand_edits": stats.hand_edits,
+        "table_edits": stats.table_edits,
         "interactions_per_s": round(len(acks_ms) / elapsed, 1) if elapsed else 0.0,
         "ack_mean_ms": round(statistics.fmean(acks_ms), 1) if acks_ms else 0.0,
         "ack_p50_ms": round(percentile(acks_ms, 50), 1),
@@ -310,6 +320,7 @@ def main(argv: list[str] | None = None) -> int:
                              workdir=args.workdir))
     summary = {k: result[k] for k in ("tables", "seconds", "interactions", "moves",
                                       "hands_scored", "moves_committed", "stalls", "deferred",
+                                      "hand_edits", "table_edits",
                                       "ack_mean_ms", "ack_max_ms")}
     print("# " + json.dumps(summary))
     print(json.dumps({k: result[k] for k in ("tables", "interactions_per_s", "ack_p50_ms",
