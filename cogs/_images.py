@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import os
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -118,9 +119,15 @@ class MatchSnapshot:
 
 
 class Images:
-    """Renders in ``workers`` threads; counts what it rendered (tests, benchmarks)."""
+    """Renders in ``workers`` threads (default 1, ``TYSIAC_RENDER_WORKERS``: each render
+    thread competes with the event loop for the GIL while it draws); counts what it
+    rendered (tests, benchmarks)."""
 
-    def __init__(self, workers: int = 1, *, enabled: bool = True) -> None:
+    def __init__(self, workers: int | None = None, *, enabled: bool | None = None) -> None:
+        if enabled is None:  # TYSIAC_IMAGES=0: text only (e.g. without Attach Files)
+            enabled = os.environ.get("TYSIAC_IMAGES", "1").strip() not in ("0", "off", "no")
+        if workers is None:
+            workers = max(1, int(os.environ.get("TYSIAC_RENDER_WORKERS", "1") or 1))
         self.enabled = enabled
         self.workers = workers
         self._pool: ThreadPoolExecutor | None = None

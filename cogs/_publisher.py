@@ -241,6 +241,8 @@ class Publisher:
         # Text and image of one moment: the latest state when a render slot is free.
         data, parts = await self.images.table_png(table, lambda: table_message(table))
         ch.limiter.restamp(stamp)
+        if not table.live:  # its last image: nothing more to cache for this table
+            self.images.forget(table.id)
         files: list[discord.File] = []
         if data is not None and parts.embed is not None:
             parts.embed.set_image(url=TABLE_URL)

@@ -23,6 +23,7 @@ from cogs._images import (
     SUMMARY_FILE,
     TABLE_FILE,
     TABLE_URL,
+    MatchSnapshot,
     preset_title,
     public_table_view,
     seat_hand_view,
@@ -220,6 +221,17 @@ async def test_match_end_posts_score_sheet_and_summary(world):
     assert len(won) == 1 and [a.filename for a in won[0].attachments] == [SUMMARY_FILE]
     summary = png(won[0].attachments[0].data)
     assert summary.width >= 400
+    # the sheet's results: as the publisher saw them, the same as replayed from the log
+    # (what a restarted bot, which did not see the early hands, draws them from)
+    images = w.bot.publisher.images
+    seen = images.note_events(table, ())  # no new hand: nothing recorded
+    assert seen is None
+    _match_no, results_seen = images._results[table.id]
+    assert [r.hand_no for r in results_seen] == list(range(1, len(results_seen) + 1))
+    snap = MatchSnapshot(table.id, table.match_no, None, tuple(table.names()), table.rules,
+                         table.dealer, preset_title(table))
+    replayed = await images.match_results(snap, w.bot.store)
+    assert replayed == results_seen and len(replayed) == len(results)
     # the final table image shows the match over
     final = w.table_message()
     assert [a.filename for a in final.attachments] == [TABLE_FILE]
