@@ -138,6 +138,7 @@ class Images:
         self.rendered = 0
         self.render_seconds = 0.0
         self.reused = 0
+        self.failed = 0
 
     # ---- the worker thread ---------------------------------------------------------------
     async def _render(self, build: Callable[[], tuple[V, bytes | None] | None],
@@ -148,16 +149,21 @@ class Images:
             self._slots = asyncio.Semaphore(self.workers)
             self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="render")
         async with self._slots:
-            got = build()
-            if got is None:
+            try:
+                got = build()
+                if got is None:
+                    return None
+                view, data = got
+                if data is not None:
+                    self.reused += 1
+                    return view, data
+                loop = asyncio.get_running_loop()
+                t0 = time.perf_counter()
+                data = await loop.run_in_executor(self._pool, draw, view)
+            except Exception:  # the message goes out without its image
+                log.exception("rendering %s failed", getattr(draw, "__name__", draw))
+                self.failed += 1
                 return None
-            view, data = got
-            if data is not None:
-                self.reused += 1
-                return view, data
-            loop = asyncio.get_running_loop()
-            t0 = time.perf_counter()
-            data = await loop.run_in_executor(self._pool, draw, view)
             self.render_seconds += time.perf_counter() - t0
             self.rendered += 1
             return view, data
@@ -192,7 +198,7 @@ class Images:
 
         out = await self._render(build, render_table)
         if out is None:
-            return None, extra[0]
+            return None, extra[0] if extra else also()
         self._tables[table.id] = out
         return out[1], extra[0]
 
@@ -215,10 +221,11 @@ class Images:
             return view, hit[1] if hit is not None and hit[0] == view else None
 
         out = await self._render(build, _hand_png)
+        sig = extra[0] if extra else also()
         if out is None:
-            return HandImage(None, None, extra[0])
+            return HandImage(None, None, sig)
         self._hands[key] = out
-        return HandImage(out[0], out[1], extra[0])
+        return HandImage(out[0], out[1], sig)
 
     # ---- hand results, score sheet and summary ------------------------------------------
     def note_events(self, table: Table, events: Sequence[Event]) -> MatchSnapshot | None:

@@ -276,3 +276,18 @@ async def test_answers_do_not_wait_for_rendering(world, monkeypatch):
     assert images.rendered >= 3
     assert w.table_message().attachments[0].data == render_table(public_table_view(table))
     await asyncio.sleep(0)
+
+
+async def test_a_failing_render_costs_the_image_not_the_message(world, monkeypatch):
+    def broken(view):
+        raise RuntimeError("no ink")
+
+    monkeypatch.setattr(images_mod, "render_table", broken)
+    w = world
+    await open_table(w)
+    await play_moves(w, 4, random.Random(2))
+    await w.settle()
+    msg = w.table_message()
+    assert msg.attachments == [] and "image" not in msg.embeds[0]
+    assert w.bot.publisher.images.failed >= 1
+    assert msg.edits  # the text kept going
