@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from enum import StrEnum
 from typing import Any
 
@@ -18,6 +19,7 @@ from bot.tables import Table, TableError
 from cogs._bot import TysiacBot, actor_of, locale_of, send, within
 from cogs._views import MessageParts, end_confirm_view, table_message
 
+log = logging.getLogger(__name__)
 PRESET_CHOICES = [app_commands.Choice(name=p.title[:100], value=name)
                   for name, p in PRESETS.items()][:25]
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in LEVELS]
@@ -172,8 +174,16 @@ class Lobby(commands.Cog):
 
     @table.command(name="show", description=t("cmd.table.show"))
     async def show(self, interaction: discord.Interaction[Any]) -> None:
+        """Re-post the table message at the bottom; the old one is deleted (one live copy)."""
         table = self.service.in_channel(interaction.channel_id or 0)
+        old = table.message_id
         await self.post_table(interaction, table)
+        if old is not None and old != table.message_id:
+            channel = self.bot.get_partial_messageable(table.channel_id)
+            try:
+                await channel.get_partial_message(old).delete()
+            except discord.HTTPException as exc:  # gone already, or no permission
+                log.info("could not delete the old table message %s: %s", old, exc)
 
     async def _say(self, interaction: discord.Interaction[Any], key: str,
                    params: dict[str, Any]) -> None:

@@ -102,16 +102,19 @@ class Play(commands.Cog):
 
     # ---- slash commands ----------------------------------------------------------------------
     @app_commands.command(name="bid", description=t("cmd.bid"))
-    @app_commands.describe(amount=t("cmd.bid.amount"))
+    @app_commands.describe(amount=t("cmd.bid.amount"), blind=t("cmd.bid.blind"))
     @app_commands.guild_only()
-    async def bid(self, interaction: discord.Interaction[Any], amount: int) -> None:
-        await self._move(interaction, self._table(interaction).id, Verb.BID, amount=amount)
+    async def bid(self, interaction: discord.Interaction[Any], amount: int,
+                  blind: bool = False) -> None:
+        await self._move(interaction, self._table(interaction).id, Verb.BID, amount=amount,
+                         flag=Flag.BLIND if blind else Flag.NONE)
 
     @bid.autocomplete("amount")
     async def bid_amounts(self, interaction: discord.Interaction[Any],
                           current: str) -> list[app_commands.Choice[int]]:
         _, legal = self._legal(interaction)
-        amounts = sorted({a.amount for a in legal if a.verb is Verb.BID})
+        flag = Flag.BLIND if getattr(interaction.namespace, "blind", False) else Flag.NONE
+        amounts = sorted({a.amount for a in legal if a.verb is Verb.BID and a.flag is flag})
         return [app_commands.Choice(name=str(n), value=n) for n in amounts
                 if str(n).startswith(current.strip())][:25]
 

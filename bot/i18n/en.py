@@ -164,6 +164,7 @@ MESSAGES: dict[str, str] = {
     "cmd.table.show": "Post the table message again at the bottom",
     "cmd.bid": "Bid in the auction",
     "cmd.bid.amount": "Your bid",
+    "cmd.bid.blind": "Bid blind, before looking at your cards (where the rules allow it)",
     "cmd.pass": "Pass in the auction",
     "cmd.hand": "Show your hand (only you see it)",
     "cmd.play": "Play a card",

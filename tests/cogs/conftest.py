@@ -15,6 +15,7 @@ from bot.ai.simple import SimplePlayer
 from bot.config import Settings
 from bot.game.actions import Action, Flag, Verb
 from bot.game.cards import card_str
+from bot.tables import FakeClock
 from cogs._bot import BotOptions, TysiacBot, point_discord_py_at
 from tests.fakediscord import FakeDiscord, RateLimitConfig
 from tests.fakediscord.models import Channel, Guild, Message, User
@@ -66,6 +67,8 @@ async def start_bot(world: World, **options: Any) -> TysiacBot:
     options.setdefault("guild_ready_timeout", 0.1)
     options.setdefault("edit_debounce", 0.05)
     options.setdefault("seed", 1)
+    if options.get("clock") == "fake":  # the service's timers run on a clock the test moves
+        options["clock"] = FakeClock()
     bot = TysiacBot(settings, BotOptions(**options))
     world.bot = bot
     world.task = asyncio.create_task(bot.start(fd.token))
