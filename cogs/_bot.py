@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
-from bot.i18n import t
+from bot.i18n import t, translation
 from bot.store import Store
 from bot.tables import Actor, Clock, TableError, TableService, Update
 from cogs._publisher import Publisher
@@ -78,13 +78,29 @@ def point_discord_py_at(api_base: str, gateway_url: str | None) -> None:
 
 
 def locale_of(interaction: discord.Interaction[Any]) -> str:
+    """The user's Discord locale ("en-US", "pl", ...): every reply is written in it."""
     return str(interaction.locale.value) if interaction.locale else "en-US"
+
+
+def ls(key: str) -> app_commands.locale_str:
+    """A command description or choice by catalog key (English now, translated at sync)."""
+    return app_commands.locale_str(t(key), key=key)
+
+
+class CatalogTranslator(app_commands.Translator):
+    """Command descriptions and choices in every language ``bot.i18n`` has."""
+
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        key = string.extras.get("key")
+        return translation(key, locale.value) if key else None
 
 
 def actor_of(interaction: discord.Interaction[Any]) -> Actor:
     user = interaction.user
     perms = interaction.permissions
-    return Actor(user.id, user.display_name, can_manage=bool(perms.manage_channels))
+    return Actor(user.id, user.display_name, can_manage=bool(perms.manage_channels),
+                 locale=locale_of(interaction))
 
 
 async def send(interaction: discord.Interaction[Any], parts: MessageParts, *,
@@ -208,6 +224,7 @@ class TysiacBot(commands.AutoShardedBot):
                                      seed=o.seed, listener=self.publisher)
         restored = await self._service.restore()
         log.info("restored %d live tables", restored)
+        await self.tree.set_translator(CatalogTranslator())
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for ext in EXTENSIONS:
             await self.load_extension(ext)

@@ -16,7 +16,7 @@ from bot.game.presets import PRESETS
 from bot.game.rules import OPTION_NAMES, Rules
 from bot.i18n import t
 from bot.tables import Table, TableError
-from cogs._bot import TysiacBot, actor_of, locale_of, send, within
+from cogs._bot import TysiacBot, actor_of, locale_of, ls, send, within
 from cogs._views import MessageParts, end_confirm_view, table_message
 
 log = logging.getLogger(__name__)
@@ -26,7 +26,7 @@ LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in LEVEL
 
 
 class Lobby(commands.Cog):
-    table = app_commands.Group(name="table", description=t("cmd.table"), guild_only=True)
+    table = app_commands.Group(name="table", description=ls("cmd.table"), guild_only=True)
 
     def __init__(self, bot: TysiacBot) -> None:
         self.bot = bot
@@ -69,9 +69,9 @@ class Lobby(commands.Cog):
             self.bot.publisher.settled(table, version)
 
     # ---- commands ------------------------------------------------------------------------------
-    @table.command(name="new", description=t("cmd.table.new"))
-    @app_commands.describe(preset=t("cmd.table.new.preset"), players=t("cmd.table.new.players"),
-                           timer=t("cmd.table.new.timer"))
+    @table.command(name="new", description=ls("cmd.table.new"))
+    @app_commands.describe(preset=ls("cmd.table.new.preset"), players=ls("cmd.table.new.players"),
+                           timer=ls("cmd.table.new.timer"))
     @app_commands.choices(preset=PRESET_CHOICES)
     async def new(self, interaction: discord.Interaction[Any],
                   preset: app_commands.Choice[str] | None = None,
@@ -83,20 +83,20 @@ class Lobby(commands.Cog):
             players=players, timer=timer), ephemeral=False)
         await self.post_table(interaction, out.table)
 
-    @table.command(name="join", description=t("cmd.table.join"))
+    @table.command(name="join", description=ls("cmd.table.join"))
     async def join(self, interaction: discord.Interaction[Any]) -> None:
         table = self.service.in_channel(interaction.channel_id or 0)
         out = await self.service.join(table.id, actor_of(interaction))
         await self._say(interaction, out.key, out.params)
 
-    @table.command(name="leave", description=t("cmd.table.leave"))
+    @table.command(name="leave", description=ls("cmd.table.leave"))
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         table = self.service.in_channel(interaction.channel_id or 0)
         out = await self.service.leave(table.id, actor_of(interaction))
         await self._say(interaction, out.key, out.params)
 
-    @table.command(name="ai", description=t("cmd.table.ai"))
-    @app_commands.describe(level=t("cmd.table.ai.level"))
+    @table.command(name="ai", description=ls("cmd.table.ai"))
+    @app_commands.describe(level=ls("cmd.table.ai.level"))
     @app_commands.choices(level=LEVEL_CHOICES)
     async def ai(self, interaction: discord.Interaction[Any],
                  level: app_commands.Choice[str] | None = None) -> None:
@@ -105,20 +105,20 @@ class Lobby(commands.Cog):
                                         level.value if level else "normal")
         await self._say(interaction, out.key, out.params)
 
-    @table.command(name="kick", description=t("cmd.table.kick"))
-    @app_commands.describe(user=t("cmd.table.kick.user"))
+    @table.command(name="kick", description=ls("cmd.table.kick"))
+    @app_commands.describe(user=ls("cmd.table.kick.user"))
     async def kick(self, interaction: discord.Interaction[Any], user: discord.User) -> None:
         table = self.service.in_channel(interaction.channel_id or 0)
         out = await self.service.kick(table.id, actor_of(interaction), user.id)
         await self._say(interaction, out.key, out.params)
 
-    @table.command(name="start", description=t("cmd.table.start"))
+    @table.command(name="start", description=ls("cmd.table.start"))
     async def start(self, interaction: discord.Interaction[Any]) -> None:
         table = self.service.in_channel(interaction.channel_id or 0)
         out = await within(interaction, self.service.start(table.id, actor_of(interaction)))
         await self._say(interaction, out.key, out.params)
 
-    @table.command(name="end", description=t("cmd.table.end"))
+    @table.command(name="end", description=ls("cmd.table.end"))
     async def end(self, interaction: discord.Interaction[Any]) -> None:
         table = self.service.in_channel(interaction.channel_id or 0)
         actor = actor_of(interaction)
@@ -128,13 +128,13 @@ class Lobby(commands.Cog):
         await send(interaction, MessageParts(content=t("ok.end_confirm", loc),
                                              view=end_confirm_view(table, loc)))
 
-    @table.command(name="rules", description=t("cmd.table.rules"))
+    @table.command(name="rules", description=ls("cmd.table.rules"))
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         table = self.service.in_channel(interaction.channel_id or 0)
         await send(interaction, MessageParts(embed=rules_embed(table, locale_of(interaction))))
 
-    @table.command(name="option", description=t("cmd.table.option"))
-    @app_commands.describe(name=t("cmd.table.option.name"), value=t("cmd.table.option.value"))
+    @table.command(name="option", description=ls("cmd.table.option"))
+    @app_commands.describe(name=ls("cmd.table.option.name"), value=ls("cmd.table.option.value"))
     async def option(self, interaction: discord.Interaction[Any], name: str,
                      value: str) -> None:
         table = self.service.in_channel(interaction.channel_id or 0)
@@ -172,7 +172,7 @@ class Lobby(commands.Cog):
                 seen.append(v)
         return [app_commands.Choice(name=v[:100], value=v[:100]) for v in seen[:25]]
 
-    @table.command(name="show", description=t("cmd.table.show"))
+    @table.command(name="show", description=ls("cmd.table.show"))
     async def show(self, interaction: discord.Interaction[Any]) -> None:
         """Re-post the table message at the bottom; the old one is deleted (one live copy)."""
         table = self.service.in_channel(interaction.channel_id or 0)

@@ -16,12 +16,12 @@ from bot.game.actions import Action, Flag, Verb
 from bot.game.cards import card_pretty, card_str, parse_card
 from bot.i18n import t
 from bot.tables import Table, TableError
-from cogs._bot import TysiacBot, actor_of, locale_of, send, within
+from cogs._bot import TysiacBot, actor_of, locale_of, ls, send, within
 from cogs._views import hand_message
 
 DECLARE_CHOICES = [
-    app_commands.Choice(name=t("choice.declare.marriage"), value="marriage"),
-    app_commands.Choice(name=t("choice.declare.aces"), value="aces"),
+    app_commands.Choice(name=ls("choice.declare.marriage"), value="marriage"),
+    app_commands.Choice(name=ls("choice.declare.aces"), value="aces"),
 ]
 _VERBS = {"pass": Verb.PASS, "redeal": Verb.REDEAL, "rospisat": Verb.ROSPISAT,
           "spisat": Verb.SPISAT, "concede": Verb.CONCEDE}
@@ -101,8 +101,8 @@ class Play(commands.Cog):
         return table, [a for a in obs.legal if a.seat == seat] if obs else []
 
     # ---- slash commands ----------------------------------------------------------------------
-    @app_commands.command(name="bid", description=t("cmd.bid"))
-    @app_commands.describe(amount=t("cmd.bid.amount"), blind=t("cmd.bid.blind"))
+    @app_commands.command(name="bid", description=ls("cmd.bid"))
+    @app_commands.describe(amount=ls("cmd.bid.amount"), blind=ls("cmd.bid.blind"))
     @app_commands.guild_only()
     async def bid(self, interaction: discord.Interaction[Any], amount: int,
                   blind: bool = False) -> None:
@@ -118,18 +118,18 @@ class Play(commands.Cog):
         return [app_commands.Choice(name=str(n), value=n) for n in amounts
                 if str(n).startswith(current.strip())][:25]
 
-    @app_commands.command(name="pass", description=t("cmd.pass"))
+    @app_commands.command(name="pass", description=ls("cmd.pass"))
     @app_commands.guild_only()
     async def pass_(self, interaction: discord.Interaction[Any]) -> None:
         await self._move(interaction, self._table(interaction).id, Verb.PASS)
 
-    @app_commands.command(name="hand", description=t("cmd.hand"))
+    @app_commands.command(name="hand", description=ls("cmd.hand"))
     @app_commands.guild_only()
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         await self._show_hand(interaction, self._table(interaction))
 
-    @app_commands.command(name="play", description=t("cmd.play"))
-    @app_commands.describe(card=t("cmd.play.card"), declare=t("cmd.play.declare"))
+    @app_commands.command(name="play", description=ls("cmd.play"))
+    @app_commands.describe(card=ls("cmd.play.card"), declare=ls("cmd.play.declare"))
     @app_commands.choices(declare=DECLARE_CHOICES)
     @app_commands.guild_only()
     async def play(self, interaction: discord.Interaction[Any], card: str,
@@ -144,8 +144,8 @@ class Play(commands.Cog):
         _, legal = self._legal(interaction)
         return _card_choices([a.card for a in legal if a.verb is Verb.PLAY], current)
 
-    @app_commands.command(name="give", description=t("cmd.give"))
-    @app_commands.describe(card=t("cmd.give.card"), to=t("cmd.give.to"))
+    @app_commands.command(name="give", description=ls("cmd.give"))
+    @app_commands.describe(card=ls("cmd.give.card"), to=ls("cmd.give.to"))
     @app_commands.guild_only()
     async def give(self, interaction: discord.Interaction[Any], card: str, to: str) -> None:
         table = self._table(interaction)
@@ -169,8 +169,8 @@ class Play(commands.Cog):
         return [app_commands.Choice(name=names[p][:100], value=str(p)) for p in targets
                 if current.lower() in names[p].lower()][:25]
 
-    @app_commands.command(name="contract", description=t("cmd.contract"))
-    @app_commands.describe(amount=t("cmd.contract.amount"))
+    @app_commands.command(name="contract", description=ls("cmd.contract"))
+    @app_commands.describe(amount=ls("cmd.contract.amount"))
     @app_commands.guild_only()
     async def contract(self, interaction: discord.Interaction[Any], amount: int) -> None:
         await self._move(interaction, self._table(interaction).id, Verb.CONTRACT, amount=amount)
@@ -183,12 +183,12 @@ class Play(commands.Cog):
         return [app_commands.Choice(name=str(n), value=n) for n in amounts
                 if str(n).startswith(current.strip())][:25]
 
-    @app_commands.command(name="rospisat", description=t("cmd.rospisat"))
+    @app_commands.command(name="rospisat", description=ls("cmd.rospisat"))
     @app_commands.guild_only()
     async def rospisat(self, interaction: discord.Interaction[Any]) -> None:
         await self._move(interaction, self._table(interaction).id, Verb.ROSPISAT)
 
-    @app_commands.command(name="redeal", description=t("cmd.redeal"))
+    @app_commands.command(name="redeal", description=ls("cmd.redeal"))
     @app_commands.guild_only()
     async def redeal(self, interaction: discord.Interaction[Any]) -> None:
         await self._move(interaction, self._table(interaction).id, Verb.REDEAL)

@@ -2,7 +2,10 @@
 
 ``t(key, locale, **params)`` formats the string of ``key`` in the best catalog for
 ``locale`` ("pl", "en-US", ...), falling back to English, then to the key itself.
-Add a language by adding a module with a ``MESSAGES`` dict and listing it in ``CATALOGS``.
+Add a language by adding a module with a ``MESSAGES`` dict and listing it in ``CATALOGS``:
+the cogs pass each user's Discord locale (``interaction.locale``) to ``t`` for everything
+that user reads, and the bot's command translator (``translation``) localizes the slash
+commands' descriptions and choices, so no cog changes when a language is added.
 """
 
 from __future__ import annotations
@@ -46,4 +49,13 @@ def t(key: str, locale: str | None = None, /, **params: Any) -> str:
         return text
 
 
-__all__ = ["CATALOGS", "DEFAULT", "has", "language", "t"]
+def translation(key: str, locale: str | None) -> str | None:
+    """The text of ``key`` in the catalog for ``locale``, or None where that is the default
+    catalog or lacks the key (Discord then shows the default: command descriptions)."""
+    lang = language(locale)
+    if lang == DEFAULT:
+        return None
+    return CATALOGS[lang].get(key)
+
+
+__all__ = ["CATALOGS", "DEFAULT", "has", "language", "t", "translation"]

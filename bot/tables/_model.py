@@ -30,11 +30,13 @@ class TableError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Actor:
-    """Who asks: a Discord user id, the name to show, and channel-manager rights."""
+    """Who asks: a Discord user id, the name to show, channel-manager rights, and the
+    user's locale (for anything the service words for that user alone)."""
 
     user_id: int
     name: str
     can_manage: bool = False
+    locale: str = "en-US"
 
 
 @dataclass(slots=True)

@@ -9,7 +9,7 @@ import pytest
 from bot.game.actions import Flag, Verb
 from bot.tables import FakeClock
 
-from .conftest import hand_of, open_table, play_turn
+from .conftest import hand_of, open_table, play_turn, start_bot, stop_bot
 
 
 async def test_table_show_reposts_at_the_bottom(world):
@@ -131,3 +131,26 @@ async def test_blind_bid_refused_without_the_option(world):
     r = await w.fd.slash(me, w.channel, "bid", amount=100, blind=True)
     assert r.ephemeral and "blind bids are not allowed" in r.content, r.content
     assert not table.state.bids
+
+
+async def test_user_locale_reaches_the_catalog(world, monkeypatch):
+    """A language is a catalog in bot.i18n: replies follow each user's Discord locale and
+    command descriptions get localizations at sync, with no change to the cogs."""
+    from bot import i18n
+
+    polish = {"error.no_table": "Nie ma tu stołu.", "cmd.table": "Stoły do gry w tysiąca",
+              "cmd.bid.amount": "Twoja licytacja"}
+    monkeypatch.setitem(i18n.CATALOGS, "pl", polish)
+    w = world
+    await stop_bot(w)
+    await start_bot(w, edit_limit=45)  # syncs the commands again, through the translator
+    ola = w.fd.add_user("ola", "Ola", locale="pl")
+    w.fd.add_member(w.guild, ola)
+    cmds = {c["name"]: c for c in w.fd.store.commands_for(w.guild.id)}
+    assert cmds["table"].get("description_localizations", {}).get("pl") == polish["cmd.table"]
+    bid = next(o for o in cmds["bid"]["options"] if o["name"] == "amount")
+    assert bid.get("description_localizations", {}).get("pl") == polish["cmd.bid.amount"]
+    r = await w.fd.slash(ola, w.channel, "table join")
+    assert r.ephemeral and r.content == "Nie ma tu stołu."
+    r = await w.fd.slash(w.users[1], w.channel, "table join")  # an English user, same command
+    assert "There is no table" in r.content
