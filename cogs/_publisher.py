@@ -172,6 +172,14 @@ class Publisher:
             ch.task = asyncio.get_running_loop().create_task(self._worker(channel_id, ch))
         return ch
 
+    def refresh_table(self, table: Table) -> None:
+        """Queue a (paced) edit of the table message: e.g. one just posted again by
+        ``/table show`` gets its image this way (an interaction answer carries none)."""
+        if table.message_id is not None:
+            ch = self._channel(table.channel_id)
+            ch.table = table
+            ch.wake.set()
+
     def settled(self, table: Table, version: int) -> None:
         """The table message already shows ``version`` (edited by an interaction answer,
         which carries no image: a table with one still gets its paced edit with the image)."""

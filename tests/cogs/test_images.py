@@ -291,3 +291,23 @@ async def test_a_failing_render_costs_the_image_not_the_message(world, monkeypat
     assert msg.attachments == [] and "image" not in msg.embeds[0]
     assert w.bot.publisher.images.failed >= 1
     assert msg.edits  # the text kept going
+
+
+async def test_table_posted_again_gets_its_image(world):
+    """``/table show`` posts a new table message (its answer carries no image); the
+    publisher's ``refresh_table`` (the lobby's hook after ``set_message``) attaches it."""
+    w = world
+    await open_table(w)
+    await play_moves(w, 2, random.Random(4))
+    await w.settle()
+    old = w.table_message()
+    r = await w.fd.slash(w.users[0], w.channel, "table show")
+    assert r.message is not None and not r.ephemeral
+    await w.settle()
+    table = w.table()
+    w.bot.publisher.refresh_table(table)
+    await w.settle()
+    new = w.table_message()
+    assert new.id != old.id and new.id == table.message_id
+    assert [a.filename for a in new.attachments] == [TABLE_FILE]
+    assert new.attachments[0].data == render_table(public_table_view(table))
