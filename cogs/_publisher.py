@@ -161,6 +161,8 @@ class Publisher:
             last.summary = True
         if update.closed:
             self.images.forget(table.id)
+            for key in [k for k in self._shown if k[0] == table.id]:
+                del self._shown[key]
         ch.wake.set()
         self._refresh_hands(table)
 
