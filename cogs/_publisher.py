@@ -78,6 +78,11 @@ class RateLimiter:
         self.stamps.append(stamp)
         return stamp
 
+    def release(self, stamp: float) -> None:
+        """The call taken at ``stamp`` was not made after all."""
+        with contextlib.suppress(ValueError):
+            self.stamps.remove(stamp)
+
     def restamp(self, stamp: float) -> None:
         """The call taken at ``stamp`` goes out only now (it waited for an image)."""
         with contextlib.suppress(ValueError):
@@ -226,6 +231,9 @@ class Publisher:
                 await asyncio.sleep(self.debounce)
                 continue
             stamp = await ch.limiter.acquire()
+            if ch.table is None and not ch.sends:  # settled by an interaction meanwhile
+                ch.limiter.release(stamp)
+                continue
             self._inflight += 1
             try:
                 # The table edit (latest state) goes first; messages keep their order.

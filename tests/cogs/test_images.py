@@ -311,3 +311,20 @@ async def test_table_posted_again_gets_its_image(world):
     assert new.id != old.id and new.id == table.message_id
     assert [a.filename for a in new.attachments] == [TABLE_FILE]
     assert new.attachments[0].data == render_table(public_table_view(table))
+
+
+async def test_limiter_counts_a_send_when_it_goes_out_not_when_it_queued():
+    """A send that waited for its image is stamped again when it leaves (Discord counts
+    requests, not intentions); one that turned out unnecessary gives its place back."""
+    from cogs._publisher import RateLimiter
+
+    lim = RateLimiter(limit=2, per=1.0, margin=0.0)
+    a = await lim.acquire()
+    await asyncio.sleep(0.02)
+    lim.restamp(a)
+    assert len(lim.stamps) == 1 and lim.stamps[0] > a
+    b = await lim.acquire()
+    lim.release(b)
+    assert len(lim.stamps) == 1
+    lim.release(12345.0)  # unknown stamps are ignored
+    assert len(lim.stamps) == 1
