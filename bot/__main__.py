@@ -82,7 +82,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
         argv = ["--tables", str(args.tables), "--seconds", str(args.seconds),
-                "--preset", args.preset, "--humans", str(args.humans)]
+                "--preset", args.preset, "--humans", str(args.humans),
+                "--think", str(args.think), "--ramp", str(args.ramp)]
         status: int = bench_tables(argv)
         return status
     if args.what == "engine":
@@ -126,6 +127,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--tables", type=int, default=200, help="tables: how many at once")
     p.add_argument("--seconds", type=float, default=30.0, help="tables: how long to play")
     p.add_argument("--humans", type=int, default=1, help="tables: emulated humans per table")
+    p.add_argument("--think", type=float, default=0.0,
+                   help="tables: mean seconds a human thinks per move (0: none)")
+    p.add_argument("--ramp", type=float, default=0.0,
+                   help="tables: open the tables over this many seconds (0: at once)")
     p.add_argument("--repeats", type=int, default=30)
     p.add_argument("--preset", default="russian")
     p.add_argument("--hands", type=int, default=20000)

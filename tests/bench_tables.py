@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import json
 import os
@@ -43,6 +44,7 @@ STALL = 5.0  # seconds without a hand update before asking for the hand again
 @dataclass
 class Stats:
     acks: list[float] = field(default_factory=list)  # seconds
+    setup_acks: list[float] = field(default_factory=list)  # of them: opening the tables
     errors: list[str] = field(default_factory=list)
     moves: int = 0
     stalls: int = 0
@@ -60,8 +62,9 @@ class Stats:
 
 class Bench:
     def __init__(self, fd: FakeDiscord, stats: Stats, *, preset: str, humans: int, ais: int,
-                 seed: int, deadline: float) -> None:
+                 seed: int, deadline: float, think: float = 0.0, ramp: float = 0.0) -> None:
         self.fd, self.stats = fd, stats
+        self.think, self.ramp = think, ramp
         self.changed: dict[int, asyncio.Event] = {}  # message id -> set on each edit
         edit = fd.store.edit
 
@@ -76,7 +79,7 @@ class Bench:
         self.rng = random.Random(seed)
         self.deadline = deadline
 
-    async def timed(self, coro: Any) -> Any:
+    async def timed(self, coro: Any, *, setup: bool = False) -> Any:
         t0 = time.monotonic()
         try:
             r = await coro
@@ -84,6 +87,8 @@ class Bench:
             self.stats.error(f"{type(exc).__name__}: {exc}"[:300])
             return None
         self.stats.acks.append(time.monotonic() - t0)
+        if setup:
+            self.stats.setup_acks.append(self.stats.acks[-1])
         if r.type is None:
             self.stats.error(f"interaction {r.interaction.id} not answered")
             return None
@@ -91,17 +96,20 @@ class Bench:
 
     async def table(self, channel: Channel, users: list[User]) -> None:
         fd, host = self.fd, users[0]
-        r = await self.timed(fd.slash(host, channel, "table new", preset=self.preset, timer=0))
+        if self.ramp > 0:  # tables open over the first seconds, not all at one instant
+            await asyncio.sleep(self.rng.uniform(0, self.ramp))
+        r = await self.timed(fd.slash(host, channel, "table new", preset=self.preset, timer=0),
+                             setup=True)
         if r is None or r.message is None:
             self.stats.error(f"/table new failed in #{channel.name}: {r and r.content}")
             return
         table_msg = r.message
         tid = next(c for c in table_msg.custom_ids if c.startswith("t1000:")).split(":")[1]
         for u in users[1:]:
-            await self.timed(fd.click(u, table_msg, f"t1000:{tid}:join:"))
+            await self.timed(fd.click(u, table_msg, f"t1000:{tid}:join:"), setup=True)
         for _ in range(self.ais):
-            await self.timed(fd.click(host, table_msg, f"t1000:{tid}:addai:"))
-        r = await self.timed(fd.click(host, table_msg, f"t1000:{tid}:start:"))
+            await self.timed(fd.click(host, table_msg, f"t1000:{tid}:addai:"), setup=True)
+        r = await self.timed(fd.click(host, table_msg, f"t1000:{tid}:start:"), setup=True)
         if r is None:
             return
         await asyncio.gather(*[self.human(u, table_msg, tid) for u in users])
@@ -130,6 +138,8 @@ class Bench:
             content = hand.content or ""
             if YOUR_TURN in content and len(hand.history) > acted:
                 acted = len(hand.history)
+                if self.think > 0:  # a person's pace: uniform in [0, 2 * think] seconds
+                    await asyncio.sleep(self.rng.uniform(0, 2 * self.think))
                 await self.move(user, hand)
                 seen, since = len(hand.history), time.monotonic()
                 continue
@@ -202,6 +212,12 @@ class Bench:
             self.stats.moves += 1
 
 
+def _without(values: list[float], some: list[float]) -> list[float]:
+    rest = collections.Counter(values)
+    rest.subtract(some)
+    return list(rest.elements())
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return 0.0
@@ -226,7 +242,8 @@ async def spawn_bot(fd: FakeDiscord, db: Path, log: Path) -> asyncio.subprocess.
 
 
 async def run(tables: int, seconds: float, *, preset: str = "russian", humans: int = 1,
-              seed: int = 1, workdir: Path | None = None, verbose: bool = True) -> dict[str, Any]:
+              seed: int = 1, workdir: Path | None = None, verbose: bool = True,
+              think: float = 0.0, ramp: float = 0.0) -> dict[str, Any]:
     """Run the benchmark; the result dict (also the last line the CLI prints)."""
     from bot.game.presets import PRESETS
 
@@ -247,7 +264,7 @@ async def run(tables: int, seconds: float, *, preset: str = "russian", humans: i
                 await asyncio.sleep(0.5)  # guild create and command sync settled
                 deadline = time.monotonic() + seconds
                 bench = Bench(fd, stats, preset=preset, humans=humans, ais=seats - humans,
-                              seed=seed, deadline=deadline)
+                              seed=seed, deadline=deadline, think=think, ramp=ramp)
                 t0 = time.monotonic()
                 await asyncio.gather(*[
                     bench.table(ch, users[i * humans:(i + 1) * humans])
@@ -296,6 +313,10 @@ async def run(tables: int, seconds: float, *, preset: str = "russian", humans: i
         "ack_p95_ms": round(percentile(acks_ms, 95), 1),
         "ack_p99_ms": round(percentile(acks_ms, 99), 1),
         "ack_max_ms": round(max(acks_ms), 1) if acks_ms else 0.0,
+        "setup_interactions": len(stats.setup_acks),
+        "setup_ack_p99_ms": round(percentile([a * 1000 for a in stats.setup_acks], 99), 1),
+        "play_ack_p99_ms": round(percentile(
+            [a * 1000 for a in _without(stats.acks, stats.setup_acks)], 99), 1),
         "errors": len(stats.errors),
     }
     if verbose:
@@ -312,16 +333,23 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--preset", default="russian")
     p.add_argument("--humans", type=int, default=1, help="emulated humans per table")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--ramp", type=float, default=0.0,
+                   help="open the tables at random moments over this many seconds "
+                        "(default 0: all at once)")
+    p.add_argument("--think", type=float, default=0.0,
+                   help="mean seconds a human thinks before each move (default 0: as fast "
+                        "as the bot allows)")
     p.add_argument("--workdir", type=Path, default=None,
                    help="keep the database and the bot's log here (default: a temp dir)")
     args = p.parse_args(argv)
     result = asyncio.run(run(args.tables, args.seconds, preset=args.preset,
                              humans=args.humans, seed=args.seed,
-                             workdir=args.workdir))
+                             workdir=args.workdir, think=args.think, ramp=args.ramp))
     summary = {k: result[k] for k in ("tables", "seconds", "interactions", "moves",
                                       "hands_scored", "moves_committed", "stalls", "deferred",
                                       "hand_edits", "table_edits",
-                                      "ack_mean_ms", "ack_max_ms")}
+                                      "ack_mean_ms", "ack_max_ms", "setup_interactions",
+                                      "setup_ack_p99_ms", "play_ack_p99_ms")}
     print("# " + json.dumps(summary))
     print(json.dumps({k: result[k] for k in ("tables", "interactions_per_s", "ack_p50_ms",
                                              "ack_p95_ms", "ack_p99_ms", "errors")}))
