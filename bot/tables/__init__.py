@@ -20,11 +20,11 @@ from bot.tables._model import (
     Update,
 )
 from bot.tables._play import result_json
-from bot.tables._service import DEFAULT_TIMER, Listener, TableService, preset_for
+from bot.tables._service import DEFAULT_TIMER, Gate, Listener, TableService, preset_for
 from bot.tables.clock import Clock, FakeClock, RealClock
 
 __all__ = [
     "ABANDONED", "DEFAULT_TIMER", "ENDED", "FINISHED", "PLAYING", "SEATING", "Actor", "Clock",
-    "FakeClock", "Listener", "Notice", "Outcome", "RealClock", "Seat", "Table", "TableError",
-    "TableService", "Update", "preset_for", "result_json",
+    "FakeClock", "Gate", "Listener", "Notice", "Outcome", "RealClock", "Seat", "Table",
+    "TableError", "TableService", "Update", "preset_for", "result_json",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from bot.ai import player
@@ -40,6 +41,7 @@ class PlayMixin:
     ai_delay: float
     seed: int | str | None
     ai_in_thread: bool
+    gate: Callable[[], Awaitable[None]] | None
     _busy: int
     _closing: bool
 
@@ -268,6 +270,8 @@ class PlayMixin:
     async def _auto_turn(self, table: Table, version: int, seat: int) -> None:
         try:
             await self._sleep(self.ai_delay)
+            if self.gate is not None:
+                await self.gate()
             async with table.lock:
                 if table.version != version or table.status != PLAYING:
                     return

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.game.presets import PRESETS
@@ -34,6 +34,9 @@ ABANDON_AFTER = 24 * 3600.0
 AI_NAMES = ("Ada", "Boris", "Celina", "Dmitri")
 
 Listener = Callable[[Update], None]
+# Awaited before each automatic move: the caller may hold AI turns back while people are
+# being answered (the Discord bot does, briefly, under load).
+Gate = Callable[[], Awaitable[None]]
 
 
 class TableService(PlayMixin):
@@ -41,7 +44,8 @@ class TableService(PlayMixin):
 
     def __init__(self, store: Store, *, clock: Clock | None = None, ai_delay: float = 1.5,
                  seed: int | str | None = None, listener: Listener | None = None,
-                 abandon_after: float = ABANDON_AFTER, ai_in_thread: bool = False) -> None:
+                 abandon_after: float = ABANDON_AFTER, ai_in_thread: bool = False,
+                 gate: Gate | None = None) -> None:
         self.store = store
         self.clock: Clock = clock or RealClock()
         self.ai_delay = ai_delay
@@ -49,6 +53,7 @@ class TableService(PlayMixin):
         self.listener = listener
         self.abandon_after = abandon_after
         self.ai_in_thread = ai_in_thread
+        self.gate = gate
         self._by_channel: dict[int, Table] = {}
         self._by_id: dict[int, Table] = {}
         self._busy = 0

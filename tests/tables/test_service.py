@@ -244,3 +244,38 @@ async def test_other_sizes_play_with_ais(tmp_path, preset):
     finally:
         await h.service.close()
         await h.store.close()
+
+
+async def test_gate_holds_automatic_moves_back(tmp_path):
+    """The caller's gate (the bot: "answers first") is awaited before every AI move."""
+    from .conftest import make_harness
+
+    opened = asyncio.Event()
+    waits = 0
+
+    async def gate() -> None:
+        nonlocal waits
+        waits += 1
+        await opened.wait()
+
+    h = await make_harness(str(tmp_path / "gate.db"), gate=gate)
+    try:
+        s = h.service
+        tid = (await s.create(ANN, channel_id=5, guild_id=1, timer=0)).table.id
+        await s.add_ai(tid, ANN)
+        await s.add_ai(tid, ANN)
+        await s.start(tid, ANN)
+        table = s.get(tid)
+        seq = table.seq
+        rng = random.Random(1)
+        while not table.seats[table.to_act()].ai:
+            await play_human_turn(s, tid, {ANN.user_id: ANN}, rng)
+        await asyncio.sleep(0.05)
+        assert waits >= 1 and table.seats[table.to_act()].ai  # the AI waits at the gate
+        moved = table.seq
+        opened.set()
+        await s.settle()
+        assert table.seq > moved >= seq
+    finally:
+        await h.service.close()
+        await h.store.close()
