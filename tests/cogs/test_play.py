@@ -111,15 +111,21 @@ async def test_full_russian_match_by_three_users(world):
     assert time.monotonic() - t0 < 60
 
 
-async def test_one_human_two_ais(world):
+# Rigged seeds: a whole match in 22 hands (~220 human moves), found offline as above.
+@pytest.mark.parametrize("bot_options", [{"edit_limit": 45, "seed": 26}])
+async def test_one_human_two_ais_full_match(world):
     w = world
     await open_table(w, humans=1, ais=2)
     table = w.table()
     assert [s.ai for s in table.seats] == [False, True, True]
-    await play_until(w, lambda: table.state.match.hand_no > 2, rng=random.Random(4))
+    await play_until(w, lambda: table.state.phase is Phase.MATCH_OVER,
+                     rng=random.Random(1), limit=3000)
     await w.settle()
+    assert table.status == "finished" and max(table.state.match.totals) >= 1000
+    assert table.state.match.hand_no >= 15
     scored = await w.bot.store.hands(table.id, 1)
     assert scored and len(results(w)) == len(scored)
+    assert any("won the match" in m.content for m in w.fd.visible(w.users[0], w.channel))
 
 
 @pytest.mark.parametrize("preset,humans", [("russian4", 4), ("elwood2", 2),
