@@ -194,6 +194,8 @@ def _hand_note(obs: Observation) -> str:
         return "Lay away cards"
     if phase is Phase.CONTRACT:
         return "Set the contract or lead"
+    if obs.trick and obs.stock_size:
+        return "Any card (free play while the stock lasts)"
     if obs.trick:
         led = obs.trick[0][1] >> 3
         held = {c >> 3 for c in obs.hand}
