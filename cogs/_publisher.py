@@ -9,9 +9,11 @@ valid (webhook routes, not the channel's budget).
 Images (``cogs._images``) are rendered here, never on an interaction's acknowledgement
 path: the table image only when its coalesced edit is actually sent (from the state of that
 moment, so a table that moved on while the edit waited is drawn once, as it is now); a
-hand's image right after the interaction was answered with text and components (the answer
-does not wait for it); a hand result carries the score sheet so far, the end of a match the
-final sheet and the match summary. Each upload replaces the message's previous image.
+hand's image in its own edit after the interaction was answered with text and components
+(neither the answer nor a later refresh of the hand's text and components waits for it;
+an image of a hand that changed again while it was drawn is not sent); a hand result
+carries the score sheet so far, the end of a match the final sheet and the match summary.
+Each upload replaces the message's previous image.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import collections
 import contextlib
 import logging
 import time
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -114,10 +117,13 @@ class _Channel:
 class _HandRef:
     interaction: discord.Interaction[Any]
     created: float
-    signature: object
+    signature: object  # the hand state its text and components show
     table_id: int
     seat: int
-    pending: bool = False
+    loc: str | None = None  # the owner's locale (from the interaction)
+    pending: bool = False  # the answer, or a text refresh, is under way
+    ready: bool = False  # the message exists (the interaction was answered)
+    imaging: bool = False  # an image refresh is under way
     image_signature: object = None  # the hand state its image was drawn for (None: none yet)
     shown: object = None  # the HandView in the message's image: None = no image, or _UNKNOWN
     message_id: int | None = None
@@ -202,7 +208,7 @@ class Publisher:
     def busy(self) -> bool:
         channels = self._channels.values()
         return (self._inflight > 0 or any(ch.table is not None or ch.sends for ch in channels)
-                or any(h.pending for h in self._hands.values()))
+                or any(h.pending or h.imaging for h in self._hands.values()))
 
     async def idle(self, timeout: float = 30.0) -> None:  # noqa: ASYNC109
         """Wait until every queued edit and message went out (tests, benchmarks)."""
@@ -306,8 +312,9 @@ class Publisher:
                       seat: int) -> _HandRef:
         """This interaction's message becomes the user's current hand (call before answering,
         with the state the answer shows; then ``answered``)."""
+        loc = str(interaction.locale.value) if interaction.locale else None
         ref = _HandRef(interaction, time.monotonic(), hand_signature(table, seat), table.id,
-                       seat, pending=True)
+                       seat, loc, pending=True)
         key = (table.id, interaction.user.id)
         msg = interaction.message
         if msg is not None and msg.flags.ephemeral:  # the answer edits this hand message
@@ -320,7 +327,7 @@ class Publisher:
     def answered(self, ref: _HandRef, table: Table) -> None:
         """The hand message exists now: refresh it if the table moved on meanwhile, and
         attach its image (the answer carried text and components only)."""
-        ref.pending = False
+        ref.pending, ref.ready = False, True
         if self._hands.get((ref.table_id, ref.interaction.user.id)) is ref:
             self._refresh_hands(table)
 
@@ -336,60 +343,81 @@ class Publisher:
                 del self._hands[(table.id, s.user_id)]
                 self._shown.pop((table.id, s.user_id), None)
                 continue
+            if not ref.ready:
+                continue  # the answer is on its way: ``answered`` looks again
             sig = hand_signature(table, seat)
-            if ref.pending or (sig == ref.signature and (
-                    sig == ref.image_signature or not self.images.enabled)):
-                continue
-            ref.pending = True
-            task = asyncio.get_running_loop().create_task(self._refresh(ref, table))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            if not ref.pending and sig != ref.signature:
+                ref.pending = True
+                self._spawn(self._refresh_text(ref, table))
+            if self.images.enabled and not ref.imaging and sig != ref.image_signature:
+                ref.imaging = True
+                self._spawn(self._refresh_image(ref, table))
 
-    async def _refresh(self, ref: _HandRef, table: Table) -> None:
-        """Bring the hand message up to date: its text and components at once when they
-        changed (an answer's own text stays until then); its image when the hand changed,
-        after ``image_delay`` so that a burst of moves costs one image."""
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _drop(self, ref: _HandRef) -> None:
         key = (ref.table_id, ref.interaction.user.id)
-        images = self.images
+        if self._hands.get(key) is ref:
+            del self._hands[key]
+
+    async def _refresh_text(self, ref: _HandRef, table: Table) -> None:
+        """Bring the hand message's text and components up to date at once (never waiting
+        for an image: that is ``_refresh_image``'s own edit)."""
+        key = (ref.table_id, ref.interaction.user.id)
         try:
             while self._hands.get(key) is ref:
                 sig = hand_signature(table, ref.seat)
-                if sig != ref.signature:
-                    parts: MessageParts = hand_message(table, ref.seat)
-                    msg = await ref.interaction.edit_original_response(
-                        content=parts.content, view=parts.view)
-                    ref.message_id, ref.signature = msg.id, sig
-                    continue
-                if not images.enabled or sig == ref.image_signature:
+                if sig == ref.signature:
                     return
-                await asyncio.sleep(self.image_delay)
-                if self._hands.get(key) is not ref:
-                    return  # a newer answer owns the message now
-                got = await images.hand_png(
-                    table, ref.seat, lambda: hand_signature(table, ref.seat))
-                if self._hands.get(key) is not ref:
-                    return
-                kwargs: dict[str, Any] = {}
-                if got.view != ref.shown:  # an unchanged image is not uploaded again
-                    kwargs["attachments"] = (
-                        [image_file(got.data, HAND_FILE, "your hand")] if got.data else [])
-                sig = hand_signature(table, ref.seat)
-                if sig != ref.signature:
-                    parts = hand_message(table, ref.seat)
-                    kwargs.update(content=parts.content, view=parts.view)
-                if kwargs:
-                    msg = await ref.interaction.edit_original_response(**kwargs)
-                    ref.message_id = msg.id
-                ref.signature, ref.image_signature, ref.shown = sig, got.signature, got.view
-                if ref.message_id is not None:
-                    self._shown[key] = (ref.message_id, got.view)
+                parts: MessageParts = hand_message(table, ref.seat, ref.loc)
+                msg = await ref.interaction.edit_original_response(
+                    content=parts.content, view=parts.view)
+                ref.message_id, ref.signature = msg.id, sig
         except discord.HTTPException as exc:
             log.debug("hand refresh failed: %s", exc)
-            self._hands.pop((ref.table_id, ref.interaction.user.id), None)
+            self._drop(ref)
         except Exception:
             log.exception("hand refresh failed")
         finally:
             ref.pending = False
+
+    async def _refresh_image(self, ref: _HandRef, table: Table) -> None:
+        """Attach (replace) the hand message's image: ``image_delay`` after a change, so that
+        a burst of moves costs one image, drawn from the latest state when a render slot is
+        free; an image of a hand that changed again while it was drawn is not sent (the
+        latest one is drawn instead). The edit carries the attachment only."""
+        key = (ref.table_id, ref.interaction.user.id)
+        images = self.images
+        try:
+            while self._hands.get(key) is ref:
+                await asyncio.sleep(self.image_delay)
+                if self._hands.get(key) is not ref:
+                    return  # a newer answer owns the message now
+                if hand_signature(table, ref.seat) == ref.image_signature:
+                    return
+                got = await images.hand_png(
+                    table, ref.seat, lambda: hand_signature(table, ref.seat))
+                if self._hands.get(key) is not ref:
+                    return
+                if got.signature != hand_signature(table, ref.seat):
+                    continue  # drawn for a hand that is gone already: draw the latest
+                if got.view != ref.shown:  # an unchanged image is not uploaded again
+                    msg = await ref.interaction.edit_original_response(attachments=(
+                        [image_file(got.data, HAND_FILE, "your hand")] if got.data else []))
+                    ref.message_id = msg.id
+                ref.image_signature, ref.shown = got.signature, got.view
+                if ref.message_id is not None:
+                    self._shown[key] = (ref.message_id, got.view)
+        except discord.HTTPException as exc:
+            log.debug("hand image failed: %s", exc)
+            self._drop(ref)
+        except Exception:
+            log.exception("hand image failed")
+        finally:
+            ref.imaging = False
 
 
 def hand_signature(table: Table, seat: int) -> object:

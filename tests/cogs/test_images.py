@@ -278,6 +278,50 @@ async def test_answers_do_not_wait_for_rendering(world, monkeypatch):
     await asyncio.sleep(0)
 
 
+async def test_hand_text_and_buttons_do_not_wait_for_rendering(world, monkeypatch):
+    """With hand images artificially slow (1.5 s each in the single render worker, so the
+    three hands' first images queue for ~4.5 s), a hand whose turn comes gets its text and
+    buttons at once; its image follows in a later edit (of the latest hand only, the one
+    attachment replaced)."""
+    slow = 1.5
+    real_hand = images_mod._hand_png
+
+    def slow_hand(view):
+        time.sleep(slow)
+        return real_hand(view)
+
+    monkeypatch.setattr(images_mod, "_hand_png", slow_hand)
+    w = world
+    await open_table(w)
+    table = w.table()
+    players = w.users[:3]
+    for u in players:  # every hand's image is now queued behind the others'
+        await w.fd.click(u, w.table_message(u), f"t1000:{table.id}:hand:")
+    rng = random.Random(5)
+    for _ in range(3):
+        await w.service.settle()
+        assert await play_turn(w, rng)
+        await w.service.settle()
+        seat = table.to_act()
+        user = w.user(table.seats[seat].user_id)
+        t0 = time.perf_counter()
+        while "**Your turn.**" not in (hand_of(w, user).content or ""):
+            assert time.perf_counter() - t0 < slow / 2, "the hand waited for its image"
+            await asyncio.sleep(0.01)
+        hand = hand_of(w, user)
+        assert any(c.startswith(f"t1000:{table.id}:") for c in hand.custom_ids)
+    await w.settle()
+    images = w.bot.publisher.images
+    for u in players:  # each hand ends with one image: its own latest hand
+        hand = hand_of(w, u)
+        assert [a.filename for a in hand.attachments] == [HAND_FILE]
+        assert hand.attachments[0].data == real_hand(
+            seat_hand_view(table, table.seat_of(u.id)))
+        assert all(len(rev.attachments) <= 1 for rev in hand.history)
+    # drawn from the latest state when a slot was free: not once per change
+    assert images.rendered <= 3 * 4, images.rendered
+
+
 async def test_a_failing_render_costs_the_image_not_the_message(world, monkeypatch):
     def broken(view):
         raise RuntimeError("no ink")
