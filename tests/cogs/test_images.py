@@ -372,3 +372,33 @@ async def test_limiter_counts_a_send_when_it_goes_out_not_when_it_queued():
     assert len(lim.stamps) == 1
     lim.release(12345.0)  # unknown stamps are ignored
     assert len(lim.stamps) == 1
+
+
+async def test_background_hand_refresh_speaks_the_owners_language(world, monkeypatch):
+    """A hand refreshed in the background (another player moved) is written in the locale
+    of the interaction that opened it, like the answer itself."""
+    from bot import i18n
+
+    monkeypatch.setitem(i18n.CATALOGS, "pl", {"hand.your_turn": "**Twój ruch.**"})
+    w = world
+    ola = w.users[1]
+    ola.locale = "pl"
+    await open_table(w)
+    table = w.table()
+    for u in w.users[:3]:
+        await w.fd.click(u, w.table_message(u), f"t1000:{table.id}:hand:")
+    seat = table.seat_of(ola.id)
+    rng = random.Random(6)
+    for _ in range(12):  # until another player's move makes it Ola's turn
+        await w.service.settle()
+        mover = table.to_act()
+        assert await play_turn(w, rng)
+        await w.settle()
+        if mover != seat and table.to_act() == seat:
+            break
+    else:
+        pytest.fail("never Ola's turn after another player's move")
+    content = hand_of(w, ola).content
+    assert "**Twój ruch.**" in content and "**Your turn.**" not in content
+    other = w.user(table.seats[(seat + 1) % 3].user_id)
+    assert "**Twój ruch.**" not in (hand_of(w, other).content or "")
