@@ -7,7 +7,6 @@ from collections.abc import Mapping
 
 from bot.game.actions import Deal, JackPenalty, Move
 from bot.game.cards import (
-    ALL_NINES,
     DECK_CARDS,
     RANK_MASK,
     RJ,
@@ -165,7 +164,7 @@ def apply_deal(
     dealer = s.match.dealer
     if not trusted:
         check_deal(rules, dealer, deal)
-    s.match = _replace_match(s.match, hand_no=s.match.hand_no + 1)
+    s.match = evolve(s.match, hand_no=s.match.hand_no + 1)
     _reset_hand(s, dealer)
     s.held = list(deal.hands)
     s.dealt = deal.hands
@@ -198,7 +197,7 @@ def apply_jack_penalty(s: State, events: list[Event] | None) -> None:
     if totals[dealer] != s.rules.barrel_at:
         barrel_hands[dealer] = 0
     nxt = (dealer + 1) % s.rules.seats
-    s.match = _replace_match(m, totals=tuple(totals), barrel_hands=tuple(barrel_hands),
+    s.match = evolve(m, totals=tuple(totals), barrel_hands=tuple(barrel_hands),
                              dealer=nxt, nines_annuls=0)
     _reset_hand(s, nxt)
     if events is not None:
@@ -313,12 +312,6 @@ def random_deal(s: State, rng: random.Random) -> list[Move]:
         return moves
 
 
-def _replace_match(m: Match, **changes: object) -> Match:
-    return evolve(m, **changes)
-
-
-def nines_held(mask: int) -> int:
-    return (mask & ALL_NINES).bit_count()
 
 
 def predeal_weak(rules: Rules, mask: int) -> str | None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import difflib
 import json
 from dataclasses import dataclass, field, fields
@@ -241,9 +240,6 @@ OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Rules) if f.init)
 _HINTS = get_type_hints(Rules)
 
 
-def option_type_hint(name: str) -> Any:
-    return _HINTS[name]
-
 
 def parse_option(name: str, raw: Any) -> Any:
     """Check and convert one option value from JSON (or a string typed by a player)."""
@@ -381,7 +377,3 @@ def cards_after_exchange(r: Rules) -> int:
         return r.hand_size + r.stock_size // 2
     return _after_exchange(r, r.talons[0])[1] if r.talons else r.hand_size
 
-
-def replace(r: Rules, **changes: Any) -> Rules:
-    """dataclasses.replace, re-validated."""
-    return dataclasses.replace(r, **changes)
