@@ -177,8 +177,11 @@ def hand_text(table: Table, seat: int | None, loc: str | None = None,
         lines.append(t("hand.over", loc))
     elif seat == obs.sitter:
         lines.append(t("hand.sitting_out", loc))
-    lines.append(t("hand.cards", loc, cards=cards_text(obs.hand)) if obs.hand
-                 else t("hand.no_cards", loc))
+    if table.face_down(seat):  # blind bidding: not even the owner sees them before he looks
+        lines.append(t("hand.face_down", loc, count=len(obs.hand)))
+    else:
+        lines.append(t("hand.cards", loc, cards=cards_text(obs.hand)) if obs.hand
+                     else t("hand.no_cards", loc))
     if obs.talon and obs.phase in (Phase.TALON, Phase.EXCHANGE, Phase.CONTRACT):
         lines.append(t("hand.talon", loc, cards=cards_text(obs.talon)))
     if obs.received:

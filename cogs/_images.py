@@ -83,8 +83,9 @@ def public_table_view(table: Table) -> TableView | None:
 
 
 def seat_hand_view(table: Table, seat: int) -> HandView | None:
-    """The hand image's view from ``seat``'s own observation (None without cards)."""
-    if table.state is None or not 0 <= seat < len(table.seats):
+    """The hand image's view from ``seat``'s own observation (None without cards, or
+    while they lie face down for a blind bid)."""
+    if table.state is None or not 0 <= seat < len(table.seats) or table.face_down(seat):
         return None
     obs = observe(table.state, seat)
     if not obs.hand:

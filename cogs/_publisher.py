@@ -159,12 +159,12 @@ class Publisher:
         last: _Out | None = None
         for e in update.events:
             if isinstance(e, HandScored):
-                last = _Out(result_text(table, e.result, update.hand_no))
+                last = _Out(result_text(table, e.result, update.hand_no, table.locale))
                 ch.sends.append(last)
         if last is not None:  # the score sheet so far (the final one at the end)
             last.match, last.sheet = snap, True
         for n in update.notices:
-            out = _Out(_notice_text(n), n.mention)
+            out = _Out(_notice_text(n, table.locale), n.mention)
             if over and n.key == "notice.match_won":
                 out.match, out.summary, over = snap, True, False
             ch.sends.append(out)
@@ -263,7 +263,7 @@ class Publisher:
         if table.message_id is None:
             return
         # Text and image of one moment: the latest state when a render slot is free.
-        data, parts = await self.images.table_png(table, lambda: table_message(table))
+        data, parts = await self.images.table_png(table, lambda: table_message(table, table.locale))
         ch.limiter.restamp(stamp)
         if not table.live:  # its last image: nothing more to cache for this table
             self.images.forget(table.id)
@@ -271,8 +271,9 @@ class Publisher:
         if data is not None and parts.embed is not None:
             parts.embed.set_image(url=TABLE_URL)
             files.append(image_file(data, TABLE_FILE, "the table"))
-        await channel.get_partial_message(table.message_id).edit(
-            content=parts.content, embed=parts.embed, view=parts.view, attachments=files)
+        async with self.bot.lanes.background():
+            await channel.get_partial_message(table.message_id).edit(
+                content=parts.content, embed=parts.embed, view=parts.view, attachments=files)
 
     async def _send(self, channel: discord.PartialMessageable, out: _Out, ch: _Channel,
                     stamp: float) -> None:
@@ -281,7 +282,8 @@ class Publisher:
         if files:
             ch.limiter.restamp(stamp)
         allowed = discord.AllowedMentions(users=True, everyone=False, roles=False)
-        await channel.send(text[:2000], allowed_mentions=allowed, files=files)
+        async with self.bot.lanes.background():
+            await channel.send(text[:2000], allowed_mentions=allowed, files=files)
 
     async def _match_files(self, out: _Out) -> list[discord.File]:
         snap = out.match
@@ -372,9 +374,15 @@ class Publisher:
                 sig = hand_signature(table, ref.seat)
                 if sig == ref.signature:
                     return
-                parts: MessageParts = hand_message(table, ref.seat, ref.loc)
-                msg = await ref.interaction.edit_original_response(
-                    content=parts.content, view=parts.view)
+                async with self.bot.lanes.background():
+                    if self._hands.get(key) is not ref:
+                        return  # a newer answer owns the message now
+                    sig = hand_signature(table, ref.seat)  # the latest, after the wait
+                    if sig == ref.signature:
+                        return
+                    parts: MessageParts = hand_message(table, ref.seat, ref.loc)
+                    msg = await ref.interaction.edit_original_response(
+                        content=parts.content, view=parts.view)
                 ref.message_id, ref.signature = msg.id, sig
         except discord.HTTPException as exc:
             log.debug("hand refresh failed: %s", exc)
@@ -405,8 +413,13 @@ class Publisher:
                 if got.signature != hand_signature(table, ref.seat):
                     continue  # drawn for a hand that is gone already: draw the latest
                 if got.view != ref.shown:  # an unchanged image is not uploaded again
-                    msg = await ref.interaction.edit_original_response(attachments=(
-                        [image_file(got.data, HAND_FILE, "your hand")] if got.data else []))
+                    async with self.bot.lanes.background():
+                        if (self._hands.get(key) is not ref
+                                or got.signature != hand_signature(table, ref.seat)):
+                            continue  # changed while waiting for a lane: draw the latest
+                        msg = await ref.interaction.edit_original_response(attachments=(
+                            [image_file(got.data, HAND_FILE, "your hand")] if got.data
+                            else []))
                     ref.message_id = msg.id
                 ref.image_signature, ref.shown = got.signature, got.view
                 if ref.message_id is not None:
@@ -426,8 +439,8 @@ def hand_signature(table: Table, seat: int) -> object:
         return None
     legal = tuple(a for a in obs.legal if a.seat == seat)
     return (obs.hand, legal, obs.trick_no, obs.phase, obs.to_act == seat, table.status,
-            obs.trump, obs.drawn)
+            obs.trump, obs.drawn, table.face_down(seat))
 
 
-def _notice_text(n: Notice) -> str:
-    return t(n.key, None, **n.params)
+def _notice_text(n: Notice, loc: str) -> str:
+    return t(n.key, loc, **n.params)

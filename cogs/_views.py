@@ -139,6 +139,8 @@ def hand_view(table: Table, seat: int | None, loc: str | None = None) -> discord
     if seat is None or obs is None or obs.phase is Phase.MATCH_OVER:
         return view
     legal = [a for a in obs.legal if a.seat == seat]
+    if table.face_down(seat):
+        return _face_down_view(view, tid, legal, loc)
     names = table.names()
     row = 0
     plain = {a.card for a in legal if a.verb is Verb.PLAY and a.flag is Flag.NONE}
@@ -149,11 +151,10 @@ def hand_view(table: Table, seat: int | None, loc: str | None = None) -> discord
                                       row=i // 5))
         row = (min(len(obs.hand), 15) + 4) // 5
     selects: list[tuple[str, str, list[discord.SelectOption]]] = []
-    bids = [a for a in legal if a.verb is Verb.BID]
+    # Blind bids only in the face-down view: whoever sees his cards has looked.
+    bids = [a for a in legal if a.verb is Verb.BID and a.flag is not Flag.BLIND]
     if bids:
-        blind = Flag.BLIND
-        opts = [discord.SelectOption(label=f"{a.amount}{' (blind)' if a.flag is blind else ''}",
-                                     value=f"{a.amount}{'b' if a.flag is blind else ''}")
+        opts = [discord.SelectOption(label=str(a.amount), value=str(a.amount))
                 for a in bids[:25]]
         selects.append(("bid", t("select.bid", loc), opts))
     contracts = [a for a in legal if a.verb is Verb.CONTRACT]
@@ -187,6 +188,23 @@ def hand_view(table: Table, seat: int | None, loc: str | None = None) -> discord
     if buttons and row < 5:
         for verb, arg, label, style in buttons[:5]:
             view.add_item(TableButton(tid, verb, arg, label=label, style=style, row=row))
+    return view
+
+
+def _face_down_view(view: discord.ui.View, tid: int, legal: list[Action],
+                    loc: str | None) -> discord.ui.View:
+    """Blind bidding before the player looked: blind bids, Pass, and Look (no card)."""
+    bids = [a for a in legal if a.verb is Verb.BID and a.flag is Flag.BLIND]
+    if bids:
+        opts = [discord.SelectOption(label=f"{a.amount} (blind)", value=f"{a.amount}b")
+                for a in bids[:25]]
+        view.add_item(TableSelect(tid, "bid", opts, placeholder=t("select.bid_blind", loc),
+                                  row=0))
+    view.add_item(TableButton(tid, "look", label=t("button.look", loc),
+                              style=discord.ButtonStyle.primary, row=1))
+    if any(a.verb is Verb.PASS for a in legal):
+        view.add_item(TableButton(tid, "pass", label=t("button.pass", loc),
+                                  style=discord.ButtonStyle.secondary, row=1))
     return view
 
 

@@ -16,7 +16,7 @@ from bot.game.presets import PRESETS
 from bot.game.rules import OPTION_NAMES, Rules
 from bot.i18n import t
 from bot.tables import Table, TableError
-from cogs._bot import TysiacBot, actor_of, locale_of, ls, send, within
+from cogs._bot import TysiacBot, actor_of, locale_of, ls, public_locale, send, within
 from cogs._views import MessageParts, end_confirm_view, table_message
 
 log = logging.getLogger(__name__)
@@ -47,7 +47,7 @@ class Lobby(commands.Cog):
 
     # ---- posting the table message ---------------------------------------------------------
     async def post_table(self, interaction: discord.Interaction[Any], table: Table) -> None:
-        parts = table_message(table, locale_of(interaction))
+        parts = table_message(table, table.locale)
         assert parts.embed is not None and parts.view is not None
         if interaction.response.is_done():
             msg = await interaction.followup.send(embed=parts.embed, view=parts.view, wait=True)
@@ -63,7 +63,7 @@ class Lobby(commands.Cog):
                                     table: Table) -> None:
         """Answer a click on the table message by editing it in place (no channel budget)."""
         version = table.version
-        parts = table_message(table, locale_of(interaction))
+        parts = table_message(table, table.locale)
         await send(interaction, parts, update=True)
         if interaction.message is not None and interaction.message.id == table.message_id:
             self.bot.publisher.settled(table, version)
@@ -80,7 +80,7 @@ class Lobby(commands.Cog):
         out = await within(interaction, self.service.create(
             actor_of(interaction), channel_id=interaction.channel_id or 0,
             guild_id=interaction.guild_id, preset=preset.value if preset else "russian",
-            players=players, timer=timer), ephemeral=False)
+            players=players, timer=timer, locale=public_locale(interaction)), ephemeral=False)
         await self.post_table(interaction, out.table)
 
     @table.command(name="join", description=ls("cmd.table.join"))

@@ -51,6 +51,7 @@ class Play(commands.Cog):
         on = self.bot.on_component
         on("hand", "refresh")(self._hand_button)
         on("back")(self._back_button)
+        on("look")(self._look_button)
         on("play", "playm", "playa")(self._play_button)
         on(*_VERBS)(self._verb_button)
         on("talon")(self._talon_button)
@@ -98,7 +99,11 @@ class Play(commands.Cog):
             return None, []
         seat = table.seat_of(interaction.user.id)
         obs = table.observation(seat) if seat is not None else None
-        return table, [a for a in obs.legal if a.seat == seat] if obs else []
+        if obs is None:
+            return table, []
+        blind_ok = table.face_down(seat)  # who looked at his cards bids blind no more
+        return table, [a for a in obs.legal if a.seat == seat
+                       and (blind_ok or a.flag is not Flag.BLIND or a.verb is not Verb.BID)]
 
     # ---- slash commands ----------------------------------------------------------------------
     @app_commands.command(name="bid", description=ls("cmd.bid"))
@@ -202,6 +207,12 @@ class Play(commands.Cog):
     async def _back_button(self, interaction: discord.Interaction[Any], table_id: int,
                            arg: str, values: list[str]) -> None:
         out = await self.service.back(table_id, actor_of(interaction))
+        notice = t(out.key, locale_of(interaction))
+        await self._show_hand(interaction, out.table, notice, update=_from_hand(interaction))
+
+    async def _look_button(self, interaction: discord.Interaction[Any], table_id: int,
+                           arg: str, values: list[str]) -> None:
+        out = await self.service.look(table_id, actor_of(interaction))
         notice = t(out.key, locale_of(interaction))
         await self._show_hand(interaction, out.table, notice, update=_from_hand(interaction))
 

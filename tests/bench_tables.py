@@ -45,6 +45,8 @@ STALL = 5.0  # seconds without a hand update before asking for the hand again
 class Stats:
     acks: list[float] = field(default_factory=list)  # seconds
     setup_acks: list[float] = field(default_factory=list)  # of them: opening the tables
+    turns: list[float] = field(default_factory=list)  # seconds from a move's answer until
+    # the human's hand says it is his turn again (the AIs moved, the hand was refreshed)
     errors: list[str] = field(default_factory=list)
     moves: int = 0
     stalls: int = 0
@@ -134,26 +136,30 @@ class Bench:
         hand = await self.my_hand(user, table_msg, tid)
         seen, since = -1, time.monotonic()
         acted = -1  # the hand's revision count when we last moved: wait for a newer one
+        answered: float | None = None  # when our last move was answered
         while hand is not None and time.monotonic() < self.deadline:
             content = hand.content or ""
             if YOUR_TURN in content and len(hand.history) > acted:
                 acted = len(hand.history)
+                if answered is not None:
+                    self.stats.turns.append(time.monotonic() - answered)
                 if self.think > 0:  # a person's pace: uniform in [0, 2 * think] seconds
                     await asyncio.sleep(self.rng.uniform(0, 2 * self.think))
                 await self.move(user, hand)
                 seen, since = len(hand.history), time.monotonic()
+                answered = since
                 continue
             if MATCH_OVER in content:
                 await self.rematch(user, table_msg, tid)
                 hand = await self.my_hand(user, table_msg, tid)
-                acted = -1
+                acted, answered = -1, None
                 continue
             if len(hand.history) != seen:
                 seen, since = len(hand.history), time.monotonic()
             elif time.monotonic() - since > STALL:
                 self.stats.stalls += 1
                 hand = await self.my_hand(user, table_msg, tid)
-                seen, since, acted = -1, time.monotonic(), -1
+                seen, since, acted, answered = -1, time.monotonic(), -1, None
                 continue
             await self.changes(hand, 0.5)
 
@@ -243,7 +249,7 @@ async def spawn_bot(fd: FakeDiscord, db: Path, log: Path) -> asyncio.subprocess.
 
 async def run(tables: int, seconds: float, *, preset: str = "russian", humans: int = 1,
               seed: int = 1, workdir: Path | None = None, verbose: bool = True,
-              think: float = 0.0, ramp: float = 0.0) -> dict[str, Any]:
+              think: float = 0.0, ramp: float = 0.0, latency: float = 0.0) -> dict[str, Any]:
     """Run the benchmark; the result dict (also the last line the CLI prints)."""
     from bot.game.presets import PRESETS
 
@@ -254,7 +260,8 @@ async def run(tables: int, seconds: float, *, preset: str = "russian", humans: i
         if workdir is None:
             workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-")))
         db, log = workdir / "bench.db", workdir / "bot.log"
-        async with FakeDiscord(rate_limit=RateLimitConfig(limit=5, per=5.0)) as fd:
+        async with FakeDiscord(rate_limit=RateLimitConfig(limit=5, per=5.0),
+                               latency=latency) as fd:
             users = [fd.add_user(f"u{i}", f"Player {i}") for i in range(tables * humans)]
             guild = fd.add_guild("Bench", members=users)
             channels = [fd.add_text_channel(guild, f"t{i}") for i in range(tables)]
@@ -317,6 +324,8 @@ async def run(tables: int, seconds: float, *, preset: str = "russian", humans: i
         "setup_ack_p99_ms": round(percentile([a * 1000 for a in stats.setup_acks], 99), 1),
         "play_ack_p99_ms": round(percentile(
             [a * 1000 for a in _without(stats.acks, stats.setup_acks)], 99), 1),
+        "turn_p50_ms": round(percentile([x * 1000 for x in stats.turns], 50), 1),
+        "turn_p99_ms": round(percentile([x * 1000 for x in stats.turns], 99), 1),
         "errors": len(stats.errors),
     }
     if verbose:
@@ -339,17 +348,22 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--think", type=float, default=0.0,
                    help="mean seconds a human thinks before each move (default 0: as fast "
                         "as the bot allows)")
+    p.add_argument("--latency", type=float, default=0.0,
+                   help="milliseconds each REST response of the emulator takes back to the "
+                        "bot (default 0: loopback; Discord is some 30-100 ms away)")
     p.add_argument("--workdir", type=Path, default=None,
                    help="keep the database and the bot's log here (default: a temp dir)")
     args = p.parse_args(argv)
     result = asyncio.run(run(args.tables, args.seconds, preset=args.preset,
                              humans=args.humans, seed=args.seed,
-                             workdir=args.workdir, think=args.think, ramp=args.ramp))
+                             workdir=args.workdir, think=args.think, ramp=args.ramp,
+                             latency=args.latency / 1000))
     summary = {k: result[k] for k in ("tables", "seconds", "interactions", "moves",
                                       "hands_scored", "moves_committed", "stalls", "deferred",
                                       "hand_edits", "table_edits",
                                       "ack_mean_ms", "ack_max_ms", "setup_interactions",
-                                      "setup_ack_p99_ms", "play_ack_p99_ms")}
+                                      "setup_ack_p99_ms", "play_ack_p99_ms",
+                                      "turn_p50_ms", "turn_p99_ms")}
     print("# " + json.dumps(summary))
     print(json.dumps({k: result[k] for k in ("tables", "interactions_per_s", "ack_p50_ms",
                                              "ack_p95_ms", "ack_p99_ms", "errors")}))

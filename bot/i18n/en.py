@@ -29,6 +29,8 @@ MESSAGES: dict[str, str] = {
                      "{players}.",
     "error.timer_range": "The turn timer must be 0 (off) or between 30 and 3600 seconds.",
     "error.not_away": "You are not away: your seat is yours.",
+    "error.blind_after_look": ("You have looked at your cards, so you can no longer bid blind"
+                               " this hand; bid normally or pass."),
     "error.status.seating": "The match has not started yet.",
     "error.status.playing": "The match is already under way.",
     "error.status.finished": "The match is over. Press Rematch to play again.",
@@ -51,6 +53,7 @@ MESSAGES: dict[str, str] = {
     "ok.ended": "The table is closed.",
     "ok.moved": "You {move}.",
     "ok.back": "Welcome back: your seat is yours again.",
+    "ok.looked": "You look at your cards.",
     "ok.shown": "The table message is below.",
     "ok.end_confirm": "End this table for everyone? The match will not be finished.",
     "ok.end_cancelled": "The table goes on.",
@@ -113,6 +116,7 @@ MESSAGES: dict[str, str] = {
     "button.hand": "My hand",
     "button.rematch": "Rematch",
     "button.back": "I'm back",
+    "button.look": "Look at my cards",
     "button.end_yes": "Yes, end it",
     "button.end_no": "No",
     "button.pass": "Pass",
@@ -128,6 +132,9 @@ MESSAGES: dict[str, str] = {
     "hand.title": "Your hand",
     "hand.cards": "Your cards: {cards}",
     "hand.no_cards": "You hold no cards.",
+    "hand.face_down": ("Your {count} cards lie face down. Blind bidding is on: until you look,"
+                       " you may bid blind, and if a blind bid wins, every amount of the hand"
+                       " counts double. Passing or an ordinary bid counts as looking."),
     "hand.your_turn": "**Your turn.**",
     "hand.waiting": "Waiting for {name}.",
     "hand.talon": "Prikup: {cards}",
@@ -140,6 +147,7 @@ MESSAGES: dict[str, str] = {
     "hand.spectator": "You are not seated at this table.",
     "hand.over": "The match is over.",
     "select.bid": "Bid…",
+    "select.bid_blind": "Bid blind…",
     "select.contract": "Set the contract…",
     "select.give": "Give a card to {name}…",
     "select.discard": "Discard a card…",

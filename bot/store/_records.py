@@ -34,6 +34,7 @@ class TableRow:
     updated_at: float
     last_human_at: float
     seats: list[SeatRow] = field(default_factory=list)
+    locale: str = ""  # of the public messages ('' = the default, English)
 
 
 @dataclass(frozen=True, slots=True)

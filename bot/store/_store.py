@@ -32,7 +32,7 @@ CHECKPOINT_EVERY = 500  # commits between background WAL checkpoints
 LIVE_STATUSES = ("seating", "playing", "finished")
 _TABLE_FIELDS = frozenset({
     "host_id", "rules", "timer", "status", "match_no", "dealer", "message_id", "updated_at",
-    "last_human_at", "preset",
+    "last_human_at", "preset", "locale",
 })
 
 
@@ -67,12 +67,15 @@ class Tx:
         self.db = db
 
     async def create_table(self, *, guild_id: int | None, channel_id: int, host_id: int,
-                           preset: str, rules: dict[str, Any], timer: int, now: float) -> int:
+                           preset: str, rules: dict[str, Any], timer: int, now: float,
+                           locale: str = "") -> int:
         try:
             cur = self.db.execute(
                 "INSERT INTO tables (guild_id, channel_id, host_id, preset, rules, timer, status,"
-                " created_at, updated_at, last_human_at) VALUES (?,?,?,?,?,?,'seating',?,?,?)",
-                (guild_id, channel_id, host_id, preset, _dumps(rules), timer, now, now, now))
+                " created_at, updated_at, last_human_at, locale)"
+                " VALUES (?,?,?,?,?,?,'seating',?,?,?,?)",
+                (guild_id, channel_id, host_id, preset, _dumps(rules), timer, now, now, now,
+                 locale))
         except sqlite3.IntegrityError as exc:
             raise ChannelTaken(channel_id) from exc
         assert cur.lastrowid is not None
@@ -121,6 +124,13 @@ class Tx:
             "UPDATE matches SET status = ?, winners = ?, totals = ?, finished_at = ?"
             " WHERE table_id = ? AND match_no = ?",
             (status, _dumps(list(winners)), _dumps(list(totals)), now, table_id, match_no))
+
+    async def add_look(self, table_id: int, match_no: int, hand_no: int, seat: int,
+                       now: float) -> None:
+        """``seat`` looked at his cards in this hand (no blind bids for him any more)."""
+        self.db.execute(
+            "INSERT OR IGNORE INTO looks (table_id, match_no, hand_no, seat, created_at)"
+            " VALUES (?,?,?,?,?)", (table_id, match_no, hand_no, seat, now))
 
     async def add_hand(self, table_id: int, match_no: int, hand_no: int,
                        result: dict[str, Any], now: float) -> None:
@@ -254,6 +264,13 @@ class Store:
                 " WHERE table_id = ? AND match_no = ? ORDER BY seq", (table_id, match_no)) as cur:
             return [MoveRow(r[0], json.loads(r[1]), r[2], r[3]) for r in await cur.fetchall()]
 
+    async def looks(self, table_id: int, match_no: int) -> set[tuple[int, int]]:
+        """(hand_no, seat) of every look at the cards recorded in this match."""
+        async with self.db.execute(
+                "SELECT hand_no, seat FROM looks WHERE table_id = ? AND match_no = ?",
+                (table_id, match_no)) as cur:
+            return {(r[0], r[1]) for r in await cur.fetchall()}
+
     async def matches(self, table_id: int) -> list[MatchRow]:
         async with self.db.execute(
                 "SELECT * FROM matches WHERE table_id = ? ORDER BY match_no", (table_id,)) as cur:
@@ -276,7 +293,7 @@ def _table_row(r: aiosqlite.Row) -> TableRow:
         preset=r["preset"], rules=json.loads(r["rules"]), timer=r["timer"], status=r["status"],
         match_no=r["match_no"], dealer=r["dealer"], message_id=r["message_id"],
         created_at=r["created_at"], updated_at=r["updated_at"],
-        last_human_at=r["last_human_at"])
+        last_human_at=r["last_human_at"], locale=r["locale"])
 
 
 def _seat_row(r: aiosqlite.Row) -> SeatRow:

@@ -9,7 +9,7 @@ from typing import Any
 from bot.game.events import Event, redact
 from bot.game.observation import Observation, observe
 from bot.game.rules import Rules
-from bot.game.state import State
+from bot.game.state import Phase, State
 from bot.store import SeatRow
 
 SEATING, PLAYING, FINISHED, ENDED, ABANDONED = (
@@ -89,6 +89,9 @@ class Table:
     created_at: float = 0.0
     last_human_at: float = 0.0
     seats: list[Seat] = field(default_factory=list)
+    locale: str = ""  # of the public messages ('' = English)
+    # (hand_no, seat) of players who looked at their cards in this match (blind bidding)
+    looked: set[tuple[int, int]] = field(default_factory=set)
     state: State | None = None
     seq: int = 0  # next move number in the current match's log
     version: int = 0  # bumped by every accepted change
@@ -118,6 +121,13 @@ class Table:
             if s.user_id == user_id and not s.ai:
                 return i
         return None
+
+    def face_down(self, seat: int | None) -> bool:
+        """``seat`` may still bid blind and has not looked: his cards stay face down."""
+        st = self.state
+        return (seat is not None and st is not None and self.rules.blind_bidding
+                and st.phase is Phase.BIDDING and bool(st.blind >> seat & 1)
+                and (st.match.hand_no, seat) not in self.looked)
 
     def to_act(self) -> int:
         return self.state.to_act if self.state is not None else -1

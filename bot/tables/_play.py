@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any
 
 from bot.ai import player
@@ -41,7 +43,7 @@ class PlayMixin:
     ai_delay: float
     seed: int | str | None
     ai_in_thread: bool
-    gate: Callable[[], Awaitable[None]] | None
+    gate: Callable[[], AbstractAsyncContextManager[None]] | None
     _busy: int
     _closing: bool
 
@@ -99,6 +101,7 @@ class PlayMixin:
                                   updated_at=now, last_human_at=now)
         table.status, table.match_no, table.dealer = PLAYING, match_no, dealer
         table.state, table.seq, table.last_human_at = state, len(deal), now
+        table.looked = set()
         table.version += 1
         self._emit(table, tuple(events), (Notice("notice.started", {"by": actor.name}),))
         self._schedule(table)
@@ -117,6 +120,8 @@ class PlayMixin:
             if state.to_act != seat and verb is not Verb.REDEAL:
                 who = table.seats[state.to_act].name if state.to_act >= 0 else "?"
                 raise TableError("error.not_your_turn", name=who)
+            if flag is Flag.BLIND and (state.match.hand_no, seat) in table.looked:
+                raise TableError("error.blind_after_look")
             action = act(seat, verb, card, amount, target, flag)
             notices: list[Notice] = []
             s = table.seats[seat]
@@ -127,6 +132,22 @@ class PlayMixin:
                                back=seat if changed else None)
             return Outcome(table, "ok.moved", {"move": action.describe(table.names())},
                            seat=seat)
+
+    async def look(self, table_id: int, actor: Actor) -> Outcome:
+        """The actor looks at his cards (blind bidding): recorded before he sees them, so
+        that he can bid blind no more in this hand. A seat with nothing hidden just looks."""
+        table = self.get(table_id)
+        async with table.lock:
+            self._need(table, PLAYING)
+            seat = self._need_seat(table, actor)
+            state = table.state
+            assert state is not None
+            if table.face_down(seat):
+                hand_no = state.match.hand_no
+                async with self.store.transaction() as tx:
+                    await tx.add_look(table.id, table.match_no, hand_no, seat, self.clock.now())
+                table.looked.add((hand_no, seat))
+            return Outcome(table, "ok.looked", seat=seat)
 
     async def back(self, table_id: int, actor: Actor) -> Outcome:
         """"I'm back": an absent player takes the seat over from the AI again."""
@@ -222,6 +243,7 @@ class PlayMixin:
             move: Move = move_from_json(row.move)
             state = apply_into(state, move, None, inplace=True)
         table.state, table.seq = state, len(rows)
+        table.looked = await self.store.looks(table.id, table.match_no)
 
     def _rng(self, table: Table, what: str, match_no: int, hand_no: int) -> random.Random:
         if self.seed is None:
@@ -270,9 +292,8 @@ class PlayMixin:
     async def _auto_turn(self, table: Table, version: int, seat: int) -> None:
         try:
             await self._sleep(self.ai_delay)
-            if self.gate is not None:
-                await self.gate()
-            async with table.lock:
+            gate = self.gate() if self.gate is not None else contextlib.nullcontext()
+            async with gate, table.lock:
                 if table.version != version or table.status != PLAYING:
                     return
                 await self._auto_move(table, seat, [])

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from bot.game.presets import PRESETS
@@ -34,9 +35,9 @@ ABANDON_AFTER = 24 * 3600.0
 AI_NAMES = ("Ada", "Boris", "Celina", "Dmitri")
 
 Listener = Callable[[Update], None]
-# Awaited before each automatic move: the caller may hold AI turns back while people are
-# being answered (the Discord bot does, briefly, under load).
-Gate = Callable[[], Awaitable[None]]
+# Entered around each automatic move: the caller may hold AI turns back so that people are
+# answered first (the Discord bot runs its background work in a few lanes).
+Gate = Callable[[], AbstractAsyncContextManager[None]]
 
 
 class TableService(PlayMixin):
@@ -91,7 +92,8 @@ class TableService(PlayMixin):
                 host_id=row.host_id, preset=row.preset, rules=Rules.from_json(row.rules),
                 timer=row.timer, status=row.status, match_no=row.match_no, dealer=row.dealer,
                 message_id=row.message_id, created_at=row.created_at,
-                last_human_at=row.last_human_at, seats=[Seat.from_row(s) for s in row.seats])
+                last_human_at=row.last_human_at, seats=[Seat.from_row(s) for s in row.seats],
+                locale=row.locale)
             try:
                 await self._replay(table)
             except Exception:
@@ -130,7 +132,8 @@ class TableService(PlayMixin):
     # ---- seating -----------------------------------------------------------------------
     async def create(self, actor: Actor, *, channel_id: int, guild_id: int | None,
                      preset: str = "russian", players: int | None = None,
-                     timer: int | None = None) -> Outcome:
+                     timer: int | None = None, locale: str = "") -> Outcome:
+        """Open a table; ``locale`` is the language of its public messages."""
         preset = preset_for(preset, players)
         rules = _rules_for(preset, players)
         timer = DEFAULT_TIMER if timer is None else timer
@@ -146,14 +149,15 @@ class TableService(PlayMixin):
             async with self.store.transaction() as tx:
                 table_id = await tx.create_table(
                     guild_id=guild_id, channel_id=channel_id, host_id=actor.user_id,
-                    preset=preset, rules=rules.to_json(), timer=timer, now=now)
+                    preset=preset, rules=rules.to_json(), timer=timer, now=now, locale=locale)
                 seats = [Seat(actor.user_id, actor.name)]
                 await tx.save_seats(table_id, [s.row(i) for i, s in enumerate(seats)])
         except ChannelTaken:
             raise TableError("error.channel_taken") from None
         table = Table(id=table_id, guild_id=guild_id, channel_id=channel_id,
                       host_id=actor.user_id, preset=preset, rules=rules, timer=timer,
-                      status=SEATING, created_at=now, last_human_at=now, seats=seats)
+                      status=SEATING, created_at=now, last_human_at=now, seats=seats,
+                      locale=locale)
         self._register(table)
         return Outcome(table, "ok.created", {"title": PRESETS[preset].title}, seat=0)
 

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from bot.game.actions import Flag, Verb
+from bot.game.cards import card_pretty, card_str
 from bot.tables import FakeClock
 
 from .conftest import hand_of, open_table, play_turn, start_bot, stop_bot
@@ -154,3 +155,88 @@ async def test_user_locale_reaches_the_catalog(world, monkeypatch):
     assert r.ephemeral and r.content == "Nie ma tu stołu."
     r = await w.fd.slash(w.users[1], w.channel, "table join")  # an English user, same command
     assert "There is no table" in r.content
+
+
+async def test_blind_bidding_keeps_cards_face_down_until_the_player_looks(world):
+    """With blind bidding, "My hand" shows no card (text, buttons or image) but blind bids,
+    Pass and "Look at my cards"; looking is recorded before the cards are shown, and a
+    player who looked cannot bid blind any more, also after a restart."""
+    w = world
+    fd, ch = w.fd, w.channel
+    alice = w.users[0]
+    await fd.slash(alice, ch, "table new", preset="russian", timer=0)
+    await fd.slash(alice, ch, "table option", name="blind_bidding", value="true")
+    for u in w.users[1:3]:
+        await fd.slash(u, ch, "table join")
+    await fd.slash(alice, ch, "table start")
+    await w.settle()
+    table = w.table()
+    seat = table.to_act()
+    me = w.user(table.seats[seat].user_id)
+    obs = table.observation(seat)
+    assert obs.hand
+    r = await fd.click(me, w.table_message(me), f"t1000:{table.id}:hand:")
+    await w.settle()
+    hand = r.message
+    assert hand is not None and hand.ephemeral
+    assert "face down" in hand.content and "Your cards:" not in hand.content
+    ids = hand.custom_ids
+    can_pass = any(a.verb is Verb.PASS for a in obs.legal)  # not the forced opener
+    assert f"t1000:{table.id}:look:" in ids
+    assert (f"t1000:{table.id}:pass:" in ids) == can_pass
+    assert not any(":play:" in c for c in ids)  # no card buttons
+    assert not hand.attachments  # no hand image either
+    select = hand.component_by_id(f"t1000:{table.id}:choose:bid")
+    assert select and all(o["value"].endswith("b") for o in select["options"])
+    text = str(hand.content) + str(hand.components)
+    for c in obs.hand:  # not one card, in any notation
+        assert card_pretty(c) not in text and f":{card_str(c)}" not in text
+    # Look: recorded, then the cards appear with ordinary bids only.
+    r = await fd.click(me, hand, f"t1000:{table.id}:look:")
+    await w.settle()
+    assert "Your cards:" in hand.content and "You look at your cards" in hand.content
+    select = hand.component_by_id(f"t1000:{table.id}:choose:bid")
+    assert select and not any(o["value"].endswith("b") for o in select["options"])
+    choices = await fd.autocomplete(me, ch, "bid", "amount", "", blind=True)
+    assert choices == []
+    r = await fd.slash(me, ch, "bid", amount=120, blind=True)
+    assert r.ephemeral and "looked at your cards" in r.content, r.content
+    assert not table.state.bids
+    await stop_bot(w)
+    await start_bot(w)
+    r = await fd.slash(me, ch, "bid", amount=120, blind=True)
+    assert r.ephemeral and "looked at your cards" in r.content, r.content
+    assert not w.table().state.bids
+    # Another player who has not looked still sees his cards face down.
+    other = next(u for u in w.users[:3] if u.id != me.id)
+    r = await fd.slash(other, ch, "hand")
+    assert "face down" in r.content and "Your cards:" not in r.content
+
+
+async def test_public_messages_in_the_tables_language(world, monkeypatch):
+    """The table message and the channel notices are written in the table's language (the
+    opener's, on a server without a preferred one), whoever clicked; replies to each user
+    stay in that user's language."""
+    from bot import i18n
+
+    polish = {"table.seats": "Miejsca", "notice.started": "{by} rozpoczyna partię.",
+              "error.not_host": "Tylko gospodarz może to zrobić."}
+    monkeypatch.setitem(i18n.CATALOGS, "pl", polish)
+    w = world
+    fd, ch = w.fd, w.channel
+    ola = fd.add_user("ola", "Ola", locale="pl")
+    fd.add_member(w.guild, ola)
+    await fd.slash(ola, ch, "table new", preset="russian", timer=0)
+    await w.settle()
+    assert "Miejsca" in str(w.table_message().embeds)
+    bob = w.users[1]  # English
+    await fd.click(bob, w.table_message(bob), f"t1000:{w.table().id}:join:")
+    await w.settle()
+    assert "Miejsca" in str(w.table_message().embeds)  # still Polish after Bob's click
+    r = await fd.slash(bob, ch, "table start")
+    assert r.ephemeral and "host" in r.content  # Bob's own answer: English
+    await fd.click(ola, w.table_message(ola), f"t1000:{w.table().id}:addai:")
+    await fd.slash(ola, ch, "table start")
+    await w.settle()
+    texts = [m.content for m in fd.visible(bob, ch) if not m.ephemeral and m.content]
+    assert any("Ola rozpoczyna partię." in x for x in texts), texts

@@ -37,8 +37,11 @@ class Emulator:
     def __init__(self, *, host: str = "127.0.0.1", port: int = 0,
                  token: str = "fake-bot-token", bot_name: str = "TestBot",
                  response_deadline: float = 3.0, token_lifetime: float = 15 * 60,
-                 rate_limit: RateLimitConfig | None = None) -> None:
+                 rate_limit: RateLimitConfig | None = None, latency: float = 0.0) -> None:
         self.host, self.port, self.token = host, port, token
+        # Seconds each REST response takes back to the bot (Discord is tens of ms away;
+        # loopback is not): the request takes effect at once, its response comes later.
+        self.latency = latency
         self.response_deadline = response_deadline  # first answer to an interaction
         self.token_lifetime = token_lifetime  # interaction token: followups and edits
         self.store = Store()
@@ -127,6 +130,8 @@ class Emulator:
             except DiscordHTTPError as exc:
                 resp = rest.json_response(exc.body(), exc.headers, exc.status)
             resp.headers.setdefault("Via", "1.1 google")  # discord.py trusts 429s with Via only
+            if self.latency > 0:
+                await asyncio.sleep(self.latency)
             return resp
         finally:
             store.inflight -= 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 
 import pytest
@@ -247,16 +248,18 @@ async def test_other_sizes_play_with_ais(tmp_path, preset):
 
 
 async def test_gate_holds_automatic_moves_back(tmp_path):
-    """The caller's gate (the bot: "answers first") is awaited before every AI move."""
+    """The caller's gate (the bot: "answers first") is entered around every AI move."""
     from .conftest import make_harness
 
     opened = asyncio.Event()
     waits = 0
 
-    async def gate() -> None:
+    @contextlib.asynccontextmanager
+    async def gate():
         nonlocal waits
         waits += 1
         await opened.wait()
+        yield
 
     h = await make_harness(str(tmp_path / "gate.db"), gate=gate)
     try:
