@@ -83,7 +83,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             return 2
         argv = ["--tables", str(args.tables), "--seconds", str(args.seconds),
                 "--preset", args.preset, "--humans", str(args.humans),
-                "--think", str(args.think), "--ramp", str(args.ramp)]
+                "--think", str(args.think), "--ramp", str(args.ramp),
+                "--latency", str(args.latency)]
         status: int = bench_tables(argv)
         return status
     if args.what == "engine":
@@ -129,8 +130,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--humans", type=int, default=1, help="tables: emulated humans per table")
     p.add_argument("--think", type=float, default=0.0,
                    help="tables: mean seconds a human thinks per move (0: none)")
-    p.add_argument("--ramp", type=float, default=0.0,
-                   help="tables: open the tables over this many seconds (0: at once)")
+    p.add_argument("--ramp", type=float, default=10.0,
+                   help="tables: open the tables at random moments over this many seconds "
+                        "(default 10; 0: all in the same instant)")
+    p.add_argument("--latency", type=float, default=0.0,
+                   help="tables: milliseconds each emulated REST response takes (0: loopback)")
     p.add_argument("--repeats", type=int, default=30)
     p.add_argument("--preset", default="russian")
     p.add_argument("--hands", type=int, default=20000)

@@ -12,6 +12,7 @@ import gc
 import logging
 import os
 import secrets
+import signal
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -296,6 +297,10 @@ class TysiacBot(commands.AutoShardedBot):
             await report_error(interaction, exc)
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main(settings: Settings, options: BotOptions | None = None) -> int:
     """Run the bot until it is stopped (Ctrl+C or SIGTERM)."""
     logging.basicConfig(level=getattr(logging, settings.log_level, logging.INFO),
@@ -306,7 +311,10 @@ def main(settings: Settings, options: BotOptions | None = None) -> int:
     # A busy bot allocates a lot of short-lived objects (gateway payloads, interactions,
     # components) over a large long-lived heap: collect the young generation less often and
     # the full heap rarely (measured, 200 tables: GC time 6.8 s -> 1.6 s in 30 s).
-    gc.set_threshold(50_000, 20, 100)
+    gc.set_threshold(10_000, 50, 100)
+    # SIGTERM (systemd, docker stop) ends the bot like Ctrl+C: discord.py closes the client,
+    # our close() stops the service, the publisher, the render process and the store.
+    signal.signal(signal.SIGTERM, _interrupt)
     bot = TysiacBot(settings, options if options is not None else BotOptions.from_env())
     bot.run(settings.token, log_handler=None)
     return 0

@@ -5,8 +5,13 @@ from the public observation (``observe(state, None)``), a hand image only from t
 own observation (and is sent only in that player's ephemeral messages), the score sheet and
 the match summary from the match's ``HandResult`` values.
 
-Rendering never runs on the event loop. A job takes one of ``workers`` slots (an asyncio
-semaphore, so that waiting jobs wait on the loop, not in an executor queue) and only *then*
+Rendering never runs on the event loop, and by default not even in its process: drawing
+is mostly Python and Pillow calls that hold the GIL, so a render *thread* takes its time
+from the event loop (measured at 200 tables: the bot process never got past one core). The
+renderer is a worker process (``TYSIAC_RENDER_IN=thread`` keeps it in a thread, as the tests
+do); it caches every card face once, like the thread would. A job takes one of ``workers``
+slots (an asyncio semaphore, so that waiting jobs wait on the loop, not in an executor
+queue) and only *then*
 builds its view from the table's latest state: a job that waited while the table moved on
 renders the newest state, never a stale one. The view is a frozen dataclass, so an unchanged
 view reuses the bytes rendered last time for that table or seat. The render thread touches
@@ -19,12 +24,15 @@ Every image is uploaded as a new attachment that replaces the previous one of th
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
+import multiprocessing
 import os
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -120,18 +128,23 @@ class MatchSnapshot:
 
 
 class Images:
-    """Renders in ``workers`` threads (default 1, ``TYSIAC_RENDER_WORKERS``: each render
-    thread competes with the event loop for the GIL while it draws); counts what it
-    rendered (tests, benchmarks)."""
+    """Renders in ``workers`` worker processes (default 1, ``TYSIAC_RENDER_WORKERS``) or,
+    with ``in_process`` (``TYSIAC_RENDER_IN=thread``), threads; counts what it rendered
+    (tests, benchmarks)."""
 
-    def __init__(self, workers: int | None = None, *, enabled: bool | None = None) -> None:
+    def __init__(self, workers: int | None = None, *, enabled: bool | None = None,
+                 in_process: bool | None = None) -> None:
+        env = os.environ
         if enabled is None:  # TYSIAC_IMAGES=0: text only (e.g. without Attach Files)
-            enabled = os.environ.get("TYSIAC_IMAGES", "1").strip() not in ("0", "off", "no")
+            enabled = env.get("TYSIAC_IMAGES", "1").strip() not in ("0", "off", "no")
         if workers is None:
-            workers = max(1, int(os.environ.get("TYSIAC_RENDER_WORKERS", "1") or 1))
+            workers = max(1, int(env.get("TYSIAC_RENDER_WORKERS", "1") or 1))
+        if in_process is None:
+            in_process = env.get("TYSIAC_RENDER_IN", "process").strip() == "thread"
         self.enabled = enabled
         self.workers = workers
-        self._pool: ThreadPoolExecutor | None = None
+        self.in_process = in_process
+        self._pool: Executor | None = None
         self._slots: asyncio.Semaphore | None = None
         self._tables: dict[int, tuple[TableView, bytes]] = {}
         self._hands: dict[tuple[int, int], tuple[HandView, bytes]] = {}
@@ -146,9 +159,11 @@ class Images:
                       draw: Callable[[V], bytes]) -> tuple[V, bytes] | None:
         """Wait for a slot, then build the view (latest state) and draw it in a thread;
         ``build`` returns the view and the bytes already drawn for it, if any."""
-        if self._slots is None or self._pool is None:
+        if self._slots is None:
             self._slots = asyncio.Semaphore(self.workers)
-            self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="render")
+        if self._pool is None:
+            self._pool = self._executor()
+        pool = self._pool
         async with self._slots:
             try:
                 got = build()
@@ -160,14 +175,23 @@ class Images:
                     return view, data
                 loop = asyncio.get_running_loop()
                 t0 = time.perf_counter()
-                data = await loop.run_in_executor(self._pool, draw, view)
-            except Exception:  # the message goes out without its image
+                data = await loop.run_in_executor(pool, draw, view)
+            except Exception as exc:  # the message goes out without its image
                 log.exception("rendering %s failed", getattr(draw, "__name__", draw))
                 self.failed += 1
+                if isinstance(exc, BrokenProcessPool) and self._pool is pool:
+                    self._pool = None  # the renderer died: the next job starts a new one
                 return None
             self.render_seconds += time.perf_counter() - t0
             self.rendered += 1
             return view, data
+
+    def _executor(self) -> Executor:
+        if self.in_process:
+            return ThreadPoolExecutor(self.workers, thread_name_prefix="render")
+        # "spawn": a fresh interpreter, not a fork of a process with an event loop and threads
+        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_warm_up)
 
     def close(self) -> None:
         if self._pool is not None:
@@ -280,6 +304,26 @@ class Images:
 
         out = await self._render(build, render_summary)
         return out[1] if out is not None else None
+
+
+def _warm_up() -> None:
+    """A new render process: exit with the bot (even a killed one), and load the fonts and
+    draw a hand and a table once (card faces and text sprites are cached from then on)."""
+    import threading
+
+    parent = os.getppid()
+
+    def watch() -> None:  # a worker blocks on its job queue, which never sees EOF
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+    from render import samples
+
+    with contextlib.suppress(Exception):
+        _hand_png(next(iter(samples.hands().values())))
+        render_table(next(iter(samples.tables().values())))
 
 
 def _hand_png(view: HandView) -> bytes:

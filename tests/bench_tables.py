@@ -224,6 +224,15 @@ def _without(values: list[float], some: list[float]) -> list[float]:
     return list(rest.elements())
 
 
+def _cpu_seconds(pid: int) -> float | None:
+    """CPU time (user + system) the process used so far (Linux; None elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return 0.0
@@ -269,7 +278,7 @@ async def run(tables: int, seconds: float, *, preset: str = "russian", humans: i
             try:
                 await fd.wait_ready(timeout=60)
                 await asyncio.sleep(0.5)  # guild create and command sync settled
-                deadline = time.monotonic() + seconds
+                deadline = time.monotonic() + ramp + seconds  # all N play for ``seconds``
                 bench = Bench(fd, stats, preset=preset, humans=humans, ais=seats - humans,
                               seed=seed, deadline=deadline, think=think, ramp=ramp)
                 t0 = time.monotonic()
@@ -280,6 +289,7 @@ async def run(tables: int, seconds: float, *, preset: str = "russian", humans: i
                 with contextlib.suppress(Exception):
                     await fd.settle(timeout=10)
             finally:
+                cpu = _cpu_seconds(proc.pid)
                 if proc.returncode is None:
                     proc.terminate()
                     try:
@@ -324,6 +334,9 @@ async def run(tables: int, seconds: float, *, preset: str = "russian", humans: i
         "setup_ack_p99_ms": round(percentile([a * 1000 for a in stats.setup_acks], 99), 1),
         "play_ack_p99_ms": round(percentile(
             [a * 1000 for a in _without(stats.acks, stats.setup_acks)], 99), 1),
+        "bot_cpu_s": round(cpu, 1) if cpu is not None else None,
+        "bot_cpu_ms_per_interaction": round(cpu * 1000 / len(acks_ms), 2)
+        if cpu is not None and acks_ms else None,
         "turn_p50_ms": round(percentile([x * 1000 for x in stats.turns], 50), 1),
         "turn_p99_ms": round(percentile([x * 1000 for x in stats.turns], 99), 1),
         "errors": len(stats.errors),
@@ -338,13 +351,14 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m bot bench tables")
     p.add_argument("--tables", type=int, default=200)
     p.add_argument("--seconds", type=float, default=30.0,
-                   help="how long the humans keep playing (after the tables are open)")
+                   help="how long all the tables play together (after the ramp)")
     p.add_argument("--preset", default="russian")
     p.add_argument("--humans", type=int, default=1, help="emulated humans per table")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--ramp", type=float, default=0.0,
-                   help="open the tables at random moments over this many seconds "
-                        "(default 0: all at once)")
+    p.add_argument("--ramp", type=float, default=10.0,
+                   help="open the tables at random moments over this many seconds (default "
+                        "10: N groups do not open their tables in the same millisecond; 0: "
+                        "all at once, 4 setup interactions per table in the first second)")
     p.add_argument("--think", type=float, default=0.0,
                    help="mean seconds a human thinks before each move (default 0: as fast "
                         "as the bot allows)")
@@ -363,7 +377,8 @@ def main(argv: list[str] | None = None) -> int:
                                       "hand_edits", "table_edits",
                                       "ack_mean_ms", "ack_max_ms", "setup_interactions",
                                       "setup_ack_p99_ms", "play_ack_p99_ms",
-                                      "turn_p50_ms", "turn_p99_ms")}
+                                      "turn_p50_ms", "turn_p99_ms", "bot_cpu_s",
+                                      "bot_cpu_ms_per_interaction")}
     print("# " + json.dumps(summary))
     print(json.dumps({k: result[k] for k in ("tables", "interactions_per_s", "ack_p50_ms",
                                              "ack_p95_ms", "ack_p99_ms", "errors")}))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import random
 import re
 from dataclasses import dataclass, field
@@ -19,6 +20,10 @@ from bot.tables import FakeClock
 from cogs._bot import BotOptions, TysiacBot, point_discord_py_at
 from tests.fakediscord import FakeDiscord, RateLimitConfig
 from tests.fakediscord.models import Channel, Guild, Message, User
+
+# In-process bots render in a thread, where tests can slow a renderer down or make it fail;
+# the bot processes of test_process.py render in a worker process, as in production.
+os.environ.setdefault("TYSIAC_RENDER_IN", "thread")
 
 
 @dataclass

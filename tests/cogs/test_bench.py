@@ -12,7 +12,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_bench_tables_cli() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "bot", "bench", "tables", "--tables", "3", "--seconds", "3"],
+        [sys.executable, "-m", "bot", "bench", "tables", "--tables", "3", "--seconds", "3",
+         "--ramp", "1"],
         cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
     assert out.returncode == 0, out.stdout + out.stderr
     last = json.loads(out.stdout.strip().splitlines()[-1])

@@ -15,7 +15,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 async def spawn(fd: FakeDiscord, db: Path) -> asyncio.subprocess.Process:
-    env = {**os.environ, **fd.env, "DATABASE_PATH": str(db), "LOG_LEVEL": "WARNING"}
+    env = {**os.environ, **fd.env, "DATABASE_PATH": str(db), "LOG_LEVEL": "WARNING",
+           "TYSIAC_RENDER_IN": "process"}
     env.pop("DEV_GUILD_ID", None)
     return await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", "run", cwd=str(ROOT), env=env,
@@ -85,6 +86,11 @@ async def test_sigkill_loses_no_accepted_move(tmp_path):
             assert await move(fd, u, hand)
             assert human_moves(db) == accepted + 1
             await fd.settle()
+            # The production renderer (a worker process) drew the table image.
+            table = next(m for m in reversed(fd.visible(users[0], chan)) if not m.ephemeral
+                         and any(":hand:" in c for c in m.custom_ids))
+            await fd.wait_until(lambda: any(
+                a.filename == "1000-table.png" for a in table.attachments), 20)
         finally:
             if proc.returncode is None:
                 proc.terminate()
