@@ -263,8 +263,13 @@ class Publisher:
         if table.message_id is None:
             return
         # Text and image of one moment: the latest state when a render slot is free.
-        data, parts = await self.images.table_png(table, lambda: table_message(table, table.locale))
-        ch.limiter.restamp(stamp)
+        drawn: list[int] = []
+
+        def parts_now() -> MessageParts:
+            drawn.append(table.version)
+            return table_message(table, table.locale)
+
+        data, parts = await self.images.table_png(table, parts_now)
         if not table.live:  # its last image: nothing more to cache for this table
             self.images.forget(table.id)
         files: list[discord.File] = []
@@ -272,6 +277,13 @@ class Publisher:
             parts.embed.set_image(url=TABLE_URL)
             files.append(image_file(data, TABLE_FILE, "the table"))
         async with self.bot.lanes.background():
+            if drawn and drawn[-1] != table.version and table.live:
+                # The table moved on while this edit waited for a lane: an older picture
+                # must not overwrite a newer answer; the latest state is drawn instead.
+                ch.limiter.release(stamp)
+                ch.table = table
+                return
+            ch.limiter.restamp(stamp)
             await channel.get_partial_message(table.message_id).edit(
                 content=parts.content, embed=parts.embed, view=parts.view, attachments=files)
 

@@ -110,9 +110,14 @@ class Bench:
         for u in users[1:]:
             await self.timed(fd.click(u, table_msg, f"t1000:{tid}:join:"), setup=True)
         for _ in range(self.ais):
-            await self.timed(fd.click(host, table_msg, f"t1000:{tid}:addai:"), setup=True)
+            r = await self.timed(fd.click(host, table_msg, f"t1000:{tid}:addai:"), setup=True)
+            if r is not None and r.type != 7:  # not the table message updated: refused
+                self.stats.error(f"#{channel.name}: Add AI answered {r.type}: {r.content}")
         r = await self.timed(fd.click(host, table_msg, f"t1000:{tid}:start:"), setup=True)
         if r is None:
+            return
+        if r.type != 7:
+            self.stats.error(f"#{channel.name}: Start answered {r.type}: {r.content}")
             return
         await asyncio.gather(*[self.human(u, table_msg, tid) for u in users])
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
@@ -240,3 +241,42 @@ async def test_public_messages_in_the_tables_language(world, monkeypatch):
     await w.settle()
     texts = [m.content for m in fd.visible(bob, ch) if not m.ephemeral and m.content]
     assert any("Ola rozpoczyna partię." in x for x in texts), texts
+
+
+async def test_a_paced_edit_that_waited_for_a_lane_never_undoes_a_newer_answer(world):
+    """A table edit drawn before Start and held up by busy lanes must not put the seating
+    view (Join / Start) back over the started table that Start's answer showed."""
+    from cogs._lanes import Lanes
+
+    w = world
+    fd, ch, alice = w.fd, w.channel, w.users[0]
+    await fd.slash(alice, ch, "table new", timer=0)
+    await w.settle()
+    bot = w.bot
+    bot.lanes = Lanes(1, least=1)
+    hold = asyncio.Event()
+
+    async def busy() -> None:
+        async with bot.lanes.background():
+            await hold.wait()
+
+    blocker = asyncio.create_task(busy())
+    await fd.slash(alice, ch, "table ai")  # the table message changes by a paced edit ...
+    await fd.slash(alice, ch, "table ai")
+    await fd.wait_until(lambda: bot.lanes.waiting >= 1, 10)  # ... which waits for a lane
+    table = w.table()
+    r = await fd.click(alice, w.table_message(), f"t1000:{table.id}:start:")
+    assert r.type == 7  # Start answered by editing the table message in place
+    msg = w.table_message()
+    assert msg.component_by_id(f"t1000:{table.id}:hand:") is not None
+    hold.set()
+    await blocker
+    await w.settle()
+    assert msg.component_by_id(f"t1000:{table.id}:hand:") is not None
+    assert msg.component_by_id(f"t1000:{table.id}:start:") is None
+    assert all(rev.components != [] for rev in msg.history)
+    lobby = [i for i, rev in enumerate(msg.history)
+             if any("start" in str(c) for c in rev.components)]
+    started = [i for i, rev in enumerate(msg.history)
+               if any(":hand:" in str(c) for c in rev.components)]
+    assert max(lobby) < min(started)  # never back to the lobby once started
