@@ -17,7 +17,7 @@ from bot.game.engine import apply_into
 from bot.game.errors import RuleError
 from bot.game.events import Event, HandScored
 from bot.game.serialize import move_from_json, move_to_json
-from bot.game.state import HandResult, Phase
+from bot.game.state import HandResult, Phase, State
 from bot.store import Store
 from bot.tables._model import (
     FINISHED,
@@ -113,10 +113,7 @@ class PlayMixin:
         """Make a move for the actor's seat; persisted before this returns."""
         table = self.get(table_id)
         async with table.lock:
-            self._need(table, PLAYING)
-            seat = self._need_seat(table, actor)
-            state = table.state
-            assert state is not None
+            seat, state = self._playing_seat(table, actor)
             if state.to_act != seat and verb is not Verb.REDEAL:
                 who = table.seats[state.to_act].name if state.to_act >= 0 else "?"
                 raise TableError("error.not_your_turn", name=who)
@@ -133,15 +130,19 @@ class PlayMixin:
             return Outcome(table, "ok.moved", {"move": action.describe(table.names())},
                            seat=seat)
 
+    def _playing_seat(self, table: Table, actor: Actor) -> tuple[int, State]:
+        """The actor's seat at a table in play, and the state (refusals otherwise)."""
+        self._need(table, PLAYING)
+        seat = self._need_seat(table, actor)
+        assert table.state is not None
+        return seat, table.state
+
     async def look(self, table_id: int, actor: Actor) -> Outcome:
         """The actor looks at his cards (blind bidding): recorded before he sees them, so
         that he can bid blind no more in this hand. A seat with nothing hidden just looks."""
         table = self.get(table_id)
         async with table.lock:
-            self._need(table, PLAYING)
-            seat = self._need_seat(table, actor)
-            state = table.state
-            assert state is not None
+            seat, state = self._playing_seat(table, actor)
             if table.face_down(seat):
                 hand_no = state.match.hand_no
                 async with self.store.transaction() as tx:

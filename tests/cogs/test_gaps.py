@@ -98,10 +98,10 @@ async def test_turn_timer_reminder_auto_move_away_and_back(world):
     assert "⚠️" not in r.content
 
 
-async def test_blind_bid_option(world):
-    w = world
-    fd, ch = w.fd, w.channel
-    alice = w.users[0]
+async def _blind_table(w):
+    """Three humans at a russian table with blind bidding on, started: (table, seat to
+    act, the user in that seat)."""
+    fd, ch, alice = w.fd, w.channel, w.users[0]
     await fd.slash(alice, ch, "table new", preset="russian", timer=0)
     r = await fd.slash(alice, ch, "table option", name="blind_bidding", value="true")
     assert "blind_bidding" in r.content and "true" in r.content
@@ -111,7 +111,12 @@ async def test_blind_bid_option(world):
     await w.settle()
     table = w.table()
     seat = table.to_act()
-    me = w.user(table.seats[seat].user_id)
+    return table, seat, w.user(table.seats[seat].user_id)
+
+
+async def test_blind_bid_option(world):
+    w, fd, ch = world, world.fd, world.channel
+    table, seat, me = await _blind_table(w)
     legal = table.observation(seat).legal
     blind = sorted(a.amount for a in legal if a.verb is Verb.BID and a.flag is Flag.BLIND)
     assert blind
@@ -162,18 +167,8 @@ async def test_blind_bidding_keeps_cards_face_down_until_the_player_looks(world)
     """With blind bidding, "My hand" shows no card (text, buttons or image) but blind bids,
     Pass and "Look at my cards"; looking is recorded before the cards are shown, and a
     player who looked cannot bid blind any more, also after a restart."""
-    w = world
-    fd, ch = w.fd, w.channel
-    alice = w.users[0]
-    await fd.slash(alice, ch, "table new", preset="russian", timer=0)
-    await fd.slash(alice, ch, "table option", name="blind_bidding", value="true")
-    for u in w.users[1:3]:
-        await fd.slash(u, ch, "table join")
-    await fd.slash(alice, ch, "table start")
-    await w.settle()
-    table = w.table()
-    seat = table.to_act()
-    me = w.user(table.seats[seat].user_id)
+    w, fd, ch = world, world.fd, world.channel
+    table, seat, me = await _blind_table(w)
     obs = table.observation(seat)
     assert obs.hand
     r = await fd.click(me, w.table_message(me), f"t1000:{table.id}:hand:")
