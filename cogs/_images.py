@@ -29,6 +29,7 @@ import io
 import logging
 import multiprocessing
 import os
+import signal
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -65,6 +66,7 @@ HAND_FILE = "1000-hand.png"
 SHEET_FILE = "1000-sheet.png"
 SUMMARY_FILE = "1000-summary.png"
 TABLE_URL = f"attachment://{TABLE_FILE}"
+MAX_RENDERER_STARTS = 3  # render processes that may die before drawing moves to a thread
 HAND_COLOURS = 128  # the hand image is quantized: no gradient to band, 2.5x smaller
 
 
@@ -149,6 +151,8 @@ class Images:
         self._tables: dict[int, tuple[TableView, bytes]] = {}
         self._hands: dict[tuple[int, int], tuple[HandView, bytes]] = {}
         self._results: dict[int, tuple[int, list[HandResult]]] = {}
+        self._closed = False
+        self.broken = 0  # render processes that died
         self.rendered = 0
         self.render_seconds = 0.0
         self.reused = 0
@@ -159,13 +163,15 @@ class Images:
                       draw: Callable[[V], bytes]) -> tuple[V, bytes] | None:
         """Wait for a slot, then build the view (latest state) and draw it in a thread;
         ``build`` returns the view and the bytes already drawn for it, if any."""
+        if self._closed:
+            return None
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.workers)
-        if self._pool is None:
-            self._pool = self._executor()
-        pool = self._pool
         async with self._slots:
+            pool = self._pool
             try:
+                if pool is None:
+                    pool = self._pool = self._executor()
                 got = build()
                 if got is None:
                     return None
@@ -181,6 +187,10 @@ class Images:
                 self.failed += 1
                 if isinstance(exc, BrokenProcessPool) and self._pool is pool:
                     self._pool = None  # the renderer died: the next job starts a new one
+                    self.broken += 1
+                    if self.broken >= MAX_RENDERER_STARTS and not self.in_process:
+                        log.error("the render process keeps dying: drawing in a thread")
+                        self.in_process = True
                 return None
             self.render_seconds += time.perf_counter() - t0
             self.rendered += 1
@@ -194,6 +204,7 @@ class Images:
                                    initializer=_warm_up)
 
     def close(self) -> None:
+        self._closed = True
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
@@ -319,9 +330,13 @@ def _warm_up() -> None:
         os._exit(0)
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
-    from render import samples
-
+    # The bot shuts its renderer down; a SIGTERM to the whole service must not break the
+    # pool while the bot is still closing (nor Ctrl+C in a terminal).
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(Exception):
+        from render import samples
+
         _hand_png(next(iter(samples.hands().values())))
         render_table(next(iter(samples.tables().values())))
 

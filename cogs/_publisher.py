@@ -111,6 +111,7 @@ class _Channel:
     sends: collections.deque[_Out] = field(default_factory=collections.deque)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task[None] | None = None
+    edited_last: bool = False  # the last slot went to a table edit
 
 
 @dataclass
@@ -242,11 +243,14 @@ class Publisher:
                 continue
             self._inflight += 1
             try:
-                # The table edit (latest state) goes first; messages keep their order.
-                if ch.table is not None:
+                # The table edit (latest state) goes first, but a busy table does not
+                # hold queued messages back: after an edit, a waiting message goes next.
+                if ch.table is not None and not (ch.sends and ch.edited_last):
                     table, ch.table = ch.table, None
+                    ch.edited_last = True
                     await self._edit_table(channel, table, ch, stamp)
                 else:
+                    ch.edited_last = False
                     await self._send(channel, ch.sends.popleft(), ch, stamp)
                 self.sent += 1
             except asyncio.CancelledError:
@@ -277,12 +281,15 @@ class Publisher:
             parts.embed.set_image(url=TABLE_URL)
             files.append(image_file(data, TABLE_FILE, "the table"))
         async with self.bot.lanes.background():
-            if drawn and drawn[-1] != table.version and table.live:
-                # The table moved on while this edit waited for a lane: an older picture
-                # must not overwrite a newer answer; the latest state is drawn instead.
-                ch.limiter.release(stamp)
-                ch.table = table
-                return
+            if drawn and drawn[-1] != table.version:
+                # The table moved on while this edit waited for a lane: its text and
+                # buttons are taken again now (an older view must never overwrite a newer
+                # answer) and the image, one move behind, is redrawn in the next paced edit.
+                parts = table_message(table, table.locale)
+                if files and parts.embed is not None:
+                    parts.embed.set_image(url=TABLE_URL)
+                if table.live:
+                    ch.table = table
             ch.limiter.restamp(stamp)
             await channel.get_partial_message(table.message_id).edit(
                 content=parts.content, embed=parts.embed, view=parts.view, attachments=files)
@@ -291,10 +298,9 @@ class Publisher:
                     stamp: float) -> None:
         text = out.text if out.mention is None else f"<@{out.mention}> {out.text}"
         files = await self._match_files(out)
-        if files:
-            ch.limiter.restamp(stamp)
         allowed = discord.AllowedMentions(users=True, everyone=False, roles=False)
         async with self.bot.lanes.background():
+            ch.limiter.restamp(stamp)  # it goes out now, not when its place was taken
             await channel.send(text[:2000], allowed_mentions=allowed, files=files)
 
     async def _match_files(self, out: _Out) -> list[discord.File]:

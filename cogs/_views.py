@@ -140,7 +140,8 @@ def hand_view(table: Table, seat: int | None, loc: str | None = None) -> discord
         return view
     legal = [a for a in obs.legal if a.seat == seat]
     if table.face_down(seat):
-        return _face_down_view(view, tid, legal, loc)
+        cap = table.blind_cap(seat)
+        return _face_down_view(view, tid, [a for a in legal if a.amount <= cap], loc)
     names = table.names()
     row = 0
     plain = {a.card for a in legal if a.verb is Verb.PLAY and a.flag is Flag.NONE}

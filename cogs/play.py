@@ -101,9 +101,12 @@ class Play(commands.Cog):
         obs = table.observation(seat) if seat is not None else None
         if obs is None:
             return table, []
-        blind_ok = table.face_down(seat)  # who looked at his cards bids blind no more
-        return table, [a for a in obs.legal if a.seat == seat
-                       and (blind_ok or a.flag is not Flag.BLIND or a.verb is not Verb.BID)]
+        legal = [a for a in obs.legal if a.seat == seat]
+        if not table.face_down(seat):  # who looked at his cards bids blind no more
+            return table, [a for a in legal if a.flag is not Flag.BLIND or a.verb is not Verb.BID]
+        # Face down: no offer may depend on the hidden cards (a marriage allows higher bids).
+        cap = table.blind_cap(seat)
+        return table, [a for a in legal if a.verb is not Verb.BID or a.amount <= cap]
 
     # ---- slash commands ----------------------------------------------------------------------
     @app_commands.command(name="bid", description=ls("cmd.bid"))
@@ -212,9 +215,11 @@ class Play(commands.Cog):
 
     async def _look_button(self, interaction: discord.Interaction[Any], table_id: int,
                            arg: str, values: list[str]) -> None:
-        out = await self.service.look(table_id, actor_of(interaction))
-        notice = t(out.key, locale_of(interaction))
-        await self._show_hand(interaction, out.table, notice, update=_from_hand(interaction))
+        actor, update = actor_of(interaction), _from_hand(interaction)
+        self.bot.publisher.forget_hand(table_id, actor.user_id)  # no refresh repaints it
+        out = await within(interaction, self.service.look(table_id, actor), update=update)
+        await self._show_hand(interaction, out.table, t(out.key, locale_of(interaction)),
+                              update=update)
 
     async def _play_button(self, interaction: discord.Interaction[Any], table_id: int,
                            arg: str, values: list[str]) -> None:

@@ -29,6 +29,8 @@ MESSAGES: dict[str, str] = {
                      "{players}.",
     "error.timer_range": "The turn timer must be 0 (off) or between 30 and 3600 seconds.",
     "error.not_away": "You are not away: your seat is yours.",
+    "error.blind_cap": ("A blind bid can go up to {cap}: a higher bid needs a marriage, and"
+                        " you cannot know that without looking at your cards."),
     "error.blind_after_look": ("You have looked at your cards, so you can no longer bid blind"
                                " this hand; bid normally or pass."),
     "error.status.seating": "The match has not started yet.",

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.game.events import Event, redact
+from bot.game.limits import highest_allowed
 from bot.game.observation import Observation, observe
 from bot.game.rules import Rules
 from bot.game.state import Phase, State
@@ -128,6 +129,12 @@ class Table:
         return (seat is not None and st is not None and self.rules.blind_bidding
                 and st.phase is Phase.BIDDING and bool(st.blind >> seat & 1)
                 and (st.match.hand_no, seat) not in self.looked)
+
+    def blind_cap(self, seat: int) -> int:
+        """The highest bid a face-down seat may make: the limit for a hand without any
+        marriage (or aces), since a higher limit would tell him what he holds."""
+        assert self.state is not None
+        return highest_allowed(self.state, seat, 0)
 
     def to_act(self) -> int:
         return self.state.to_act if self.state is not None else -1

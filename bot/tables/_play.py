@@ -117,8 +117,14 @@ class PlayMixin:
             if state.to_act != seat and verb is not Verb.REDEAL:
                 who = table.seats[state.to_act].name if state.to_act >= 0 else "?"
                 raise TableError("error.not_your_turn", name=who)
-            if flag is Flag.BLIND and (state.match.hand_no, seat) in table.looked:
+            blind = verb is Verb.BID and flag is Flag.BLIND
+            if blind and (state.match.hand_no, seat) in table.looked:
                 raise TableError("error.blind_after_look")
+            if table.face_down(seat):
+                if blind and amount > table.blind_cap(seat):
+                    raise TableError("error.blind_cap", cap=table.blind_cap(seat))
+                if not blind:  # anything but a blind bid is made looking at the cards
+                    await self._record_look(table, seat)
             action = act(seat, verb, card, amount, target, flag)
             notices: list[Notice] = []
             s = table.seats[seat]
@@ -142,13 +148,18 @@ class PlayMixin:
         that he can bid blind no more in this hand. A seat with nothing hidden just looks."""
         table = self.get(table_id)
         async with table.lock:
-            seat, state = self._playing_seat(table, actor)
+            seat, _ = self._playing_seat(table, actor)
             if table.face_down(seat):
-                hand_no = state.match.hand_no
-                async with self.store.transaction() as tx:
-                    await tx.add_look(table.id, table.match_no, hand_no, seat, self.clock.now())
-                table.looked.add((hand_no, seat))
+                await self._record_look(table, seat)
             return Outcome(table, "ok.looked", seat=seat)
+
+    async def _record_look(self, table: Table, seat: int) -> None:
+        """Commit that ``seat`` looked at his cards in this hand (before he sees them)."""
+        assert table.state is not None
+        hand_no = table.state.match.hand_no
+        async with self.store.transaction() as tx:
+            await tx.add_look(table.id, table.match_no, hand_no, seat, self.clock.now())
+        table.looked.add((hand_no, seat))
 
     async def back(self, table_id: int, actor: Actor) -> Outcome:
         """"I'm back": an absent player takes the seat over from the AI again."""

@@ -184,6 +184,13 @@ async def test_blind_bidding_keeps_cards_face_down_until_the_player_looks(world)
     assert not hand.attachments  # no hand image either
     select = hand.component_by_id(f"t1000:{table.id}:choose:bid")
     assert select and all(o["value"].endswith("b") for o in select["options"])
+    # Nothing offered depends on the hidden cards: no blind bid above 120 (a marriage's).
+    assert max(int(o["value"][:-1]) for o in select["options"]) <= 120
+    for blind in (True, False):
+        choices = await fd.autocomplete(me, ch, "bid", "amount", "", blind=blind)
+        assert choices and max(c["value"] for c in choices) <= 120
+    r = await fd.slash(me, ch, "bid", amount=150, blind=True)
+    assert "A blind bid can go up to 120" in r.content and not table.state.bids
     text = str(hand.content) + str(hand.components)
     for c in obs.hand:  # not one card, in any notation
         assert card_pretty(c) not in text and f":{card_str(c)}" not in text

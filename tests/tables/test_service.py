@@ -282,3 +282,44 @@ async def test_gate_holds_automatic_moves_back(tmp_path):
     finally:
         await h.service.close()
         await h.store.close()
+
+
+async def test_blind_bidding_looks_are_recorded_and_capped(tmp_path):
+    """Face down, a blind bid may not go above the limit of a hand without a marriage (a
+    higher limit would tell what he holds); any other action is made looking, and a look
+    survives a restart."""
+    from bot.game.actions import Flag
+
+    h = await make_harness(str(tmp_path / "blind.db"))
+    try:
+        s = h.service
+        tid = (await s.create(ANN, channel_id=5, guild_id=1, timer=0)).table.id
+        await s.set_option(tid, ANN, "blind_bidding", "true")
+        await s.join(tid, BOB)
+        await s.join(tid, CID)
+        await s.start(tid, ANN)
+        table = s.get(tid)
+        actors = {a.user_id: a for a in (ANN, BOB, CID)}
+        seat = table.to_act()
+        me = actors[table.seats[seat].user_id]
+        assert all(table.face_down(i) for i in range(3))
+        assert table.blind_cap(seat) == 120  # russian: above 120 needs a marriage
+        with pytest.raises(TableError) as err:
+            await s.act(tid, me, Verb.BID, amount=130, flag=Flag.BLIND)
+        assert err.value.key == "error.blind_cap" and not table.state.bids
+        await s.act(tid, me, Verb.BID, amount=100)  # an ordinary bid: made looking
+        assert not table.face_down(seat)
+        h = await h.restart()
+        s, table = h.service, h.service.get(tid)
+        assert not table.face_down(seat)
+        nxt = table.to_act()
+        assert table.face_down(nxt)
+        await s.look(tid, actors[table.seats[nxt].user_id])
+        assert not table.face_down(nxt)
+        with pytest.raises(TableError) as err:
+            await s.act(tid, actors[table.seats[nxt].user_id], Verb.BID, amount=105,
+                        flag=Flag.BLIND)
+        assert err.value.key == "error.blind_after_look"
+    finally:
+        await h.service.close()
+        await h.store.close()
