@@ -1,4 +1,4 @@
-"""Images of the Discord messages: view models on the event loop, PNG bytes in a worker thread.
+"""Images of the Discord messages: view models on the event loop, PNG bytes in a worker process.
 
 The glue between the service's tables and ``render``: the public table image is built only
 from the public observation (``observe(state, None)``), a hand image only from that seat's
@@ -11,11 +11,11 @@ from the event loop (measured at 200 tables: the bot process never got past one 
 renderer is a worker process (``TYSIAC_RENDER_IN=thread`` keeps it in a thread, as the tests
 do); it caches every card face once, like the thread would. A job takes one of ``workers``
 slots (an asyncio semaphore, so that waiting jobs wait on the loop, not in an executor
-queue) and only *then*
-builds its view from the table's latest state: a job that waited while the table moved on
-renders the newest state, never a stale one. The view is a frozen dataclass, so an unchanged
-view reuses the bytes rendered last time for that table or seat. The render thread touches
-only ``render``'s read-only caches (filled under their own locks).
+queue) and only *then* builds its view from the table's latest state: a job that waited
+while the table moved on renders the newest state, never a stale one. The view is a frozen
+dataclass, so an unchanged view reuses the bytes rendered last time for that table or seat.
+A renderer touches only ``render``'s caches (filled under their own locks, so that render
+threads may share them).
 
 Every image is uploaded as a new attachment that replaces the previous one of the message
 (``attachments=[file]`` on edit): no pile of old images.
@@ -161,7 +161,7 @@ class Images:
     # ---- the worker thread ---------------------------------------------------------------
     async def _render(self, build: Callable[[], tuple[V, bytes | None] | None],
                       draw: Callable[[V], bytes]) -> tuple[V, bytes] | None:
-        """Wait for a slot, then build the view (latest state) and draw it in a thread;
+        """Wait for a slot, then build the view (latest state) and draw it in the renderer;
         ``build`` returns the view and the bytes already drawn for it, if any."""
         if self._closed:
             return None
