@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from bot.game.actions import Action, Flag, Verb
 from bot.game.cards import SUIT_SYMBOLS, card_pretty
 from bot.game.observation import Observation
+from bot.game.presets import PRESETS
 from bot.game.state import HandResult, Phase
 from bot.i18n import t
 from bot.tables import FINISHED, PLAYING, SEATING, Table
@@ -41,8 +42,6 @@ class TableText:
 def table_text(table: Table, loc: str | None = None) -> TableText:
     """The public table: seats, dealer, turn, auction, prikup, contract, trump, tricks."""
     obs = table.observation(None) if table.status in (PLAYING, FINISHED) else None
-    from bot.game.presets import PRESETS
-
     preset = PRESETS.get(table.preset)
     title = t("table.title", loc, title=preset.title if preset else table.preset)
     fields = [(t("table.seats", loc), _seats(table, obs, loc))]
@@ -165,7 +164,9 @@ def hand_text(table: Table, seat: int | None, loc: str | None = None,
               notice: str | None = None) -> str:
     """The ephemeral hand as text: cards with suit symbols, the trick, whose turn it is."""
     lines = [notice] if notice else []
-    lines.append(f"**{t('hand.title', loc)}** · {t('table.title', loc, title=table.preset)}")
+    preset = PRESETS.get(table.preset)
+    title = t("table.title", loc, title=preset.title if preset else table.preset)
+    lines.append(f"**{t('hand.title', loc)}** · {title}")
     if seat is None:
         lines.append(t("hand.spectator", loc))
         return "\n".join(lines)
