@@ -179,7 +179,7 @@ def hand_text(table: Table, seat: int | None, loc: str | None = None,
     elif seat == obs.sitter:
         lines.append(t("hand.sitting_out", loc))
     if table.face_down(seat):  # blind bidding: not even the owner sees them before he looks
-        lines.append(t("hand.face_down", loc, count=len(obs.hand)))
+        lines.append(t("hand.face_down", loc, count=len(obs.hand), cap=table.blind_cap(seat)))
     else:
         lines.append(t("hand.cards", loc, cards=cards_text(obs.hand)) if obs.hand
                      else t("hand.no_cards", loc))

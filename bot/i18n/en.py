@@ -135,8 +135,9 @@ MESSAGES: dict[str, str] = {
     "hand.cards": "Your cards: {cards}",
     "hand.no_cards": "You hold no cards.",
     "hand.face_down": ("Your {count} cards lie face down. Blind bidding is on: until you look,"
-                       " you may bid blind, and if a blind bid wins, every amount of the hand"
-                       " counts double. Passing or an ordinary bid counts as looking."),
+                       " you may bid blind (up to {cap}), and if a blind bid wins, every"
+                       " amount of the hand counts double. Passing or an ordinary bid counts"
+                       " as looking."),
     "hand.your_turn": "**Your turn.**",
     "hand.waiting": "Waiting for {name}.",
     "hand.talon": "Prikup: {cards}",

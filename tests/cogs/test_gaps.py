@@ -176,6 +176,7 @@ async def test_blind_bidding_keeps_cards_face_down_until_the_player_looks(world)
     hand = r.message
     assert hand is not None and hand.ephemeral
     assert "face down" in hand.content and "Your cards:" not in hand.content
+    assert "bid blind (up to 120)" in hand.content
     ids = hand.custom_ids
     can_pass = any(a.verb is Verb.PASS for a in obs.legal)  # not the forced opener
     assert f"t1000:{table.id}:look:" in ids
