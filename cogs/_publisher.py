@@ -402,11 +402,8 @@ class Publisher:
                     msg = await ref.interaction.edit_original_response(
                         content=parts.content, view=parts.view)
                 ref.message_id, ref.signature = msg.id, sig
-        except discord.HTTPException as exc:
-            log.debug("hand refresh failed: %s", exc)
-            self._drop(ref)
-        except Exception:
-            log.exception("hand refresh failed")
+        except Exception as exc:
+            self._failed(ref, "hand refresh", exc)
         finally:
             ref.pending = False
 
@@ -442,13 +439,19 @@ class Publisher:
                 ref.image_signature, ref.shown = got.signature, got.view
                 if ref.message_id is not None:
                     self._shown[key] = (ref.message_id, got.view)
-        except discord.HTTPException as exc:
-            log.debug("hand image failed: %s", exc)
-            self._drop(ref)
-        except Exception:
-            log.exception("hand image failed")
+        except Exception as exc:
+            self._failed(ref, "hand image", exc)
         finally:
             ref.imaging = False
+
+    def _failed(self, ref: _HandRef, what: str, exc: Exception) -> None:
+        """An edit of a hand message failed: Discord refused it (an expired token, a
+        deleted message: that hand is no longer refreshed) or a bug (logged)."""
+        if isinstance(exc, discord.HTTPException):
+            log.debug("%s failed: %s", what, exc)
+            self._drop(ref)
+        else:
+            log.error("%s failed", what, exc_info=exc)
 
 
 def hand_signature(table: Table, seat: int) -> object:

@@ -121,8 +121,9 @@ class PlayMixin:
             if blind and (state.match.hand_no, seat) in table.looked:
                 raise TableError("error.blind_after_look")
             if table.face_down(seat):
-                if blind and amount > table.blind_cap(seat):
-                    raise TableError("error.blind_cap", cap=table.blind_cap(seat))
+                cap = table.blind_cap(seat)
+                if blind and amount > cap:
+                    raise TableError("error.blind_cap", cap=cap)
                 if not blind:  # anything but a blind bid is made looking at the cards
                     await self._record_look(table, seat)
             action = act(seat, verb, card, amount, target, flag)

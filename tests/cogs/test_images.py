@@ -402,3 +402,26 @@ async def test_background_hand_refresh_speaks_the_owners_language(world, monkeyp
     assert "**Twój ruch.**" in content and "**Your turn.**" not in content
     other = w.user(table.seats[(seat + 1) % 3].user_id)
     assert "**Twój ruch.**" not in (hand_of(w, other).content or "")
+
+
+async def test_the_render_process_draws_and_a_dying_one_is_replaced_then_given_up():
+    """The production renderer is a worker process; if it dies, the next image starts a
+    new one, and after three deaths drawing moves to a thread (the bot goes on either way)."""
+    import os
+
+    from cogs._images import MAX_RENDERER_STARTS, Images
+    from render import samples
+    from render.table import render_table
+
+    images = Images(in_process=False, enabled=True)
+    try:
+        view = next(iter(samples.tables().values()))
+        out = await images._render(lambda: (view, None), render_table)
+        assert out is not None and out[1].startswith(b"\x89PNG")
+        for _ in range(MAX_RENDERER_STARTS):  # a renderer that dies mid-job
+            assert await images._render(lambda: (1, None), os._exit) is None
+        assert images.broken == MAX_RENDERER_STARTS and images.in_process
+        out = await images._render(lambda: (view, None), render_table)  # now in a thread
+        assert out is not None and out[1].startswith(b"\x89PNG")
+    finally:
+        images.close()
