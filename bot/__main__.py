@@ -73,20 +73,21 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         run_bench(args.repeats)
         return 0
     if args.what == "tables":
-        import importlib
+        # A dev tool of the repository (it drives the emulator in tests/): run as its own
+        # program, so that the product never imports the tests.
+        import subprocess
+        from pathlib import Path
 
-        try:  # a dev tool of the repository (it drives the emulator in tests/)
-            bench_tables = importlib.import_module("tests.bench_tables").main
-        except ImportError as exc:  # the emulator ships with the repository, not the package
-            print(f"bench tables needs the repository's tests/ (run from its root): {exc}",
-                  file=sys.stderr)
+        root = Path(__file__).resolve().parents[1]
+        if not (root / "tests" / "bench_tables.py").is_file():
+            print("bench tables needs the repository's tests/ (run it from a clone of the "
+                  "repository)", file=sys.stderr)
             return 2
         argv = ["--tables", str(args.tables), "--seconds", str(args.seconds),
                 "--preset", args.preset, "--humans", str(args.humans),
                 "--think", str(args.think), "--ramp", str(args.ramp),
                 "--latency", str(args.latency)]
-        status: int = bench_tables(argv)
-        return status
+        return subprocess.call([sys.executable, "-m", "tests.bench_tables", *argv], cwd=root)
     if args.what == "engine":
         return _cmd_simulate(argparse.Namespace(
             preset=args.preset, hands=args.hands, matches=None, seed=1, policy="random"))
@@ -95,9 +96,18 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _cmd_run(_: argparse.Namespace) -> int:
-    from bot.config import run_bot
+    """The bot: settings read once, then the Discord client composed from them."""
+    from bot.config import SettingsError, load_settings
 
-    return run_bot()
+    try:
+        settings = load_settings()
+    except SettingsError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    # The Discord client lives in cogs/ (the only package that imports discord).
+    from cogs._bot import main as discord_main
+
+    return discord_main(settings)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,10 +1,21 @@
-"""Settings from the environment and ``.env`` (the process environment wins)."""
+"""Settings: read once from ``.env`` and the environment (the process environment wins).
+
+One frozen ``Settings`` value carries every knob of the bot process: what the operator sets
+(token, database, guild for development, log level, the emulator's address) and the tuning
+variables (``TYSIAC_*``), which tests and benchmarks set. The entry point reads it once and
+hands it to the parts it builds; nothing else reads the environment.
+"""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
+from typing import TypeVar
+
+E = TypeVar("E", bound=StrEnum)
 
 ENV_HELP = """\
 No Discord bot token found.
@@ -20,14 +31,45 @@ LOG_LEVEL, and for the local emulator DISCORD_API_BASE / DISCORD_GATEWAY_URL.
 """
 
 
+class RenderIn(StrEnum):
+    """Where images are drawn."""
+
+    PROCESS = "process"  # a worker process: drawing holds the GIL, the loop keeps its core
+    THREAD = "thread"  # a thread of the bot process (tests: they can slow or break it)
+
+
+class SettingsError(ValueError):
+    """A setting is missing or malformed; the message says which and what is allowed."""
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
+    """Every knob of a bot process; production uses the defaults of the tuning fields."""
+
     token: str
     database_path: str = "./tysiac.db"
     dev_guild_id: int | None = None
     log_level: str = "INFO"
-    api_base: str | None = None
+    api_base: str | None = None  # another Discord (the emulator): its REST base
     gateway_url: str | None = None
+    # ---- tuning (TYSIAC_*) ----
+    ai_delay: float = 1.5  # seconds an AI seat waits before it moves
+    seed: int | str | None = None  # deterministic deals (tests, benchmarks)
+    # At most this many background jobs at once (automatic moves, edits, hand refreshes),
+    # fewer while the loop runs late, so that interactions are answered first
+    # (cogs/_lanes.py); 0: no limit.
+    lanes: int = 256
+    images: bool = True  # False: text only (e.g. where the bot may not attach files)
+    render_in: RenderIn = RenderIn.PROCESS
+    render_workers: int = 1
+    stall_ms: int = 250  # event-loop stalls longer than this are logged with their cause
+    # ---- Discord's limits and pacing (tests shorten them) ----
+    edit_limit: int = 5  # channel creates/edits per window (Discord: 5 per 5 s)
+    edit_per: float = 5.0
+    edit_debounce: float = 0.25  # wait this long after a change before editing
+    guild_ready_timeout: float = 2.0
+    sync_commands: bool = True
+    sweep_every: float = 600.0  # seconds between sweeps for abandoned tables
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -47,14 +89,22 @@ def read_dotenv(path: Path) -> dict[str, str]:
     return values
 
 
-def load_settings(env: dict[str, str] | None = None, dotenv: Path | None = None) -> Settings:
-    """Settings from ``.env`` overlaid by the environment; ValueError with help if no token."""
+def merged_env(env: Mapping[str, str] | None = None, dotenv: Path | None = None) -> dict[str, str]:
+    """``.env`` overlaid by the environment (``env``, default ``os.environ``)."""
     merged = read_dotenv(dotenv or Path(".env"))
     merged.update(os.environ if env is None else env)
+    return merged
+
+
+def load_settings(env: Mapping[str, str] | None = None, dotenv: Path | None = None, *,
+                  need_token: bool = True) -> Settings:
+    """Settings from ``.env`` and the environment; ``SettingsError`` says what is wrong."""
+    merged = merged_env(env, dotenv)
     token = merged.get("DISCORD_TOKEN", "").strip()
-    if not token:
-        raise ValueError(ENV_HELP)
+    if not token and need_token:
+        raise SettingsError(ENV_HELP)
     guild = merged.get("DEV_GUILD_ID", "").strip()
+    get = _Reader(merged)
     return Settings(
         token=token,
         database_path=merged.get("DATABASE_PATH") or "./tysiac.db",
@@ -62,20 +112,56 @@ def load_settings(env: dict[str, str] | None = None, dotenv: Path | None = None)
         log_level=(merged.get("LOG_LEVEL") or "INFO").upper(),
         api_base=merged.get("DISCORD_API_BASE") or None,
         gateway_url=merged.get("DISCORD_GATEWAY_URL") or None,
+        ai_delay=max(0.0, get.number("TYSIAC_AI_DELAY", 1.5)),
+        seed=get.seed("TYSIAC_SEED"),
+        lanes=max(0, int(get.number("TYSIAC_LANES", 256))),
+        images=get.flag("TYSIAC_IMAGES", True),
+        render_in=get.choice("TYSIAC_RENDER_IN", RenderIn, RenderIn.PROCESS),
+        render_workers=max(1, int(get.number("TYSIAC_RENDER_WORKERS", 1))),
+        stall_ms=max(1, int(get.number("TYSIAC_STALL_MS", 250))),
     )
 
 
-def run_bot() -> int:
-    """Entry point of ``python -m bot run``."""
-    import sys
+class _Reader:
+    """Typed values of the tuning variables, with a clear error for a malformed one."""
 
-    try:
-        settings = load_settings()
-    except ValueError as exc:
-        print(exc, file=sys.stderr)
-        return 2
-    # The Discord client lives in cogs/ (the only package that imports discord).
-    from cogs._bot import main as discord_main
+    def __init__(self, values: Mapping[str, str]) -> None:
+        self.values = values
 
-    result: int = discord_main(settings)
-    return result
+    def _raw(self, key: str) -> str:
+        return self.values.get(key, "").strip()
+
+    def number(self, key: str, default: float) -> float:
+        raw = self._raw(key)
+        if not raw:
+            return default
+        try:
+            return float(raw)
+        except ValueError:
+            raise SettingsError(f"{key} must be a number, not {raw[:40]!r}") from None
+
+    def flag(self, key: str, default: bool) -> bool:
+        raw = self._raw(key).lower()
+        if not raw:
+            return default
+        if raw in ("1", "on", "yes", "true"):
+            return True
+        if raw in ("0", "off", "no", "false"):
+            return False
+        raise SettingsError(f"{key} must be 1 or 0 (on/off), not {raw[:40]!r}")
+
+    def choice(self, key: str, kind: type[E], default: E) -> E:
+        raw = self._raw(key).lower()
+        if not raw:
+            return default
+        try:
+            return kind(raw)
+        except ValueError:
+            allowed = ", ".join(e.value for e in kind)
+            raise SettingsError(f"{key} must be one of {allowed}, not {raw[:40]!r}") from None
+
+    def seed(self, key: str) -> int | str | None:
+        raw = self._raw(key)
+        if not raw:
+            return None
+        return int(raw) if raw.isdigit() else raw

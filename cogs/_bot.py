@@ -1,7 +1,9 @@
 """The Discord client: start-up, the central error handler, component routing, ``main``.
 
-``main(settings)`` is what ``python -m bot run`` calls (through ``bot.config.run_bot``).
-The emulator is reached exactly as production Discord, after pointing discord.py at it.
+``main(settings)`` is what ``python -m bot run`` calls with the settings it read once. The
+bot receives its parts (the table service, the publisher, the renderer, the lanes) built
+from those settings; the cogs receive the bot. The emulator is reached exactly as
+production Discord, after pointing discord.py at it.
 """
 
 from __future__ import annotations
@@ -10,68 +12,32 @@ import asyncio
 import contextlib
 import gc
 import logging
-import os
 import secrets
 import signal
-from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+import sys
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.config import Settings
+from bot.config import RenderIn, Settings
 from bot.i18n import t, translation
-from bot.store import Store
-from bot.tables import Actor, Clock, TableError, TableService, Update
+from bot.tables import Actor, Clock, TableError, TableService, Update, open_service
+from cogs._ids import is_ours, known_verb
+from cogs._images import Images
 from cogs._lanes import Lanes
 from cogs._publisher import Publisher
-from cogs._views import DYNAMIC_ITEMS, MessageParts
+from cogs._views import DYNAMIC_ITEMS, MessageParts, Pressed
 
 log = logging.getLogger("tysiac")
 T = TypeVar("T")
 ACK_BUDGET = 2.0  # seconds of work before an interaction is deferred
 EXTENSIONS = ("cogs.lobby", "cogs.play")
 
-ComponentHandler = Callable[[discord.Interaction[Any], int, str, list[str]], Awaitable[None]]
-
-
-@dataclass
-class BotOptions:
-    """Knobs for tests and benchmarks; production uses the defaults."""
-
-    ai_delay: float = 1.5
-    seed: int | str | None = None
-    clock: Clock | None = None
-    edit_limit: int = 5  # channel creates/edits per window (Discord: 5 per 5 s)
-    edit_per: float = 5.0
-    edit_debounce: float = 0.25  # wait this long after a change before editing
-    guild_ready_timeout: float = 2.0
-    sync_commands: bool = True
-    sweep_every: float = 600.0
-    # At most this many background jobs (automatic moves, edits, hand refreshes) at once,
-    # fewer while the loop runs late, so that interactions are answered first (see
-    # cogs._lanes); 0: no limit.
-    lanes: int = 256
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> BotOptions:
-        """Options a bot process takes from its environment (benchmarks, tests):
-        ``TYSIAC_AI_DELAY`` (seconds an AI waits before moving; default 1.5) and
-        ``TYSIAC_SEED`` (deterministic deals), ``TYSIAC_LANES`` (see the field)."""
-        env = os.environ if env is None else env
-        options = cls()
-        delay = env.get("TYSIAC_AI_DELAY", "").strip()
-        if delay:
-            options.ai_delay = max(0.0, float(delay))
-        lanes = env.get("TYSIAC_LANES", "").strip()
-        if lanes:
-            options.lanes = max(0, int(lanes))
-        seed = env.get("TYSIAC_SEED", "").strip()
-        if seed:
-            options.seed = int(seed) if seed.isdigit() else seed
-        return options
+ComponentHandler = Callable[[discord.Interaction[Any], Pressed], Awaitable[None]]
 
 
 def point_discord_py_at(api_base: str, gateway_url: str | None) -> None:
@@ -116,16 +82,19 @@ class CatalogTranslator(app_commands.Translator):
 
 
 def actor_of(interaction: discord.Interaction[Any]) -> Actor:
+    """Who asks, from where, with the rights he has in that channel."""
     user = interaction.user
     perms = interaction.permissions
     return Actor(user.id, user.display_name, can_manage=bool(perms.manage_channels),
-                 locale=locale_of(interaction))
+                 locale=locale_of(interaction), channel_id=interaction.channel_id,
+                 guild_id=interaction.guild_id)
 
 
 async def send(interaction: discord.Interaction[Any], parts: MessageParts, *,
                ephemeral: bool = True, update: bool = False) -> None:
     """Answer (or, after a defer, complete) an interaction with ``parts``."""
-    kwargs: dict[str, Any] = {"content": parts.content, "embed": parts.embed}
+    content = parts.content[:2000] if parts.content is not None else None
+    kwargs: dict[str, Any] = {"content": content, "embed": parts.embed}
     if parts.view is not None:
         kwargs["view"] = parts.view
     if not interaction.response.is_done():
@@ -187,6 +156,7 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
         log.error("unexpected error %s in %s", ref, _describe(interaction),
                   exc_info=(type(original), original, original.__traceback__))
         text = t("error.unexpected", loc, id=ref)
+    text = text[:2000]  # a reply Discord refuses would leave the user with nothing
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
@@ -198,7 +168,7 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
 
 def _describe(interaction: discord.Interaction[Any]) -> str:
     data: dict[str, Any] = dict(interaction.data or {})
-    what = data.get("name") or data.get("custom_id") or "?"
+    what = str(data.get("name") or data.get("custom_id") or "?")[:80]
     return f"interaction {interaction.id} ({what}) by {interaction.user.id}"
 
 
@@ -211,26 +181,30 @@ class TysiacTree(app_commands.CommandTree[Any]):
 
 
 class TysiacBot(commands.AutoShardedBot):
-    def __init__(self, settings: Settings, options: BotOptions | None = None) -> None:
+    """The bot: its parts are built from ``settings`` (``clock``: a fake one in tests)."""
+
+    def __init__(self, settings: Settings, *, clock: Clock | None = None,
+                 owns_process: bool = False) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
-        options = options or BotOptions()
         # No message cache and no member cache: the bot reads no messages, and everything
         # it needs about a user comes with the interaction (less work per gateway event).
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          tree_cls=TysiacTree, help_command=None,
-                         guild_ready_timeout=options.guild_ready_timeout,
+                         guild_ready_timeout=settings.guild_ready_timeout,
                          max_messages=None, member_cache_flags=discord.MemberCacheFlags.none(),
                          chunk_guilds_at_startup=False)
         self.settings = settings
-        self.options = options
-        self.lanes = Lanes(options.lanes)
-        self.owns_process = False  # set by main(): GC freeze, SIGTERM closes the bot
+        self.clock = clock
+        self.owns_process = owns_process  # GC freeze, SIGTERM closes the bot
+        self.lanes = Lanes(settings.lanes)
         self.components: dict[str, ComponentHandler] = {}
-        self.store: Store | None = None
         self._service: TableService | None = None
-        self.publisher = Publisher(self, limit=options.edit_limit, per=options.edit_per,
-                                   debounce=options.edit_debounce)
+        images = Images(settings.render_workers, enabled=settings.images,
+                        in_process=settings.render_in is RenderIn.THREAD)
+        self.publisher = Publisher(self, limit=settings.edit_limit, per=settings.edit_per,
+                                   debounce=settings.edit_debounce, images=images,
+                                   results=self._match_results)
         self._sweeper: asyncio.Task[None] | None = None
 
     @property
@@ -238,18 +212,20 @@ class TysiacBot(commands.AutoShardedBot):
         assert self._service is not None, "the bot is not set up yet"
         return self._service
 
+    async def _match_results(self, *args: Any) -> Any:
+        return await self.service.match_results(*args)
+
     async def setup_hook(self) -> None:
-        o = self.options
+        s = self.settings
         if self.owns_process:
             gc.collect()
             gc.freeze()  # start-up's objects live as long as the process: no more GC scans
             with contextlib.suppress(NotImplementedError, RuntimeError):  # systemd, docker
                 asyncio.get_running_loop().add_signal_handler(  # stop: close as on Ctrl+C
                     signal.SIGTERM, lambda: asyncio.ensure_future(self.close()))
-        self.store = await Store.open(self.settings.database_path)
-        self._service = TableService(self.store, clock=o.clock, ai_delay=o.ai_delay,
-                                     seed=o.seed, listener=self.publisher,
-                                     gate=self.lanes.background)
+        self._service = await open_service(
+            s.database_path, clock=self.clock, ai_delay=s.ai_delay, seed=s.seed,
+            listener=self.publisher, gate=self.lanes.background)
         restored = await self._service.restore()
         log.info("restored %d live tables", restored)
         await self.tree.set_translator(CatalogTranslator())
@@ -258,9 +234,9 @@ class TysiacBot(commands.AutoShardedBot):
             await self.load_extension(ext)
         for table in self._service.tables:  # catch the messages up with the log
             self.publisher(Update(table))
-        if o.sync_commands:
+        if s.sync_commands:
             await self._sync()
-        self._sweeper = asyncio.create_task(self._service.run_sweeper(o.sweep_every))
+        self._sweeper = asyncio.create_task(self._service.run_sweeper(s.sweep_every))
 
     async def _sync(self) -> None:
         gid = self.settings.dev_guild_id
@@ -268,20 +244,28 @@ class TysiacBot(commands.AutoShardedBot):
             guild = discord.Object(gid)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
+            log.info("commands synced to the development guild %s", gid)
         else:
             await self.tree.sync()
+            log.info("commands synced globally")
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s (%s) in %d guilds", self.user,
+                 self.user.id if self.user else "?", len(self.guilds))
 
     async def close(self) -> None:
         if self._sweeper is not None:
             self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._sweeper
         if self._service is not None:
             await self._service.close()
         await self.publisher.close()
         self.lanes.close()
         await super().close()
-        if self.store is not None:
+        if self._service is not None:
             with contextlib.suppress(Exception):
-                await self.store.close()
+                await self._service.close_store()
 
     def on_component(self, *verbs: str) -> Callable[[ComponentHandler], ComponentHandler]:
         """Register a handler for components with these verbs (used by the cogs)."""
@@ -291,19 +275,29 @@ class TysiacBot(commands.AutoShardedBot):
             return fn
         return deco
 
-    async def route_component(self, interaction: discord.Interaction[Any], table_id: int,
-                              verb: str, arg: str, values: list[str]) -> None:
-        handler = self.components.get(verb)
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A component whose id this bot never made (or no longer makes) still gets an
+        answer: discord.py routes only the ids of our templates, and drops the rest."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        cid = str(dict(interaction.data or {}).get("custom_id", ""))
+        if not is_ours(cid):
+            await report_error(interaction, TableError("error.inactive_button"))
+
+    async def route_component(self, interaction: discord.Interaction[Any],
+                              pressed: Pressed) -> None:
+        handler = self.components.get(pressed.verb)
         try:
-            if handler is None:
-                raise TableError("error.no_such_action")
-            await handler(interaction, table_id, arg, values)
+            if handler is None or not known_verb(pressed.verb):
+                raise TableError("error.inactive_button")
+            await handler(interaction, pressed)
         except Exception as exc:
             await report_error(interaction, exc)
 
 
-def main(settings: Settings, options: BotOptions | None = None) -> int:
-    """Run the bot until it is stopped (Ctrl+C or SIGTERM)."""
+def main(settings: Settings) -> int:
+    """Run the bot until it is stopped (Ctrl+C or SIGTERM); 1 with one line if it cannot
+    log in."""
     logging.basicConfig(level=getattr(logging, settings.log_level, logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if settings.api_base:
@@ -314,7 +308,22 @@ def main(settings: Settings, options: BotOptions | None = None) -> int:
     # the full heap rarely (measured, 200 tables: GC time 6.8 s -> about 1.5 s in 30 s, and
     # no more 200 ms pauses).
     gc.set_threshold(10_000, 50, 100)
-    bot = TysiacBot(settings, options if options is not None else BotOptions.from_env())
-    bot.owns_process = True
-    bot.run(settings.token, log_handler=None)
+    bot = TysiacBot(settings, owns_process=True)
+    where = settings.api_base or "https://discord.com"
+    try:
+        bot.run(settings.token, log_handler=None)
+    except discord.LoginFailure:
+        print("error: Discord refused the bot token (DISCORD_TOKEN); copy it again from the "
+              "Developer Portal (your application -> Bot -> Reset Token).", file=sys.stderr)
+        return 1
+    except discord.PrivilegedIntentsRequired:  # pragma: no cover - the bot asks for none
+        print("error: Discord asks for privileged intents this bot does not use.",
+              file=sys.stderr)
+        return 1
+    except (aiohttp.ClientError, OSError, discord.GatewayNotFound, TimeoutError) as exc:
+        reason = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+        print(f"error: could not reach Discord at {where} ({reason}); check the network "
+              "connection (and DISCORD_API_BASE if set), then start the bot again.",
+              file=sys.stderr)
+        return 1
     return 0

@@ -1,7 +1,7 @@
 """Text of the table message, the hand and the hand results (pure: no Discord objects).
 
-Everything a seat sees comes from an observation, so a public text can only show what
-``observe_public`` shows. Cards use the notation of RULES.md with suit symbols (``10♥``).
+Everything a seat sees comes from an observation, so a public text can only show what the
+public observation shows. Cards are written with suit symbols (``10♥``).
 """
 
 from __future__ import annotations
@@ -10,19 +10,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bot.game.actions import Action, Flag, Verb
-from bot.game.cards import SUIT_SYMBOLS, card_pretty
+from bot.game.cards import SUIT_SYMBOLS, card_pretty, suit_of
 from bot.game.observation import Observation
-from bot.game.presets import PRESETS
 from bot.game.state import HandResult, Phase
 from bot.i18n import t
-from bot.tables import FINISHED, PLAYING, SEATING, Table
+from bot.tables import Table, TableStatus
 
 
 def cards_text(cards: Iterable[int]) -> str:
     """Cards grouped by suit: ``A♠ 10♠ · K♥ Q♥``."""
     groups: dict[int, list[str]] = {}
     for c in cards:
-        groups.setdefault(c >> 3, []).append(card_pretty(c))
+        groups.setdefault(suit_of(c), []).append(card_pretty(c))
     return " · ".join(" ".join(g) for g in groups.values()) or "—"
 
 
@@ -41,11 +40,11 @@ class TableText:
 
 def table_text(table: Table, loc: str | None = None) -> TableText:
     """The public table: seats, dealer, turn, auction, prikup, contract, trump, tricks."""
-    obs = table.observation(None) if table.status in (PLAYING, FINISHED) else None
-    preset = PRESETS.get(table.preset)
-    title = t("table.title", loc, title=preset.title if preset else table.preset)
+    playing = table.status in (TableStatus.PLAYING, TableStatus.FINISHED)
+    obs = table.observation(None) if playing else None
+    title = t("table.title", loc, title=table.title)
     fields = [(t("table.seats", loc), _seats(table, obs, loc))]
-    if table.status == SEATING:
+    if table.status is TableStatus.SEATING:
         host = next((s.name for s in table.seats if s.user_id == table.host_id), "?")
         status = t("table.seating", loc, seated=len(table.seats), seats=table.size, host=host)
     elif not table.live:
@@ -164,8 +163,7 @@ def hand_text(table: Table, seat: int | None, loc: str | None = None,
               notice: str | None = None) -> str:
     """The ephemeral hand as text: cards with suit symbols, the trick, whose turn it is."""
     lines = [notice] if notice else []
-    preset = PRESETS.get(table.preset)
-    title = t("table.title", loc, title=preset.title if preset else table.preset)
+    title = t("table.title", loc, title=table.title)
     lines.append(f"**{t('hand.title', loc)}** · {title}")
     if seat is None:
         lines.append(t("hand.spectator", loc))
@@ -179,7 +177,8 @@ def hand_text(table: Table, seat: int | None, loc: str | None = None,
     elif seat == obs.sitter:
         lines.append(t("hand.sitting_out", loc))
     if table.face_down(seat):  # blind bidding: not even the owner sees them before he looks
-        lines.append(t("hand.face_down", loc, count=len(obs.hand), cap=table.blind_cap(seat)))
+        lines.append(t("hand.face_down", loc, count=len(obs.hand),
+                       cap=table.offer(seat).blind_cap))
     else:
         lines.append(t("hand.cards", loc, cards=cards_text(obs.hand)) if obs.hand
                      else t("hand.no_cards", loc))

@@ -8,8 +8,8 @@ the match summary from the match's ``HandResult`` values.
 Rendering never runs on the event loop, and by default not even in its process: drawing
 is mostly Python and Pillow calls that hold the GIL, so a render *thread* takes its time
 from the event loop (measured at 200 tables: the bot process never got past one core). The
-renderer is a worker process (``TYSIAC_RENDER_IN=thread`` keeps it in a thread, as the tests
-do); it caches every card face once, like the thread would. A job takes one of ``workers``
+renderer is a worker process (``Settings.render_in`` = thread keeps it in a thread, as the
+tests do); it caches every card face once, like the thread would. A job takes one of ``workers``
 slots (an asyncio semaphore, so that waiting jobs wait on the loop, not in an executor
 queue) and only *then* builds its view from the table's latest state: a job that waited
 while the table moved on renders the newest state, never a stale one. The view is a frozen
@@ -35,17 +35,12 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TypeVar
 
 import discord
 
-from bot.game.dealing import new_match
-from bot.game.engine import apply_into
 from bot.game.events import Event, HandScored
-from bot.game.observation import observe
-from bot.game.presets import PRESETS
 from bot.game.rules import Rules
-from bot.game.serialize import move_from_json
 from bot.game.state import HandResult
 from bot.tables import Table
 from render.adapter import hand_view, sheet_view, summary_view, table_view
@@ -54,9 +49,6 @@ from render.model import HandView, SheetView, SummaryView, TableView
 from render.sheet import render_sheet
 from render.summary import render_summary
 from render.table import render_table
-
-if TYPE_CHECKING:
-    from bot.store import Store
 
 log = logging.getLogger(__name__)
 V = TypeVar("V")
@@ -70,35 +62,21 @@ MAX_RENDERER_STARTS = 3  # render processes that may die before drawing moves to
 HAND_COLOURS = 128  # the hand image is quantized: no gradient to band, 2.5x smaller
 
 
-def talon_label(preset: str) -> str:
-    """What players of the preset call the talon (drawn next to the face-down cards)."""
-    for stem, label in (("russian", "prikup"), ("polish", "musik"), ("elwood", "kitty")):
-        if preset.startswith(stem):
-            return label
-    return "talon"
-
-
-def preset_title(table: Table) -> str:
-    p = PRESETS.get(table.preset)
-    return p.title if p is not None else table.preset
-
-
 def public_table_view(table: Table) -> TableView | None:
     """The table image's view: built from the public observation only (None before a deal)."""
-    if table.state is None:
+    obs = table.observation(None)
+    if obs is None:
         return None
-    obs = observe(table.state, None)
-    return table_view(obs, table.names(), title=preset_title(table),
-                      talon_label=talon_label(table.preset))
+    return table_view(obs, table.names(), title=table.title, talon_label=table.talon_name)
 
 
 def seat_hand_view(table: Table, seat: int) -> HandView | None:
     """The hand image's view from ``seat``'s own observation (None without cards, or
     while they lie face down for a blind bid)."""
-    if table.state is None or not 0 <= seat < len(table.seats) or table.face_down(seat):
+    if not 0 <= seat < len(table.seats) or table.face_down(seat):
         return None
-    obs = observe(table.state, seat)
-    if not obs.hand:
+    obs = table.observation(seat)
+    if obs is None or not obs.hand:
         return None
     return hand_view(obs, table.seats[seat].name)
 
@@ -130,19 +108,12 @@ class MatchSnapshot:
 
 
 class Images:
-    """Renders in ``workers`` worker processes (default 1, ``TYSIAC_RENDER_WORKERS``) or,
-    with ``in_process`` (``TYSIAC_RENDER_IN=thread``), threads; counts what it rendered
-    (tests, benchmarks)."""
+    """Renders in ``workers`` worker processes or, with ``in_process``, threads; counts what
+    it rendered (tests, benchmarks). ``enabled`` False: text only (e.g. without Attach
+    Files)."""
 
-    def __init__(self, workers: int | None = None, *, enabled: bool | None = None,
-                 in_process: bool | None = None) -> None:
-        env = os.environ
-        if enabled is None:  # TYSIAC_IMAGES=0: text only (e.g. without Attach Files)
-            enabled = env.get("TYSIAC_IMAGES", "1").strip() not in ("0", "off", "no")
-        if workers is None:
-            workers = max(1, int(env.get("TYSIAC_RENDER_WORKERS", "1") or 1))
-        if in_process is None:
-            in_process = env.get("TYSIAC_RENDER_IN", "process").strip() == "thread"
+    def __init__(self, workers: int = 1, *, enabled: bool = True,
+                 in_process: bool = False) -> None:
         self.enabled = enabled
         self.workers = workers
         self.in_process = in_process
@@ -276,20 +247,7 @@ class Images:
         self._results[table.id] = (table.match_no, results)
         complete = [r.hand_no for r in results] == list(range(1, len(results) + 1))
         return MatchSnapshot(table.id, table.match_no, tuple(results) if complete else None,
-                             tuple(table.names()), table.rules, table.dealer,
-                             preset_title(table))
-
-    async def match_results(self, snap: MatchSnapshot, store: Store | None) -> list[HandResult]:
-        """The match's results: as seen, or replayed from the log (after a restart)."""
-        if snap.results is not None:
-            return list(snap.results)
-        if store is None:
-            return []
-        rows = await store.moves(snap.table_id, snap.match_no)
-        moves = [r.move for r in rows]
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            None, _replay_results, snap.rules, snap.dealer, moves)
+                             tuple(table.names()), table.rules, table.dealer, table.title)
 
     async def sheet_png(self, snap: MatchSnapshot, results: Sequence[HandResult],
                         *, final: bool) -> bytes | None:
@@ -343,12 +301,3 @@ def _warm_up() -> None:
 
 def _hand_png(view: HandView) -> bytes:
     return render_hand(view, palette=HAND_COLOURS)
-
-
-def _replay_results(rules: Rules, dealer: int, moves: list[dict[str, Any]]) -> list[HandResult]:
-    """Every hand result of a match, replayed from its stored moves (pure; any thread)."""
-    state = new_match(rules, dealer)
-    events: list[Event] = []
-    for m in moves:
-        state = apply_into(state, move_from_json(m), events, inplace=True)
-    return [e.result for e in events if isinstance(e, HandScored)]

@@ -23,13 +23,15 @@ import collections
 import contextlib
 import logging
 import time
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 
 from bot.game.events import HandScored, MatchWon
+from bot.game.rules import Rules
+from bot.game.state import HandResult
 from bot.i18n import t
 from bot.tables import Notice, Table, Update
 from cogs._format import result_text
@@ -43,10 +45,16 @@ from cogs._images import (
     MatchSnapshot,
     image_file,
 )
+from cogs._lanes import Lanes
 from cogs._views import MessageParts, hand_message, table_message
 
-if TYPE_CHECKING:
-    from cogs._bot import TysiacBot
+
+class Host(Protocol):
+    """What the publisher needs of the bot: channels to send to, and lanes to wait in."""
+
+    lanes: Lanes
+
+    def get_partial_messageable(self, id: int, /) -> discord.PartialMessageable: ...
 
 log = logging.getLogger(__name__)
 TOKEN_LIFETIME = 14 * 60.0  # interaction tokens last 15 minutes
@@ -131,13 +139,22 @@ class _HandRef:
 
 
 _UNKNOWN = object()
+# The hand results of a match (table id, match number, rules, first dealer), after a
+# restart: replayed from the log by the table service.
+Results = Callable[[int, int, Rules, int], Awaitable[list[HandResult]]]
+
+
+async def _no_results(table_id: int, match_no: int, rules: Rules,
+                      dealer: int) -> list[HandResult]:
+    return []
 
 
 class Publisher:
-    def __init__(self, bot: TysiacBot, *, limit: int = 5, per: float = 5.0,
+    def __init__(self, bot: Host, *, limit: int = 5, per: float = 5.0,
                  debounce: float = 0.25, images: Images | None = None,
-                 image_delay: float = 0.25) -> None:
+                 image_delay: float = 0.25, results: Results | None = None) -> None:
         self.bot = bot
+        self.results: Results = results or _no_results
         self.image_delay = image_delay  # a hand's image waits this long for more moves
         self.images = images if images is not None else Images()
         self.limit, self.per, self.debounce = limit, per, debounce
@@ -308,7 +325,9 @@ class Publisher:
         if snap is None or not (out.sheet or out.summary) or not self.images.enabled:
             return []
         try:
-            results = await self.images.match_results(snap, self.bot.store)
+            results = (list(snap.results) if snap.results is not None
+                       else await self.results(snap.table_id, snap.match_no, snap.rules,
+                                               snap.dealer))
             files = []
             if out.sheet:
                 data = await self.images.sheet_png(snap, results, final=out.summary or any(

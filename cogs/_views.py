@@ -1,70 +1,77 @@
-"""Components and messages: restart-proof DynamicItems (``t1000:{table}:{verb}:{arg}``).
+"""Components and messages: restart-proof DynamicItems (ids: ``cogs._ids``).
 
 Every button and select carries its whole meaning in its ``custom_id``; they are registered
 once in ``setup_hook`` and routed to the handlers the cogs register on the bot, so a click
-works on any bot process, before or after a restart.
+works on any bot process, before or after a restart. What a hand offers comes from the
+service (``Table.offer``): this module only lays it out.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 
 from bot.game.actions import Action, Flag, Verb
-from bot.game.cards import SUIT_SYMBOLS, card_pretty, card_str
+from bot.game.cards import card_pretty, card_sort_key, card_str, is_red
 from bot.game.state import Phase
 from bot.i18n import t
-from bot.tables import FINISHED, PLAYING, SEATING, Table
+from bot.tables import Table, TableStatus
 from cogs._format import hand_text, table_text
-
-PREFIX = "t1000"
-_BUTTON = rf"{PREFIX}:(?P<table>\d+):(?P<verb>(?!choose)[a-z]+):(?P<arg>[^:]*)"
-_SELECT = rf"{PREFIX}:(?P<table>\d+):choose:(?P<arg>[a-z0-9]+)"
+from cogs._ids import BUTTON_TEMPLATE, SELECT_TEMPLATE, custom_id
 
 
-def custom_id(table_id: int, verb: str, arg: str = "") -> str:
-    return f"{PREFIX}:{table_id}:{verb}:{arg}"
+@dataclass(frozen=True, slots=True)
+class Pressed:
+    """A component press as routed to a handler: its table, verb, argument, the hand it was
+    made for (None: not tied to a hand) and the values chosen in a menu."""
+
+    table_id: int
+    verb: str
+    arg: str
+    hand: str | None
+    values: tuple[str, ...] = ()
 
 
-class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_BUTTON):
+class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
     def __init__(self, table_id: int, verb: str, arg: str = "", *, label: str = "?",
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-                 disabled: bool = False, row: int | None = None) -> None:
+                 disabled: bool = False, row: int | None = None,
+                 hand: str | None = None) -> None:
         super().__init__(discord.ui.Button(
             label=label, style=style, disabled=disabled, row=row,
-            custom_id=custom_id(table_id, verb, arg)))
-        self.table_id, self.verb, self.arg = table_id, verb, arg
+            custom_id=custom_id(table_id, verb, arg, hand)))
+        self.pressed = Pressed(table_id, verb, arg, hand)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
                              item: discord.ui.Item[Any], match: re.Match[str]) -> TableButton:
-        return cls(int(match["table"]), match["verb"], match["arg"])
+        return cls(int(match["table"]), match["verb"], match["arg"], hand=match["hand"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.client.route_component(
-            interaction, self.table_id, self.verb, self.arg, [])
+        await interaction.client.route_component(interaction, self.pressed)
 
 
-class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=_SELECT):
+class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):
     def __init__(self, table_id: int, arg: str, options: list[discord.SelectOption] | None = None,
-                 *, placeholder: str | None = None, row: int | None = None) -> None:
+                 *, placeholder: str | None = None, row: int | None = None,
+                 hand: str | None = None) -> None:
         super().__init__(discord.ui.Select(
-            custom_id=custom_id(table_id, "choose", arg), options=options or [],
+            custom_id=custom_id(table_id, "choose", arg, hand), options=options or [],
             placeholder=placeholder, row=row, min_values=1, max_values=1))
-        self.table_id, self.arg = table_id, arg
+        self.pressed = Pressed(table_id, "choose", arg, hand)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
                              item: discord.ui.Item[Any], match: re.Match[str]) -> TableSelect:
-        return cls(int(match["table"]), match["arg"])
+        return cls(int(match["table"]), match["arg"], hand=match["hand"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = list(self.item.values)
+        p = self.pressed
         await interaction.client.route_component(
-            interaction, self.table_id, "choose", self.arg, values)
+            interaction, Pressed(p.table_id, p.verb, p.arg, p.hand, tuple(self.item.values)))
 
 
 DYNAMIC_ITEMS = (TableButton, TableSelect)
@@ -72,16 +79,15 @@ DYNAMIC_ITEMS = (TableButton, TableSelect)
 
 @dataclass
 class MessageParts:
-    """What to send or edit: the seam where table images will plug in (``files``)."""
+    """What to send or edit (the image is attached by the publisher)."""
 
     content: str | None = None
     embed: discord.Embed | None = None
     view: discord.ui.View | None = None
-    files: list[discord.File] = field(default_factory=list)
 
 
 def table_message(table: Table, loc: str | None = None) -> MessageParts:
-    """The public table message. Images (render/) will add a file and ``embed.set_image``."""
+    """The public table message (its image is attached by the publisher's paced edit)."""
     text = table_text(table, loc)
     colour = discord.Colour.dark_green() if table.live else discord.Colour.dark_grey()
     embed = discord.Embed(title=text.title, description=text.status or None, colour=colour)
@@ -98,16 +104,16 @@ def table_view(table: Table, loc: str | None = None) -> discord.ui.View:
     def add(verb: str, key: str, style: discord.ButtonStyle) -> None:
         view.add_item(TableButton(tid, verb, label=t(key, loc), style=style))
 
-    if table.status == SEATING:
+    if table.status is TableStatus.SEATING:
         add("join", "button.join", discord.ButtonStyle.primary)
         add("leave", "button.leave", discord.ButtonStyle.secondary)
         add("addai", "button.add_ai", discord.ButtonStyle.secondary)
         add("start", "button.start", discord.ButtonStyle.success)
-    elif table.status == PLAYING:
+    elif table.status is TableStatus.PLAYING:
         add("hand", "button.hand", discord.ButtonStyle.primary)
         if any(s.away for s in table.seats):
             add("back", "button.back", discord.ButtonStyle.secondary)
-    elif table.status == FINISHED:
+    elif table.status is TableStatus.FINISHED:
         add("rematch", "button.rematch", discord.ButtonStyle.success)
     return view
 
@@ -121,39 +127,47 @@ def end_confirm_view(table: Table, loc: str | None = None) -> discord.ui.View:
 
 
 def _card_style(card: int) -> discord.ButtonStyle:
-    return (discord.ButtonStyle.danger if card >> 3 in (1, 2)  # diamonds, hearts: red
-            else discord.ButtonStyle.secondary)
+    return discord.ButtonStyle.danger if is_red(card) else discord.ButtonStyle.secondary
 
 
 def hand_message(table: Table, seat: int | None, loc: str | None = None,
                  notice: str | None = None) -> MessageParts:
-    """The ephemeral hand: text in RULES.md notation plus exactly the legal actions."""
+    """The ephemeral hand: its text (cards as `10♥`) and exactly what the seat is offered."""
     content = hand_text(table, seat, loc, notice)
     return MessageParts(content=content[:2000], view=hand_view(table, seat, loc))
 
 
 def hand_view(table: Table, seat: int | None, loc: str | None = None) -> discord.ui.View:
+    """Exactly what the seat is offered now; every component names the hand it is for."""
     view = discord.ui.View(timeout=None)
     obs = table.observation(seat) if seat is not None else None
-    tid = table.id
     if seat is None or obs is None or obs.phase is Phase.MATCH_OVER:
         return view
-    legal = [a for a in obs.legal if a.seat == seat]
-    if table.face_down(seat):
-        cap = table.blind_cap(seat)
-        return _face_down_view(view, tid, [a for a in legal if a.amount <= cap], loc)
+    offer = table.offer(seat)
+    hand = table.hand_key
+
+    def button(verb: str, arg: str, label: str, style: discord.ButtonStyle, row: int,
+               disabled: bool = False) -> None:
+        view.add_item(TableButton(table.id, verb, arg, label=label, style=style, row=row,
+                                  disabled=disabled, hand=hand))
+
+    def select(arg: str, opts: list[discord.SelectOption], placeholder: str, row: int) -> None:
+        view.add_item(TableSelect(table.id, arg, opts, placeholder=placeholder, row=row,
+                                  hand=hand))
+
+    if offer.face_down:
+        return _face_down_view(view, offer.actions, loc, button, select)
+    legal = list(offer.actions)
     names = table.names()
     row = 0
     plain = {a.card for a in legal if a.verb is Verb.PLAY and a.flag is Flag.NONE}
     if obs.phase is not Phase.EXCHANGE and obs.hand:
         for i, c in enumerate(obs.hand[:15]):
-            view.add_item(TableButton(tid, "play", card_str(c), label=card_pretty(c),
-                                      style=_card_style(c), disabled=c not in plain,
-                                      row=i // 5))
+            button("play", card_str(c), card_pretty(c), _card_style(c), i // 5,
+                   disabled=c not in plain)
         row = (min(len(obs.hand), 15) + 4) // 5
     selects: list[tuple[str, str, list[discord.SelectOption]]] = []
-    # Blind bids only in the face-down view: whoever sees his cards has looked.
-    bids = [a for a in legal if a.verb is Verb.BID and a.flag is not Flag.BLIND]
+    bids = [a for a in legal if a.verb is Verb.BID]
     if bids:
         opts = [discord.SelectOption(label=str(a.amount), value=str(a.amount))
                 for a in bids[:25]]
@@ -174,7 +188,7 @@ def hand_view(table: Table, seat: int | None, loc: str | None = None) -> discord
         selects.append(("discard", t("select.discard", loc), opts))
     for arg, placeholder, opts in selects:
         if row < 5 and opts:
-            view.add_item(TableSelect(tid, arg, opts, placeholder=placeholder, row=row))
+            select(arg, opts, placeholder, row)
             row += 1
     declares = _declare_buttons(legal)
     if declares and row < 5:
@@ -182,37 +196,33 @@ def hand_view(table: Table, seat: int | None, loc: str | None = None) -> discord
             verb = "playm" if a.flag is Flag.MARRIAGE else "playa"
             label = t("button.marriage" if a.flag is Flag.MARRIAGE else "button.aces", loc,
                       card=card_pretty(a.card))
-            view.add_item(TableButton(tid, verb, card_str(a.card), label=label,
-                                      style=discord.ButtonStyle.success, row=row))
+            button(verb, card_str(a.card), label, discord.ButtonStyle.success, row)
         row += 1
-    buttons = _other_buttons(legal, table, seat, loc)
-    if buttons and row < 5:
-        for verb, arg, label, style in buttons[:5]:
-            view.add_item(TableButton(tid, verb, arg, label=label, style=style, row=row))
+    others = _other_buttons(legal, table, seat, loc)
+    if others and row < 5:
+        for verb, arg, label, style in others[:5]:
+            button(verb, arg, label, style, row)
     return view
 
 
-def _face_down_view(view: discord.ui.View, tid: int, legal: list[Action],
-                    loc: str | None) -> discord.ui.View:
+def _face_down_view(view: discord.ui.View, legal: tuple[Action, ...], loc: str | None,
+                    button: Any, select: Any) -> discord.ui.View:
     """Blind bidding before the player looked: blind bids, Pass, and Look (no card)."""
     bids = [a for a in legal if a.verb is Verb.BID and a.flag is Flag.BLIND]
     if bids:
         opts = [discord.SelectOption(label=f"{a.amount} (blind)", value=f"{a.amount}b")
                 for a in bids[:25]]
-        view.add_item(TableSelect(tid, "bid", opts, placeholder=t("select.bid_blind", loc),
-                                  row=0))
-    view.add_item(TableButton(tid, "look", label=t("button.look", loc),
-                              style=discord.ButtonStyle.primary, row=1))
+        select("bid", opts, t("select.bid_blind", loc), 0)
+    button("look", "", t("button.look", loc), discord.ButtonStyle.primary, 1)
     if any(a.verb is Verb.PASS for a in legal):
-        view.add_item(TableButton(tid, "pass", label=t("button.pass", loc),
-                                  style=discord.ButtonStyle.secondary, row=1))
+        button("pass", "", t("button.pass", loc), discord.ButtonStyle.secondary, 1)
     return view
 
 
 def _declare_buttons(legal: list[Action]) -> list[Action]:
     """Leads that declare (marriage with its king or queen, four aces); five fit a row."""
     out = [a for a in legal if a.verb is Verb.PLAY and a.flag is not Flag.NONE]
-    out.sort(key=lambda a: (a.flag is not Flag.ACES, a.card >> 3, -(a.card & 7)))
+    out.sort(key=lambda a: (a.flag is not Flag.ACES, card_sort_key(a.card)))
     return out[:5]
 
 
@@ -234,7 +244,3 @@ def _other_buttons(legal: list[Action], table: Table, seat: int,
     if table.seats[seat].away:
         out.insert(0, ("back", "", t("button.back", loc), discord.ButtonStyle.success))
     return out
-
-
-def suit_symbol(suit: int) -> str:
-    return SUIT_SYMBOLS[suit]

@@ -2,27 +2,22 @@
 
 from __future__ import annotations
 
-import json
 import logging
-from enum import StrEnum
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.ai import LEVELS
-from bot.game.presets import PRESETS
-from bot.game.rules import OPTION_NAMES, Rules
 from bot.i18n import t
-from bot.tables import Table, TableError
+from bot.tables import Table, TableService, ai_levels, presets
 from cogs._bot import TysiacBot, actor_of, locale_of, ls, public_locale, send, within
-from cogs._views import MessageParts, end_confirm_view, table_message
+from cogs._views import MessageParts, Pressed, end_confirm_view, table_message
 
 log = logging.getLogger(__name__)
-PRESET_CHOICES = [app_commands.Choice(name=p.title[:100], value=name)
-                  for name, p in PRESETS.items()][:25]
-LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in LEVELS]
+PRESET_CHOICES = [app_commands.Choice(name=title[:100], value=name)
+                  for name, title in presets()][:25]
+LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in ai_levels()]
 
 
 class Lobby(commands.Cog):
@@ -32,7 +27,7 @@ class Lobby(commands.Cog):
         self.bot = bot
 
     @property
-    def service(self):  # type: ignore[no-untyped-def]
+    def service(self) -> TableService:
         return self.bot.service
 
     async def cog_load(self) -> None:
@@ -121,9 +116,7 @@ class Lobby(commands.Cog):
     @table.command(name="end", description=ls("cmd.table.end"))
     async def end(self, interaction: discord.Interaction[Any]) -> None:
         table = self.service.in_channel(interaction.channel_id or 0)
-        actor = actor_of(interaction)
-        if actor.user_id != table.host_id and not actor.can_manage:
-            raise TableError("error.not_host_or_manager")
+        self.service.may_end(table.id, actor_of(interaction))
         loc = locale_of(interaction)
         await send(interaction, MessageParts(content=t("ok.end_confirm", loc),
                                              view=end_confirm_view(table, loc)))
@@ -131,7 +124,8 @@ class Lobby(commands.Cog):
     @table.command(name="rules", description=ls("cmd.table.rules"))
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         table = self.service.in_channel(interaction.channel_id or 0)
-        await send(interaction, MessageParts(embed=rules_embed(table, locale_of(interaction))))
+        await send(interaction, MessageParts(
+            embed=rules_embed(self.service, table, locale_of(interaction))))
 
     @table.command(name="option", description=ls("cmd.table.option"))
     @app_commands.describe(name=ls("cmd.table.option.name"), value=ls("cmd.table.option.value"))
@@ -144,33 +138,15 @@ class Lobby(commands.Cog):
     @option.autocomplete("name")
     async def option_name(self, interaction: discord.Interaction[Any],
                           current: str) -> list[app_commands.Choice[str]]:
-        cur = current.lower().strip()
-        names = [n for n in OPTION_NAMES if cur in n] or list(OPTION_NAMES)
-        names.sort(key=lambda n: (not n.startswith(cur), n))
+        names = self.service.option_names(current[:100])
         return [app_commands.Choice(name=n, value=n) for n in names[:25]]
 
     @option.autocomplete("value")
     async def option_value(self, interaction: discord.Interaction[Any],
                            current: str) -> list[app_commands.Choice[str]]:
         name = str(getattr(interaction.namespace, "name", "") or "")
-        table = self.service.find(interaction.channel_id or 0)
-        rules = table.rules if table else Rules()
-        if name not in OPTION_NAMES:
-            return []
-        now = json.dumps(rules.to_json()[name])
-        default = Rules.__dataclass_fields__[name].default
-        values = [now]
-        if isinstance(default, StrEnum):
-            values += [e.value for e in type(default)]
-        elif isinstance(default, bool) or now in ("true", "false"):
-            values += ["true", "false"]
-        if current and current not in values:
-            values.insert(0, current)
-        seen: list[str] = []
-        for v in values:
-            if v not in seen and current.lower() in v.lower():
-                seen.append(v)
-        return [app_commands.Choice(name=v[:100], value=v[:100]) for v in seen[:25]]
+        values = self.service.option_values(interaction.channel_id or 0, name, current[:100])
+        return [app_commands.Choice(name=v[:100], value=v[:100]) for v in values[:25]]
 
     @table.command(name="show", description=ls("cmd.table.show"))
     async def show(self, interaction: discord.Interaction[Any]) -> None:
@@ -190,56 +166,48 @@ class Lobby(commands.Cog):
         await send(interaction, MessageParts(content=t(key, locale_of(interaction), **params)))
 
     # ---- buttons of the table message -------------------------------------------------------
-    async def _join_button(self, interaction: discord.Interaction[Any], table_id: int,
-                           arg: str, values: list[str]) -> None:
-        out = await self.service.join(table_id, actor_of(interaction))
+    async def _join_button(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
+        out = await self.service.join(p.table_id, actor_of(interaction))
         await self._update_table_message(interaction, out.table)
 
-    async def _leave_button(self, interaction: discord.Interaction[Any], table_id: int,
-                            arg: str, values: list[str]) -> None:
-        out = await self.service.leave(table_id, actor_of(interaction))
+    async def _leave_button(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
+        out = await self.service.leave(p.table_id, actor_of(interaction))
         await self._update_table_message(interaction, out.table)
 
-    async def _ai_button(self, interaction: discord.Interaction[Any], table_id: int,
-                         arg: str, values: list[str]) -> None:
-        out = await self.service.add_ai(table_id, actor_of(interaction))
+    async def _ai_button(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
+        out = await self.service.add_ai(p.table_id, actor_of(interaction))
         await self._update_table_message(interaction, out.table)
 
-    async def _start_button(self, interaction: discord.Interaction[Any], table_id: int,
-                            arg: str, values: list[str]) -> None:
-        out = await within(interaction, self.service.start(table_id, actor_of(interaction)),
+    async def _start_button(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
+        out = await within(interaction, self.service.start(p.table_id, actor_of(interaction)),
                            update=True)
         await self._update_table_message(interaction, out.table)
 
-    async def _rematch_button(self, interaction: discord.Interaction[Any], table_id: int,
-                              arg: str, values: list[str]) -> None:
-        out = await within(interaction, self.service.rematch(table_id, actor_of(interaction)),
+    async def _rematch_button(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
+        out = await within(interaction, self.service.rematch(p.table_id, actor_of(interaction)),
                            update=True)
         await self._update_table_message(interaction, out.table)
 
-    async def _end_no(self, interaction: discord.Interaction[Any], table_id: int,
-                      arg: str, values: list[str]) -> None:
+    async def _end_no(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
+        self.service.may_end(p.table_id, actor_of(interaction))  # only who may end it
         await interaction.response.edit_message(
             content=t("ok.end_cancelled", locale_of(interaction)), view=None)
 
-    async def _end_yes(self, interaction: discord.Interaction[Any], table_id: int,
-                       arg: str, values: list[str]) -> None:
-        await self.service.end(table_id, actor_of(interaction))
+    async def _end_yes(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
+        await self.service.end(p.table_id, actor_of(interaction))
         await interaction.response.edit_message(content=t("ok.ended", locale_of(interaction)),
                                                 view=None)
 
 
-def rules_embed(table: Table, loc: str | None) -> discord.Embed:
-    preset = PRESETS.get(table.preset)
-    title = t("rules.title", loc, title=preset.title if preset else table.preset)
-    options = table.rules.to_json()
-    base = preset.rules.to_json() if preset else {}
-    changed = [f"`{k}` = `{json.dumps(v)}`" for k, v in options.items() if base.get(k) != v]
-    lines = [f"{k} = {json.dumps(v)}" for k, v in options.items()]
-    desc = (preset.description + "\n\n") if preset else ""
-    if changed:
-        desc += t("rules.changed", loc, options=", ".join(changed)) + "\n\n"
-    desc += "```\n" + "\n".join(lines)[: 3900 - len(desc)] + "\n```"
+def rules_embed(service: TableService, table: Table, loc: str | None) -> discord.Embed:
+    summary = service.rules_summary(table)
+    title = t("rules.title", loc, title=summary.title)
+    desc = (summary.description + "\n\n") if summary.description else ""
+    if summary.changed:
+        changed = ", ".join(f"`{k}` = `{v}`" for k, v in summary.changed)
+        desc += t("rules.changed", loc, options=changed) + "\n\n"
+    lines = "\n".join(f"{k} = {v}" for k, v in summary.options)
+    desc += "```\n" + lines[: 3900 - len(desc)] + "\n```"
     return discord.Embed(title=title[:256], description=desc[:4096])
 
 

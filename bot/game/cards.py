@@ -50,6 +50,16 @@ def rank_of(c: int) -> int:
     return c & 7
 
 
+def is_red(c: int) -> bool:
+    """Diamonds and hearts (drawn red)."""
+    return suit_of(c) in (1, 2)
+
+
+def card_sort_key(c: int) -> tuple[int, int]:
+    """Sorts by suit, then from the highest rank down."""
+    return suit_of(c), -rank_of(c)
+
+
 def points_of(c: int) -> int:
     """Card points of one card (A 11, 10 10, K 4, Q 3, J 2, else 0)."""
     return _POINTS_BY_CARD[c]

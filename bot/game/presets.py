@@ -14,6 +14,7 @@ class Preset:
     title: str
     description: str
     rules: Rules
+    talon_name: str = "talon"  # what its players call the talon: prikup, musik, kitty
 
 
 _POLISH: dict[str, Any] = {
@@ -99,8 +100,14 @@ _DEFS: list[tuple[str, str, str, dict[str, Any]]] = [
       "rospisat_penalty": 0}),
 ]
 
+# What each community calls the talon (drawn beside it, named in messages).
+_TALON_NAMES = {"russian": "prikup", "russian4": "prikup", "polish": "musik",
+                "polish4": "musik", "polish2_bidding": "musik", "polish2_stock": "musik",
+                "elwood2": "kitty"}
+
 PRESETS: dict[str, Preset] = {
-    name: Preset(name, title, desc, Rules.from_json(opts)) for name, title, desc, opts in _DEFS
+    name: Preset(name, title, desc, Rules.from_json(opts), _TALON_NAMES.get(name, "talon"))
+    for name, title, desc, opts in _DEFS
 }
 
 

@@ -21,10 +21,17 @@ MESSAGES: dict[str, str] = {
                             "Invite someone or add an AI with `/table ai`.",
     "error.not_your_turn": "It is not your turn: {name} is to play.",
     "error.rule": "{message}.",
-    "error.option": "That option cannot be set: {message}.",
+    "error.option": "Option `{name}` cannot be set that way: {message}.",
+    "error.bad_amount": "`{text}` is not an amount: choose one of the numbers offered.",
+    "error.ai_level": "There is no AI level `{text}`; the levels are {levels}.",
+    "error.other_channel": ("That button belongs to a table in another channel; use the "
+                            "table of this channel (`/table show`)."),
+    "error.stale_hand": ("That button is from an earlier hand. This is hand {hand}; your "
+                         "current cards are shown here."),
+    "error.inactive_button": "This button is no longer active — use `/table show`.",
     "error.too_many_seated": "With {seats} seats, some seated players would lose their "
                              "seat; kick someone first.",
-    "error.unknown_preset": "There is no preset {name!r}. The presets: {presets}.",
+    "error.unknown_preset": "There is no preset `{name}`. The presets: {presets}.",
     "error.players": "The preset {preset} is for {seats} players and has no variant for "
                      "{players}.",
     "error.timer_range": "The turn timer must be 0 (off) or between 30 and 3600 seconds.",
@@ -38,7 +45,8 @@ MESSAGES: dict[str, str] = {
     "error.status.finished": "The match is over. Press Rematch to play again.",
     "error.status.ended": "This table is closed.",
     "error.status.abandoned": "This table was closed for inactivity.",
-    "error.bad_card": "{message}",
+    "error.bad_card": ("`{text}` is not a card: write the rank, then the suit, e.g. `10H`, "
+                       "`QS`, `9C` or `A♠`."),
     "error.no_such_action": "You cannot do that now.",
     "error.unexpected": "Something went wrong (id {id}). The table is safe; please try "
                         "again.",
@@ -69,6 +77,9 @@ MESSAGES: dict[str, str] = {
     "notice.away": "{name} missed two turns: an AI plays the seat until they press "
                    "“I'm back”.",
     "notice.back": "{name} is back.",
+    "notice.restored_partly": ("Table #{table}: after a restart, {count} stored moves could "
+                               "not be read. The match goes on from hand {hand} as it was "
+                               "before them; the server's operator has the details."),
     "notice.replaced_by_ai": "{name} left; an AI plays the seat.",
     # ---- the table message --------------------------------------------------------------
     "table.title": "1000 — {title}",

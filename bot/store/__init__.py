@@ -10,9 +10,10 @@ with another's; reads and background WAL checkpoints use an aiosqlite connection
 from __future__ import annotations
 
 from bot.store._records import HandRow, MatchRow, MoveRow, SeatRow, TableRow
-from bot.store._store import LIVE_STATUSES, ChannelTaken, Store, migrations
+from bot.store._status import LIVE_STATUSES, TableStatus
+from bot.store._store import ChannelTaken, Store, migrations
 
 __all__ = [
     "LIVE_STATUSES", "ChannelTaken", "HandRow", "MatchRow", "MoveRow", "SeatRow", "Store",
-    "TableRow", "migrations",
+    "TableRow", "TableStatus", "migrations",
 ]

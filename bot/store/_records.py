@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.store._status import TableStatus
+
 
 @dataclass(slots=True)
 class SeatRow:
@@ -26,7 +28,7 @@ class TableRow:
     preset: str
     rules: dict[str, Any]
     timer: int
-    status: str
+    status: TableStatus
     match_no: int
     dealer: int
     message_id: int | None

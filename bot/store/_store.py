@@ -25,11 +25,11 @@ from typing import Any
 import aiosqlite
 
 from bot.store._records import HandRow, MatchRow, MoveRow, SeatRow, TableRow
+from bot.store._status import LIVE_STATUSES, TableStatus
 
 log = logging.getLogger(__name__)
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 CHECKPOINT_EVERY = 500  # commits between background WAL checkpoints
-LIVE_STATUSES = ("seating", "playing", "finished")
 _TABLE_FIELDS = frozenset({
     "host_id", "rules", "timer", "status", "match_no", "dealer", "message_id", "updated_at",
     "last_human_at", "preset", "locale",
@@ -73,9 +73,9 @@ class Tx:
             cur = self.db.execute(
                 "INSERT INTO tables (guild_id, channel_id, host_id, preset, rules, timer, status,"
                 " created_at, updated_at, last_human_at, locale)"
-                " VALUES (?,?,?,?,?,?,'seating',?,?,?,?)",
-                (guild_id, channel_id, host_id, preset, _dumps(rules), timer, now, now, now,
-                 locale))
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (guild_id, channel_id, host_id, preset, _dumps(rules), timer,
+                 TableStatus.SEATING.value, now, now, now, locale))
         except sqlite3.IntegrityError as exc:
             raise ChannelTaken(channel_id) from exc
         assert cur.lastrowid is not None
@@ -88,9 +88,9 @@ class Tx:
         if "rules" in changes:
             changes["rules"] = _dumps(changes["rules"])
         cols = ", ".join(f"{k} = ?" for k in changes)
+        values = [str(v) if isinstance(v, TableStatus) else v for v in changes.values()]
         try:
-            self.db.execute(f"UPDATE tables SET {cols} WHERE id = ?",
-                                  (*changes.values(), table_id))
+            self.db.execute(f"UPDATE tables SET {cols} WHERE id = ?", (*values, table_id))
         except sqlite3.IntegrityError as exc:
             raise ChannelTaken(table_id) from exc
 
@@ -238,15 +238,14 @@ class Store:
 
     async def live_tables(self) -> list[TableRow]:
         marks = ",".join("?" * len(LIVE_STATUSES))
+        live = [s.value for s in LIVE_STATUSES]
         async with self.db.execute(
-                f"SELECT * FROM tables WHERE status IN ({marks}) ORDER BY id",
-                LIVE_STATUSES) as cur:
+                f"SELECT * FROM tables WHERE status IN ({marks}) ORDER BY id", live) as cur:
             tables = [_table_row(r) for r in await cur.fetchall()]
         seats: dict[int, list[SeatRow]] = {}
         async with self.db.execute(
                 f"SELECT s.* FROM seats s JOIN tables t ON t.id = s.table_id"
-                f" WHERE t.status IN ({marks}) ORDER BY s.table_id, s.seat",
-                LIVE_STATUSES) as cur:
+                f" WHERE t.status IN ({marks}) ORDER BY s.table_id, s.seat", live) as cur:
             for r in await cur.fetchall():
                 seats.setdefault(r["table_id"], []).append(_seat_row(r))
         for t in tables:
@@ -290,7 +289,8 @@ class Store:
 def _table_row(r: aiosqlite.Row) -> TableRow:
     return TableRow(
         id=r["id"], guild_id=r["guild_id"], channel_id=r["channel_id"], host_id=r["host_id"],
-        preset=r["preset"], rules=json.loads(r["rules"]), timer=r["timer"], status=r["status"],
+        preset=r["preset"], rules=json.loads(r["rules"]), timer=r["timer"],
+        status=TableStatus(r["status"]),
         match_no=r["match_no"], dealer=r["dealer"], message_id=r["message_id"],
         created_at=r["created_at"], updated_at=r["updated_at"],
         last_human_at=r["last_human_at"], locale=r["locale"])

@@ -1,30 +1,26 @@
 """The table service the cogs call: one table per channel, no Discord objects inside.
 
-``TableService`` seats players, starts matches, applies moves (persisted before it
-returns), plays AI and absent seats, runs the turn timer and closes abandoned tables.
-Changes the channel should see go to a listener as ``Update`` values.
+``TableService`` seats players, starts matches, applies moves (stored before it returns),
+plays AI and absent seats, runs the turn timer and closes abandoned tables. Changes the
+channel should see go to a listener as ``Update`` values. It answers every question a cog
+asks: what a seat may do now (``Table.offer``), the table's title and its talon's name,
+the presets, options and AI levels, and the results of a match for its images.
 """
 
-from bot.tables._model import (
-    ABANDONED,
-    ENDED,
-    FINISHED,
-    PLAYING,
-    SEATING,
-    Actor,
-    Notice,
-    Outcome,
-    Seat,
-    Table,
-    TableError,
-    Update,
-)
-from bot.tables._play import result_json
-from bot.tables._service import DEFAULT_TIMER, Gate, Listener, TableService, preset_for
+from bot.store import TableStatus
+from bot.tables._autoplay import Gate
+from bot.tables._catalog import RulesSummary, ai_levels, presets
+from bot.tables._inputs import amount_from_text, card_from_text, index_from_text, quote
+from bot.tables._log import result_json
+from bot.tables._model import Actor, Notice, Outcome, Seat, Table, TableError, Update
+from bot.tables._offers import Offer
+from bot.tables._open import open_service
+from bot.tables._service import DEFAULT_TIMER, Listener, TableService
 from bot.tables.clock import Clock, FakeClock, RealClock
 
 __all__ = [
-    "ABANDONED", "DEFAULT_TIMER", "ENDED", "FINISHED", "PLAYING", "SEATING", "Actor", "Clock",
-    "FakeClock", "Gate", "Listener", "Notice", "Outcome", "RealClock", "Seat", "Table",
-    "TableError", "TableService", "Update", "preset_for", "result_json",
+    "DEFAULT_TIMER", "Actor", "Clock", "FakeClock", "Gate", "Listener", "Notice", "Offer",
+    "Outcome", "RealClock", "RulesSummary", "Seat", "Table", "TableError", "TableService",
+    "TableStatus", "Update", "ai_levels", "amount_from_text", "card_from_text",
+    "index_from_text", "open_service", "presets", "quote", "result_json",
 ]

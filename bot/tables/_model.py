@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.game.events import Event, redact
-from bot.game.limits import highest_allowed
+from bot.game.events import Event
 from bot.game.observation import Observation, observe
+from bot.game.presets import PRESETS
 from bot.game.rules import Rules
-from bot.game.state import Phase, State
-from bot.store import SeatRow
-
-SEATING, PLAYING, FINISHED, ENDED, ABANDONED = (
-    "seating", "playing", "finished", "ended", "abandoned")
+from bot.game.state import State
+from bot.store import SeatRow, TableStatus
+from bot.tables._offers import Offer, offer_for
 
 
 class TableError(Exception):
@@ -31,17 +30,21 @@ class TableError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Actor:
-    """Who asks: a Discord user id, the name to show, channel-manager rights, and the
-    user's locale (for anything the service words for that user alone)."""
+    """Who asks: a Discord user id, the name to show, whether he may manage the channel the
+    request came from, that channel and guild, and the user's locale."""
 
     user_id: int
     name: str
     can_manage: bool = False
     locale: str = "en-US"
+    channel_id: int | None = None  # where the request was made (None: not checked)
+    guild_id: int | None = None
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Seat:
+    """A seat's occupant. Frozen: a change is a new ``Seat``, assigned once it is stored."""
+
     user_id: int | None
     name: str
     ai: bool = False
@@ -53,6 +56,10 @@ class Seat:
     def automatic(self) -> bool:
         """Moves are made by an AI (an AI seat, or an absent human's)."""
         return self.ai or self.away
+
+    def but(self, **changes: Any) -> Seat:
+        """This seat with some fields changed."""
+        return dataclasses.replace(self, **changes)
 
     def row(self, index: int) -> SeatRow:
         return SeatRow(index, self.user_id, self.name, self.ai, self.level, self.away,
@@ -74,7 +81,10 @@ class Notice:
 
 @dataclass(eq=False)
 class Table:
-    """One table in one channel: seats, rules and the match in progress."""
+    """One table in one channel: seats, rules and the match in progress.
+
+    Only the service's ledger (``_ledger.py``) changes a table, and only after the change
+    is committed to the database."""
 
     id: int
     guild_id: int | None
@@ -83,24 +93,25 @@ class Table:
     preset: str
     rules: Rules
     timer: int
-    status: str
+    status: TableStatus
     match_no: int = 0
     dealer: int = 0
     message_id: int | None = None
     created_at: float = 0.0
     last_human_at: float = 0.0
-    seats: list[Seat] = field(default_factory=list)
+    seats: tuple[Seat, ...] = ()
     locale: str = ""  # of the public messages ('' = English)
     # (hand_no, seat) of players who looked at their cards in this match (blind bidding)
-    looked: set[tuple[int, int]] = field(default_factory=set)
+    looked: frozenset[tuple[int, int]] = frozenset()
     state: State | None = None
     seq: int = 0  # next move number in the current match's log
     version: int = 0  # bumped by every accepted change
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
-    task: asyncio.Task[None] | None = field(default=None, repr=False)
-    # observations of the current state by seat (None: public); they are immutable
+    # observations and offers of the current state by seat (None: public); immutable
     _views: dict[int | None, Observation] = field(default_factory=dict, repr=False)
-    _views_of: State | None = field(default=None, repr=False)
+    _offers: dict[int, Offer] = field(default_factory=dict, repr=False)
+    _views_of: tuple[State | None, frozenset[tuple[int, int]]] | None = field(
+        default=None, repr=False)
 
     @property
     def size(self) -> int:
@@ -112,7 +123,29 @@ class Table:
 
     @property
     def live(self) -> bool:
-        return self.status in (SEATING, PLAYING, FINISHED)
+        return self.status.live
+
+    @property
+    def title(self) -> str:
+        """The preset's readable title ("Russian 1000 (Тысяча)")."""
+        p = PRESETS.get(self.preset)
+        return p.title if p is not None else self.preset
+
+    @property
+    def talon_name(self) -> str:
+        """What the players of this preset call the talon (prikup, musik, ...)."""
+        p = PRESETS.get(self.preset)
+        return p.talon_name if p is not None else "talon"
+
+    @property
+    def hand_no(self) -> int:
+        """The hand being played (0 before the first deal)."""
+        return self.state.match.hand_no if self.state is not None else 0
+
+    @property
+    def hand_key(self) -> str:
+        """Names the current hand of the current match (in the ids of a hand's buttons)."""
+        return f"{self.match_no}.{self.hand_no}"
 
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
@@ -123,34 +156,41 @@ class Table:
                 return i
         return None
 
-    def face_down(self, seat: int | None) -> bool:
-        """``seat`` may still bid blind and has not looked: his cards stay face down."""
-        st = self.state
-        return (seat is not None and st is not None and self.rules.blind_bidding
-                and st.phase is Phase.BIDDING and bool(st.blind >> seat & 1)
-                and (st.match.hand_no, seat) not in self.looked)
-
-    def blind_cap(self, seat: int) -> int:
-        """The highest bid a face-down seat may make: the limit for a hand without any
-        marriage (or aces), since a higher limit would tell him what he holds."""
-        assert self.state is not None
-        return highest_allowed(self.state, seat, 0)
-
     def to_act(self) -> int:
         return self.state.to_act if self.state is not None else -1
+
+    def _fresh(self) -> None:
+        key = (self.state, self.looked)
+        if self._views_of is None or self._views_of[0] is not key[0] or (
+                self._views_of[1] is not key[1]):
+            self._views.clear()
+            self._offers.clear()
+            self._views_of = key
 
     def observation(self, seat: int | None) -> Observation | None:
         """The view of ``seat`` (None: the public view); None before the first deal."""
         state = self.state
         if state is None:
             return None
-        if self._views_of is not state:  # a new state: forget the old views
-            self._views.clear()
-            self._views_of = state
+        self._fresh()
         obs = self._views.get(seat)
         if obs is None:
             obs = self._views[seat] = observe(state, seat)
         return obs
+
+    def offer(self, seat: int) -> Offer:
+        """What ``seat`` may do now, as it may be offered to him (see ``Offer``)."""
+        self._fresh()
+        got = self._offers.get(seat)
+        if got is None:
+            looked = self.state is not None and (self.state.match.hand_no, seat) in self.looked
+            got = self._offers[seat] = offer_for(self.state, self.observation(seat), seat,
+                                                 looked=looked)
+        return got
+
+    def face_down(self, seat: int | None) -> bool:
+        """``seat`` may still bid blind and has not looked: his cards stay face down."""
+        return seat is not None and self.state is not None and self.offer(seat).face_down
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,12 +212,3 @@ class Update:
     notices: tuple[Notice, ...] = ()
     closed: bool = False
     hand_no: int = 0  # the hand the events belong to (for result messages)
-
-    def events_for(self, seat: int | None) -> list[Event]:
-        """The events as ``seat`` (None: everybody) may see them."""
-        out = []
-        for e in self.events:
-            r = redact(e, seat)
-            if r is not None:
-                out.append(r)
-        return out

@@ -1,31 +1,39 @@
-"""The table service: what the cogs call. Seating and the lobby live here; play in ``_play``."""
+"""The table service: what the cogs call, and the only thing they ask.
+
+Tables by channel; every public method is safe to call concurrently (one lock per table).
+Each change is committed by the ``Ledger`` before the table shows it and before the method
+returns, so whatever a caller answers is already stored.
+"""
 
 from __future__ import annotations
 
-import json
+import asyncio
 import logging
-from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager
+import random
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.game.presets import PRESETS
-from bot.game.rules import OPTION_NAMES, Rules, RulesError
-from bot.store import ChannelTaken, Store
-from bot.tables._model import (
-    ABANDONED,
-    ENDED,
-    FINISHED,
-    PLAYING,
-    SEATING,
-    Actor,
-    Notice,
-    Outcome,
-    Seat,
-    Table,
-    TableError,
-    Update,
+from bot.game.actions import Action, Flag, Verb, act
+from bot.game.events import Event
+from bot.game.state import HandResult
+from bot.store import ChannelTaken, Store, TableStatus
+from bot.tables._autoplay import Autoplay, Gate
+from bot.tables._catalog import (
+    RulesSummary,
+    ai_level,
+    ai_player,
+    option_names,
+    option_values,
+    preset_for,
+    rules_for,
+    rules_summary,
+    stored_rules,
+    with_option,
 )
-from bot.tables._play import PlayMixin
+from bot.tables._inputs import quote
+from bot.tables._ledger import Ledger, Moved
+from bot.tables._log import replay_match, replay_results
+from bot.tables._model import Actor, Notice, Outcome, Seat, Table, TableError, Update
 from bot.tables.clock import Clock, RealClock
 
 log = logging.getLogger(__name__)
@@ -33,15 +41,13 @@ log = logging.getLogger(__name__)
 DEFAULT_TIMER = 300
 ABANDON_AFTER = 24 * 3600.0
 AI_NAMES = ("Ada", "Boris", "Celina", "Dmitri")
+SEATING, PLAYING, FINISHED = TableStatus.SEATING, TableStatus.PLAYING, TableStatus.FINISHED
 
 Listener = Callable[[Update], None]
-# Entered around each automatic move: the caller may hold AI turns back so that people are
-# answered first (the Discord bot runs its background work in a few lanes).
-Gate = Callable[[], AbstractAsyncContextManager[None]]
 
 
-class TableService(PlayMixin):
-    """Tables by channel; every public method is safe to call concurrently."""
+class TableService:
+    """Tables by channel: seating, moves, automatic moves, restore, sweeping."""
 
     def __init__(self, store: Store, *, clock: Clock | None = None, ai_delay: float = 1.5,
                  seed: int | str | None = None, listener: Listener | None = None,
@@ -49,22 +55,21 @@ class TableService(PlayMixin):
                  gate: Gate | None = None) -> None:
         self.store = store
         self.clock: Clock = clock or RealClock()
-        self.ai_delay = ai_delay
         self.seed = seed
         self.listener = listener
         self.abandon_after = abandon_after
         self.ai_in_thread = ai_in_thread
-        self.gate = gate
+        self.ledger = Ledger(store, self.clock)
+        self.autoplay = Autoplay(self.clock, ai_delay=ai_delay, gate=gate,
+                                 move=self._auto_move, emit=self._notify)
         self._by_channel: dict[int, Table] = {}
         self._by_id: dict[int, Table] = {}
-        self._busy = 0
-        self._closing = False
-        PlayMixin.__init__(self)
+        self._system_rng = random.SystemRandom()
 
     # ---- lookup ------------------------------------------------------------------------
     def in_channel(self, channel_id: int) -> Table:
-        table = self._by_channel.get(channel_id)
-        if table is None or not table.live:
+        table = self.find(channel_id)
+        if table is None:
             raise TableError("error.no_table")
         return table
 
@@ -72,10 +77,15 @@ class TableService(PlayMixin):
         table = self._by_channel.get(channel_id)
         return table if table is not None and table.live else None
 
-    def get(self, table_id: int) -> Table:
+    def get(self, table_id: int, actor: Actor | None = None) -> Table:
+        """A live table by id; with an ``actor``, only where he asks from (a button carries a
+        table id that a crafted request could point at another channel's table)."""
         table = self._by_id.get(table_id)
         if table is None or not table.live:
             raise TableError("error.table_closed")
+        if actor is not None and actor.channel_id is not None and (
+                actor.channel_id != table.channel_id or actor.guild_id != table.guild_id):
+            raise TableError("error.other_channel")
         return table
 
     @property
@@ -84,45 +94,69 @@ class TableService(PlayMixin):
 
     # ---- lifecycle ---------------------------------------------------------------------
     async def restore(self) -> int:
-        """Rebuild every live table from the database (replaying its log); how many."""
+        """Rebuild every live table from the database (replaying its log); how many.
+
+        A log with an unreadable or illegal move keeps what replays before it; the rest is
+        set aside for the operator (``python -m bot db check`` lists it) and the channel is
+        told."""
         count = 0
         for row in await self.store.live_tables():
             table = Table(
                 id=row.id, guild_id=row.guild_id, channel_id=row.channel_id,
-                host_id=row.host_id, preset=row.preset, rules=Rules.from_json(row.rules),
-                timer=row.timer, status=row.status, match_no=row.match_no, dealer=row.dealer,
-                message_id=row.message_id, created_at=row.created_at,
-                last_human_at=row.last_human_at, seats=[Seat.from_row(s) for s in row.seats],
-                locale=row.locale)
+                host_id=row.host_id, preset=row.preset,
+                rules=stored_rules(row.rules), timer=row.timer, status=row.status,
+                match_no=row.match_no, dealer=row.dealer, message_id=row.message_id,
+                created_at=row.created_at, last_human_at=row.last_human_at,
+                seats=tuple(Seat.from_row(s) for s in row.seats), locale=row.locale)
             try:
                 await self._replay(table)
             except Exception:
                 log.exception("table %s could not be restored; closing it", table.id)
-                async with self.store.transaction() as tx:
-                    await tx.update_table(table.id, status=ENDED, updated_at=self.clock.now())
+                await self.ledger.close(table, TableStatus.ENDED)
                 continue
             self._register(table)
             count += 1
         for table in self.tables:
             async with table.lock:
-                if table.status == PLAYING:
-                    await self._deal_if_needed(table)
-                self._schedule(table)
+                if table.status is PLAYING:
+                    await self.ledger.deal(table, self._rng(table, "deal", table.match_no,
+                                                            table.hand_no))
+                self.autoplay.schedule(table)
         return count
+
+    async def _replay(self, table: Table) -> None:
+        if table.status is SEATING or table.match_no == 0:
+            return
+        rows = await self.store.moves(table.id, table.match_no)
+        moves = [r.move for r in rows]
+        done = await asyncio.to_thread(replay_match, table.rules, table.dealer, moves)
+        table.state, table.seq = done.state, done.good
+        table.looked = frozenset(await self.store.looks(table.id, table.match_no))
+        if done.bad is None:
+            return
+        bad = rows[done.bad]
+        log.error("table %s: stored move %s of match %s does not replay (%s); keeping the "
+                  "%s moves before it", table.id, bad.seq, table.match_no, done.reason,
+                  done.good)
+        aside = await self.ledger.set_aside(table, done.state, bad.seq, done.reason)
+        self._notify(table, (Notice("notice.restored_partly", {
+            "table": table.id, "count": aside, "hand": table.hand_no}),))
 
     async def close(self) -> None:
         """Stop timers and AI turns (the database keeps everything)."""
-        self._closing = True
-        for table in list(self._by_id.values()):
-            self._cancel(table)
+        await self.autoplay.close()
+
+    async def close_store(self) -> None:
+        """Close the database (last, after everything that reads it stopped)."""
+        await self.store.close()
 
     def _register(self, table: Table) -> None:
         self._by_id[table.id] = table
         self._by_channel[table.channel_id] = table
 
-    def _emit(self, table: Table, events: tuple[Any, ...] = (),
-              notices: tuple[Notice, ...] = (), closed: bool = False,
-              hand_no: int = 0) -> None:
+    def _notify(self, table: Table, notices: tuple[Notice, ...] = (),
+                events: tuple[Event, ...] = (), *, closed: bool = False,
+                hand_no: int = 0) -> None:
         if self.listener is not None:
             try:
                 self.listener(Update(table, events, notices, closed, hand_no))
@@ -135,22 +169,23 @@ class TableService(PlayMixin):
                      timer: int | None = None, locale: str = "") -> Outcome:
         """Open a table; ``locale`` is the language of its public messages."""
         preset = preset_for(preset, players)
-        rules = _rules_for(preset, players)
+        rules = rules_for(preset, players)
         timer = DEFAULT_TIMER if timer is None else timer
         if timer and not 30 <= timer <= 3600:
             raise TableError("error.timer_range")
         old = self._by_channel.get(channel_id)
         if old is not None and old.live:
-            if old.status != FINISHED:
+            if old.status is not FINISHED:
                 raise TableError("error.channel_taken")
-            await self._close(old, ENDED)
+            async with old.lock:
+                await self._close(old, TableStatus.ENDED)
         now = self.clock.now()
+        seats = (Seat(actor.user_id, actor.name),)
         try:
             async with self.store.transaction() as tx:
                 table_id = await tx.create_table(
                     guild_id=guild_id, channel_id=channel_id, host_id=actor.user_id,
                     preset=preset, rules=rules.to_json(), timer=timer, now=now, locale=locale)
-                seats = [Seat(actor.user_id, actor.name)]
                 await tx.save_seats(table_id, [s.row(i) for i, s in enumerate(seats)])
         except ChannelTaken:
             raise TableError("error.channel_taken") from None
@@ -159,43 +194,41 @@ class TableService(PlayMixin):
                       status=SEATING, created_at=now, last_human_at=now, seats=seats,
                       locale=locale)
         self._register(table)
-        return Outcome(table, "ok.created", {"title": PRESETS[preset].title}, seat=0)
+        return Outcome(table, "ok.created", {"title": table.title}, seat=0)
 
     async def join(self, table_id: int, actor: Actor) -> Outcome:
-        table = self.get(table_id)
+        table = self.get(table_id, actor)
         async with table.lock:
-            self._need(table, SEATING)
+            _need(table, SEATING)
             if table.seat_of(actor.user_id) is not None:
                 raise TableError("error.already_seated")
             if table.full:
                 raise TableError("error.table_full")
-            seats = [*table.seats, Seat(actor.user_id, actor.name)]
-            await self._save_seats(table, seats, human=True)
-            return Outcome(table, "ok.joined", {"name": actor.name}, seat=len(seats) - 1)
+            await self._seat(table, (*table.seats, Seat(actor.user_id, actor.name)))
+            return Outcome(table, "ok.joined", {"name": actor.name}, seat=len(table.seats) - 1)
 
     async def add_ai(self, table_id: int, actor: Actor, level: str = "normal") -> Outcome:
-        table = self.get(table_id)
+        table = self.get(table_id, actor)
+        level = ai_level(level)
         async with table.lock:
-            self._need(table, SEATING)
-            self._need_host(table, actor)
+            _need(table, SEATING)
+            _need_host(table, actor)
             if table.full:
                 raise TableError("error.table_full")
             taken = {s.name for s in table.seats}
             name = next((n for n in AI_NAMES if n not in taken), f"AI {len(table.seats) + 1}")
-            seats = [*table.seats, Seat(None, name, ai=True, level=level)]
-            await self._save_seats(table, seats, human=True)
+            await self._seat(table, (*table.seats, Seat(None, name, ai=True, level=level)))
             return Outcome(table, "ok.ai_added", {"name": name, "level": level})
 
     async def leave(self, table_id: int, actor: Actor) -> Outcome:
-        table = self.get(table_id)
+        table = self.get(table_id, actor)
         async with table.lock:
-            seat = self._need_seat(table, actor)
-            return await self._unseat(table, seat, "ok.left")
+            return await self._unseat(table, _need_seat(table, actor), "ok.left")
 
     async def kick(self, table_id: int, actor: Actor, user_id: int) -> Outcome:
-        table = self.get(table_id)
+        table = self.get(table_id, actor)
         async with table.lock:
-            self._need_host(table, actor)
+            _need_host(table, actor)
             seat = table.seat_of(user_id)
             if seat is None:
                 raise TableError("error.user_not_seated")
@@ -205,61 +238,72 @@ class TableService(PlayMixin):
 
     async def _unseat(self, table: Table, seat: int, key: str) -> Outcome:
         name = table.seats[seat].name
-        if table.status == SEATING:
-            seats = [s for i, s in enumerate(table.seats) if i != seat]
+        if table.status is SEATING:
+            seats = tuple(s for i, s in enumerate(table.seats) if i != seat)
             if not any(not s.ai for s in seats):
-                await self._close(table, ENDED)
+                await self._close(table, TableStatus.ENDED)
                 return Outcome(table, key, {"name": name, "closed": True})
+            host = None
             if table.seats[seat].user_id == table.host_id:
-                new_host = next(s for s in seats if not s.ai)
-                table.host_id = new_host.user_id or 0
-                async with self.store.transaction() as tx:
-                    await tx.update_table(table.id, host_id=table.host_id)
-            await self._save_seats(table, seats, human=True)
+                host = next(s.user_id for s in seats if not s.ai) or 0
+            await self._seat(table, seats, host_id=host)
             return Outcome(table, key, {"name": name})
         # Mid-match an AI takes the seat over for good (the match can go on).
-        seats = list(table.seats)
-        seats[seat] = Seat(None, name, ai=True, level="normal")
-        await self._save_seats(table, seats, human=True)
-        self._emit(table, notices=(Notice("notice.replaced_by_ai", {"name": name}),))
-        self._schedule(table)
+        seats = tuple(Seat(None, name, ai=True, level="normal") if i == seat else s
+                      for i, s in enumerate(table.seats))
+        await self._seat(table, seats, notices=(Notice("notice.replaced_by_ai",
+                                                       {"name": name}),))
         return Outcome(table, key, {"name": name})
 
+    async def _seat(self, table: Table, seats: Sequence[Seat], *, host_id: int | None = None,
+                    notices: tuple[Notice, ...] = ()) -> None:
+        await self.ledger.seats(table, seats, human=True, host_id=host_id)
+        self._notify(table, notices)
+        self.autoplay.schedule(table)
+
     async def set_option(self, table_id: int, actor: Actor, name: str, raw: str) -> Outcome:
-        table = self.get(table_id)
+        table = self.get(table_id, actor)
         async with table.lock:
-            self._need(table, SEATING)
-            self._need_host(table, actor)
-            if name not in OPTION_NAMES:
-                raise TableError("error.option", message=_rules_error(name, raw))
-            try:
-                rules = table.rules.with_options(**{name: _parse_raw(raw)})
-            except RulesError as exc:
-                raise TableError("error.option", message=str(exc)) from None
+            _need(table, SEATING)
+            _need_host(table, actor)
+            rules, shown = with_option(table.rules, name, raw)
             if len(table.seats) > rules.seats:
                 raise TableError("error.too_many_seated", seats=rules.seats)
-            async with self.store.transaction() as tx:
-                await tx.update_table(table.id, rules=rules.to_json(),
-                                      updated_at=self.clock.now())
-            table.rules = rules
-            table.version += 1
-            self._emit(table)
-            return Outcome(table, "ok.option_set",
-                           {"name": name, "value": json.dumps(rules.to_json()[name])})
+            await self.ledger.rules(table, rules)
+            self._notify(table)
+            return Outcome(table, "ok.option_set", {"name": name, "value": shown})
+
+    def option_names(self, current: str) -> list[str]:
+        """Option names for autocomplete, those starting with ``current`` first."""
+        return option_names(current)
+
+    def option_values(self, channel_id: int, name: str, current: str) -> list[str]:
+        """Values to suggest for option ``name`` at the channel's table."""
+        table = self.find(channel_id)
+        return option_values(table.rules if table else None, name, current)
+
+    def rules_summary(self, table: Table) -> RulesSummary:
+        """The table's preset and every option, marking those changed from the preset."""
+        return rules_summary(table.preset, table.rules)
+
+    def may_end(self, table_id: int, actor: Actor) -> Table:
+        """The table, if ``actor`` may end it (its host or a channel manager)."""
+        table = self.get(table_id, actor)
+        if actor.user_id != table.host_id and not actor.can_manage:
+            raise TableError("error.not_host_or_manager")
+        return table
 
     async def end(self, table_id: int, actor: Actor) -> Outcome:
-        table = self.get(table_id)
+        table = self.may_end(table_id, actor)
         async with table.lock:
-            if actor.user_id != table.host_id and not actor.can_manage:
-                raise TableError("error.not_host_or_manager")
-            await self._close(table, ENDED)
+            if not table.live:
+                raise TableError("error.table_closed")
+            await self._close(table, TableStatus.ENDED)
             return Outcome(table, "ok.ended")
 
     async def set_message(self, table: Table, message_id: int | None) -> None:
         """Remember the public table message (so that it survives a restart)."""
-        table.message_id = message_id
-        async with self.store.transaction() as tx:
-            await tx.update_table(table.id, message_id=message_id)
+        await self.ledger.message(table, message_id)
 
     async def sweep(self) -> list[Table]:
         """Close tables without a human move for ``abandon_after`` seconds."""
@@ -269,105 +313,179 @@ class TableService(PlayMixin):
             if now - table.last_human_at >= self.abandon_after:
                 async with table.lock:
                     if table.live and now - table.last_human_at >= self.abandon_after:
-                        await self._close(table, ABANDONED)
+                        await self._close(table, TableStatus.ABANDONED)
                         closed.append(table)
         return closed
 
     async def run_sweeper(self, every: float = 600.0) -> None:
         """Sweep forever (a background task of the bot)."""
-        while not self._closing:
+        while not self.autoplay.closing:
             await self.clock.sleep(every)
             try:
                 await self.sweep()
             except Exception:
                 log.exception("sweep failed")
 
-    # ---- helpers -----------------------------------------------------------------------
-    def _need(self, table: Table, *statuses: str) -> None:
-        if table.status not in statuses:
-            raise TableError(f"error.status.{table.status}")
+    async def _close(self, table: Table, status: TableStatus) -> None:
+        await self.ledger.close(table, status)
+        self.autoplay.cancel(table)
+        key = "notice.abandoned" if status is TableStatus.ABANDONED else "notice.ended"
+        self._notify(table, (Notice(key, {"table": table.id}),), closed=True)
 
-    def _need_host(self, table: Table, actor: Actor) -> None:
-        if actor.user_id != table.host_id:
-            host = next((x.name for x in table.seats if x.user_id == table.host_id), "?")
-            raise TableError("error.not_host", host=host)
+    # ---- playing -------------------------------------------------------------------------
+    async def start(self, table_id: int, actor: Actor) -> Outcome:
+        table = self.get(table_id, actor)
+        async with table.lock:
+            _need(table, SEATING)
+            _need_host(table, actor)
+            if not table.full:
+                raise TableError("error.seats_not_full", seated=len(table.seats),
+                                 seats=table.size)
+            await self._start_match(table, table.size - 1, actor)
+            return Outcome(table, "ok.started")
 
-    def _need_seat(self, table: Table, actor: Actor) -> int:
-        seat = table.seat_of(actor.user_id)
-        if seat is None:
-            raise TableError("error.not_seated")
-        return seat
+    async def rematch(self, table_id: int, actor: Actor) -> Outcome:
+        table = self.get(table_id, actor)
+        async with table.lock:
+            _need(table, FINISHED)
+            _need_seat(table, actor)
+            await self._start_match(table, (table.dealer + 1) % table.size, actor)
+            return Outcome(table, "ok.rematch")
 
-    async def _save_seats(self, table: Table, seats: list[Seat], *, human: bool) -> None:
-        now = self.clock.now()
-        async with self.store.transaction() as tx:
-            await tx.save_seats(table.id, [s.row(i) for i, s in enumerate(seats)])
-            if human:
-                await tx.update_table(table.id, last_human_at=now, updated_at=now)
-        table.seats = seats
-        if human:
-            table.last_human_at = now
-        table.version += 1
-        self._emit(table)
+    async def _start_match(self, table: Table, dealer: int, actor: Actor) -> None:
+        moved = await self.ledger.start_match(
+            table, dealer, self._rng(table, "deal", table.match_no + 1, 0))
+        self._notify(table, (Notice("notice.started", {"by": actor.name}),), moved.events)
+        self.autoplay.schedule(table)
 
-    async def _close(self, table: Table, status: str) -> None:
-        now = self.clock.now()
-        async with self.store.transaction() as tx:
-            await tx.update_table(table.id, status=status, updated_at=now)
-            if table.match_no and table.status == PLAYING:
-                st = table.state
-                await tx.finish_match(table.id, table.match_no, status=status, winners=[],
-                                      totals=list(st.match.totals) if st else [], now=now)
-        table.status = status
-        table.version += 1
-        self._cancel(table)
-        key = "notice.abandoned" if status == ABANDONED else "notice.ended"
-        self._emit(table, notices=(Notice(key),), closed=True)
+    async def act(self, table_id: int, actor: Actor, verb: Verb, *, card: int = -1,
+                  amount: int = 0, target: int = -1, flag: Flag = Flag.NONE,
+                  hand: str | None = None) -> Outcome:
+        """Make a move for the actor's seat; stored before this returns. ``hand``: the hand
+        the request was made in (a button of an older hand is refused)."""
+        table = self.get(table_id, actor)
+        async with table.lock:
+            seat = self._playing_seat(table, actor)
+            if hand is not None and hand != table.hand_key:
+                raise TableError("error.stale_hand", hand=table.hand_no)
+            state = table.state
+            assert state is not None
+            if state.to_act != seat and verb is not Verb.REDEAL:
+                who = table.seats[state.to_act].name if state.to_act >= 0 else "?"
+                raise TableError("error.not_your_turn", name=who)
+            action = act(seat, verb, card, amount, target, flag)
+            offer = table.offer(seat)
+            refusal = offer.refusal(action)
+            if refusal is not None:
+                raise TableError(refusal[0], **refusal[1])
+            if offer.face_down and flag is not Flag.BLIND:
+                await self.ledger.look(table, seat)  # made looking at the cards
+            s = table.seats[seat]
+            notices: list[Notice] = []
+            seats = None
+            if s.away or s.missed:  # a human moved: he is back (stored with the move)
+                seats = [x.but(away=False, missed=0) if i == seat else x
+                         for i, x in enumerate(table.seats)]
+                if s.away:
+                    notices.append(Notice("notice.back", {"name": s.name}))
+            await self._move(table, action, actor.user_id, notices, seats)
+            return Outcome(table, "ok.moved", {"move": action.describe(table.names())},
+                           seat=seat)
+
+    def _playing_seat(self, table: Table, actor: Actor) -> int:
+        """The actor's seat at a table in play (refusals otherwise)."""
+        _need(table, PLAYING)
+        return _need_seat(table, actor)
+
+    async def look(self, table_id: int, actor: Actor) -> Outcome:
+        """The actor looks at his cards (blind bidding): stored before he sees them, so
+        that he can bid blind no more in this hand. A seat with nothing hidden just looks."""
+        table = self.get(table_id, actor)
+        async with table.lock:
+            seat = self._playing_seat(table, actor)
+            if table.face_down(seat):
+                await self.ledger.look(table, seat)
+            return Outcome(table, "ok.looked", seat=seat)
+
+    async def back(self, table_id: int, actor: Actor) -> Outcome:
+        """"I'm back": an absent player takes the seat over from the AI again."""
+        table = self.get(table_id, actor)
+        async with table.lock:
+            seat = _need_seat(table, actor)
+            s = table.seats[seat]
+            if not s.away:
+                raise TableError("error.not_away")
+            seats = [x.but(away=False, missed=0) if i == seat else x
+                     for i, x in enumerate(table.seats)]
+            await self._seat(table, seats, notices=(Notice("notice.back", {"name": s.name}),))
+            return Outcome(table, "ok.back")
+
+    async def _move(self, table: Table, action: Action, user_id: int | None,
+                    notices: list[Notice], seats: Sequence[Seat] | None) -> None:
+        deal_rng = self._rng(table, "deal", table.match_no, table.hand_no + 1)
+        moved: Moved = await self.ledger.move(table, action, user_id, deal_rng, seats=seats)
+        if moved.over:
+            st = table.state
+            assert st is not None
+            winners = ", ".join(table.seats[w].name for w in st.match.winners)
+            notices.append(Notice("notice.match_won", {"names": winners}))
+        self._notify(table, tuple(notices), moved.events, hand_no=moved.hand_no)
+        self.autoplay.schedule(table)
+
+    async def _auto_move(self, table: Table, seat: int, notices: list[Notice],
+                         seats: Sequence[Seat] | None) -> None:
+        """The AI's move for ``seat`` (from the seat's own observation only)."""
+        obs = table.observation(seat)
+        if obs is None or obs.to_act != seat:
+            return
+        ai = ai_player(table.seats[seat].level)
+        rng = self._rng(table, f"ai{seat}", table.match_no, table.seq)
+        if self.ai_in_thread:
+            action = await asyncio.to_thread(ai.choose, obs, rng)
+        else:
+            action = ai.choose(obs, rng)
+        await self._move(table, action, None, notices, seats)
+
+    def _rng(self, table: Table, what: str, match_no: int, hand_no: int) -> random.Random:
+        if self.seed is None:
+            return random.Random(self._system_rng.getrandbits(64))
+        return random.Random(f"{self.seed}:{table.id}:{what}:{match_no}:{hand_no}")
+
+    async def settle(self, timeout: float = 10.0) -> None:  # noqa: ASYNC109
+        """Wait until no automatic move is running or due now (for tests and benchmarks)."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        await asyncio.sleep(0)
+        while self.autoplay.busy:
+            await asyncio.sleep(0.001)
+            if loop.time() > end:
+                raise TimeoutError(f"table service still busy after {timeout}s")
+
+    # ---- records -------------------------------------------------------------------------
+    async def match_results(self, table_id: int, match_no: int, rules: Any,
+                            dealer: int) -> list[HandResult]:
+        """Every hand result of a match, replayed from its log (off the event loop)."""
+        rows = await self.store.moves(table_id, match_no)
+        moves = [r.move for r in rows]
+        return await asyncio.to_thread(replay_results, rules, dealer, moves)
 
 
-def preset_for(preset: str, players: int | None) -> str:
-    """The preset to use for ``players``: russian + 4 players is russian4, and so on."""
-    p = PRESETS.get(preset)
-    if p is None or players is None or players == p.rules.seats:
-        return preset
-    stem = preset.rstrip("0123456789").removesuffix("_")
-    for name in (f"{preset}{players}", f"{stem}{players}", f"{stem}_{players}", stem):
-        q = PRESETS.get(name)
-        if q is not None and q.rules.seats == players:
-            return name
-    return preset
+def _need(table: Table, *statuses: TableStatus) -> None:
+    if table.status not in statuses:
+        raise TableError(f"error.status.{table.status.value}")
 
 
-def _rules_for(preset: str, players: int | None) -> Rules:
-    p = PRESETS.get(preset)
-    if p is None:
-        raise TableError("error.unknown_preset", name=preset, presets=", ".join(PRESETS))
-    if players is None or players == p.rules.seats:
-        return p.rules
-    try:
-        return p.rules.with_options(seats=players)
-    except RulesError:
-        raise TableError("error.players", preset=preset, seats=p.rules.seats,
-                         players=players) from None
+def _need_host(table: Table, actor: Actor) -> None:
+    if actor.user_id != table.host_id:
+        host = next((x.name for x in table.seats if x.user_id == table.host_id), "?")
+        raise TableError("error.not_host", host=host)
 
 
-def _parse_raw(raw: str) -> Any:
-    """A typed option value: JSON where it parses (true, 110, null, [2, 2]), else the text."""
-    text = raw.strip()
-    try:
-        return json.loads(text)
-    except ValueError:
-        low = text.lower()
-        if low in ("yes", "on"):
-            return True
-        if low == "no":
-            return False
-        return text
+def _need_seat(table: Table, actor: Actor) -> int:
+    seat = table.seat_of(actor.user_id)
+    if seat is None:
+        raise TableError("error.not_seated")
+    return seat
 
 
-def _rules_error(name: str, raw: str) -> str:
-    try:
-        Rules().with_options(**{name: _parse_raw(raw)})
-    except (RulesError, TypeError) as exc:
-        return str(exc)
-    return f"unknown option {name!r}"  # pragma: no cover
+__all__ = ["DEFAULT_TIMER", "Listener", "TableService", "quote"]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import random
 import re
 from dataclasses import dataclass, field
@@ -13,17 +12,13 @@ from typing import Any
 import pytest
 
 from bot.ai.simple import SimplePlayer
-from bot.config import Settings
+from bot.config import RenderIn, Settings
 from bot.game.actions import Action, Flag, Verb
 from bot.game.cards import card_str
 from bot.tables import FakeClock
-from cogs._bot import BotOptions, TysiacBot, point_discord_py_at
+from cogs._bot import TysiacBot, point_discord_py_at
 from tests.fakediscord import FakeDiscord, RateLimitConfig
 from tests.fakediscord.models import Channel, Guild, Message, User
-
-# In-process bots render in a thread, where tests can slow a renderer down or make it fail;
-# the bot processes of test_process.py render in a worker process, as in production.
-os.environ.setdefault("TYSIAC_RENDER_IN", "thread")
 
 
 @dataclass
@@ -66,15 +61,18 @@ class World:
 async def start_bot(world: World, **options: Any) -> TysiacBot:
     fd = world.fd
     point_discord_py_at(fd.api_base, fd.gateway_url)
-    settings = Settings(token=fd.token, database_path=world.db, api_base=fd.api_base,
-                        gateway_url=fd.gateway_url)
     options.setdefault("ai_delay", 0.0)
     options.setdefault("guild_ready_timeout", 0.1)
     options.setdefault("edit_debounce", 0.05)
     options.setdefault("seed", 1)
-    if options.get("clock") == "fake":  # the service's timers run on a clock the test moves
-        options["clock"] = FakeClock()
-    bot = TysiacBot(settings, BotOptions(**options))
+    # In-process bots render in a thread, where tests can slow a renderer down or make it
+    # fail; the bot processes of test_process.py render in a worker process, as in production.
+    options.setdefault("render_in", RenderIn.THREAD)
+    # the service's timers run on a clock the test moves
+    clock = FakeClock() if options.pop("clock", None) == "fake" else None
+    settings = Settings(token=fd.token, database_path=world.db, api_base=fd.api_base,
+                        gateway_url=fd.gateway_url, **options)
+    bot = TysiacBot(settings, clock=clock)
     world.bot = bot
     world.task = asyncio.create_task(bot.start(fd.token))
     await asyncio.wait_for(bot.wait_until_ready(), 10)
@@ -150,23 +148,28 @@ def hand_of(w: World, user: User) -> Message | None:
     return mine[-1] if mine else None
 
 
-def component_for(a: Action, tid: int) -> tuple[str, str | None]:
+def hand_id(table: Any, verb: str, arg: str = "") -> str:
+    """The custom id of a component of ``table``'s current hand."""
+    return f"t1000:{table.id}:{verb}:{arg}:{table.hand_key}"
+
+
+def component_for(a: Action, table: Any) -> tuple[str, str | None]:
     """(custom_id, select value or None) of the hand component that makes action ``a``."""
     c = card_str(a.card) if a.card >= 0 else ""
     if a.verb is Verb.PLAY:
         verb = {Flag.MARRIAGE: "playm", Flag.ACES: "playa"}.get(a.flag, "play")
-        return f"t1000:{tid}:{verb}:{c}", None
+        return hand_id(table, verb, c), None
     if a.verb is Verb.BID:
-        return f"t1000:{tid}:choose:bid", f"{a.amount}{'b' if a.flag is Flag.BLIND else ''}"
+        return hand_id(table, "choose", "bid"), f"{a.amount}{'b' if a.flag is Flag.BLIND else ''}"
     if a.verb is Verb.CONTRACT:
-        return f"t1000:{tid}:choose:contract", str(a.amount)
+        return hand_id(table, "choose", "contract"), str(a.amount)
     if a.verb is Verb.GIVE:
-        return f"t1000:{tid}:choose:give{a.target}", c
+        return hand_id(table, "choose", f"give{a.target}"), c
     if a.verb is Verb.DISCARD:
-        return f"t1000:{tid}:choose:discard", c
+        return hand_id(table, "choose", "discard"), c
     if a.verb is Verb.TALON:
-        return f"t1000:{tid}:talon:{a.amount}", None
-    return f"t1000:{tid}:{a.verb.value}:", None
+        return hand_id(table, "talon", str(a.amount)), None
+    return hand_id(table, a.verb.value), None
 
 
 async def play_turn(w: World, rng: random.Random, *, use_slash: bool = False,
@@ -203,7 +206,7 @@ async def play_turn(w: World, rng: random.Random, *, use_slash: bool = False,
 async def _click_action(w: World, user: User, a: Action) -> bool:
     fd, tid = w.fd, w.table().id
     hand = hand_of(w, user)
-    cid, value = component_for(a, tid)
+    cid, value = component_for(a, w.table())
     comp = hand.component_by_id(cid) if hand is not None else None
     if comp is None or comp.get("disabled"):
         r = await fd.click(user, w.table_message(user), f"t1000:{tid}:hand:")

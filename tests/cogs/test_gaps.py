@@ -11,7 +11,7 @@ from bot.game.actions import Flag, Verb
 from bot.game.cards import card_pretty, card_str
 from bot.tables import FakeClock
 
-from .conftest import hand_of, open_table, play_turn, start_bot, stop_bot
+from .conftest import hand_id, hand_of, open_table, play_turn, start_bot, stop_bot
 
 
 async def test_table_show_reposts_at_the_bottom(world):
@@ -47,7 +47,7 @@ async def test_table_show_reposts_at_the_bottom(world):
     assert h.ephemeral and "Your turn" in h.content
     assert hand_of(w, user) is not None
     # a restarted bot edits the re-posted message (its id is stored)
-    assert (await w.bot.store.table(table.id)).message_id == r.message.id
+    assert (await w.service.store.table(table.id)).message_id == r.message.id
 
 
 def _texts(w, user=None):
@@ -92,7 +92,7 @@ async def test_turn_timer_reminder_auto_move_away_and_back(world):
     await w.settle()
     assert not table.seats[seat].away and table.seats[seat].missed == 0
     assert any(f"{user.display_name} is back" in c for c in _texts(w))
-    row = next(s for s in (await w.bot.store.seats(table.id)) if s.seat == seat)
+    row = next(s for s in (await w.service.store.seats(table.id)) if s.seat == seat)
     assert not row.away and row.missed == 0
     r = await w.fd.click(user, w.table_message(user), f"t1000:{table.id}:hand:")
     assert "⚠️" not in r.content
@@ -179,11 +179,11 @@ async def test_blind_bidding_keeps_cards_face_down_until_the_player_looks(world)
     assert "bid blind (up to 120)" in hand.content
     ids = hand.custom_ids
     can_pass = any(a.verb is Verb.PASS for a in obs.legal)  # not the forced opener
-    assert f"t1000:{table.id}:look:" in ids
-    assert (f"t1000:{table.id}:pass:" in ids) == can_pass
+    assert hand_id(table, "look") in ids
+    assert (hand_id(table, "pass") in ids) == can_pass
     assert not any(":play:" in c for c in ids)  # no card buttons
     assert not hand.attachments  # no hand image either
-    select = hand.component_by_id(f"t1000:{table.id}:choose:bid")
+    select = hand.component_by_id(hand_id(table, "choose", "bid"))
     assert select and all(o["value"].endswith("b") for o in select["options"])
     # Nothing offered depends on the hidden cards: no blind bid above 120 (a marriage's).
     assert max(int(o["value"][:-1]) for o in select["options"]) <= 120
@@ -196,10 +196,10 @@ async def test_blind_bidding_keeps_cards_face_down_until_the_player_looks(world)
     for c in obs.hand:  # not one card, in any notation
         assert card_pretty(c) not in text and f":{card_str(c)}" not in text
     # Look: recorded, then the cards appear with ordinary bids only.
-    r = await fd.click(me, hand, f"t1000:{table.id}:look:")
+    r = await fd.click(me, hand, hand_id(table, "look"))
     await w.settle()
     assert "Your cards:" in hand.content and "You look at your cards" in hand.content
-    select = hand.component_by_id(f"t1000:{table.id}:choose:bid")
+    select = hand.component_by_id(hand_id(table, "choose", "bid"))
     assert select and not any(o["value"].endswith("b") for o in select["options"])
     choices = await fd.autocomplete(me, ch, "bid", "amount", "", blind=True)
     assert choices == []

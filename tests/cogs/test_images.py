@@ -23,11 +23,8 @@ from cogs._images import (
     SUMMARY_FILE,
     TABLE_FILE,
     TABLE_URL,
-    MatchSnapshot,
-    preset_title,
     public_table_view,
     seat_hand_view,
-    talon_label,
 )
 from render.adapter import hand_view, table_view
 from render.hand import render_hand
@@ -157,29 +154,27 @@ def test_table_image_is_built_from_the_public_observation_only():
     every card it shows is public; a seat's own observation would show no more either."""
     from bot.game.dealing import new_match
     from bot.game.presets import PRESETS
+    from bot.tables import Seat, Table, TableStatus
     from render.playthrough import snapshots
 
-    class T:  # the Table attributes the glue reads
-        def __init__(self, state, rules):
-            self.state, self.rules, self.preset, self.id = state, rules, "russian", 1
-            self.seats = [type("S", (), {"name": n})() for n in ("Ann", "Bo", "Cy")]
-
-        def names(self):
-            return [s.name for s in self.seats]
+    def T(state, rules):
+        return Table(id=1, guild_id=None, channel_id=1, host_id=1, preset="russian",
+                     rules=rules, timer=0, status=TableStatus.PLAYING, state=state,
+                     seats=tuple(Seat(i, n) for i, n in enumerate(("Ann", "Bo", "Cy"))))
 
     rules = PRESETS["russian"].rules
-    assert public_table_view(T(None, rules)) is None  # type: ignore[arg-type]
+    assert public_table_view(T(None, rules)) is None
     snaps = snapshots(rules, 4)
     assert snaps
     for state in [*snaps.values(), new_match(rules, 0)]:
         t = T(state, rules)
         if state.phase is Phase.DEALING and state.last_result is None:
             continue
-        view = public_table_view(t)  # type: ignore[arg-type]
+        view = public_table_view(t)
         assert view is not None
         pub = observe_public(state)
-        assert view == table_view(pub, t.names(), title=preset_title(t),  # type: ignore[arg-type]
-                                  talon_label=talon_label("russian"))
+        assert view == table_view(pub, t.names(), title="Russian 1000 (Тысяча)",
+                                  talon_label="prikup")
         shown = {parse_card(c) for _, c in view.trick} | {
             parse_card(c) for c in (view.talon or ()) if c != "??"}
         if view.stock_bottom:
@@ -228,9 +223,8 @@ async def test_match_end_posts_score_sheet_and_summary(world):
     assert seen is None
     _match_no, results_seen = images._results[table.id]
     assert [r.hand_no for r in results_seen] == list(range(1, len(results_seen) + 1))
-    snap = MatchSnapshot(table.id, table.match_no, None, tuple(table.names()), table.rules,
-                         table.dealer, preset_title(table))
-    replayed = await images.match_results(snap, w.bot.store)
+    replayed = await w.service.match_results(table.id, table.match_no, table.rules,
+                                             table.dealer)
     assert replayed == results_seen and len(replayed) == len(results)
     # the final table image shows the match over
     final = w.table_message()

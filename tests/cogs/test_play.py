@@ -123,7 +123,7 @@ async def test_one_human_two_ais_full_match(world):
     await w.settle()
     assert table.status == "finished" and max(table.state.match.totals) >= 1000
     assert table.state.match.hand_no >= 15
-    scored = await w.bot.store.hands(table.id, 1)
+    scored = await w.service.store.hands(table.id, 1)
     assert scored and len(results(w)) == len(scored)
     assert any("won the match" in m.content for m in w.fd.visible(w.users[0], w.channel))
 

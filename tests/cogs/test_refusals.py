@@ -102,7 +102,7 @@ async def test_racing_and_double_clicks(world):
     r = await w.fd.click(user, w.table_message(user), f"t1000:{table.id}:hand:")
     r_other = await w.fd.click(other, w.table_message(other), f"t1000:{table.id}:hand:")
     a = SimplePlayer().choose(table.observation(seat), rng)
-    cid, value = component_for(a, table.id)
+    cid, value = component_for(a, table)
 
     def press(u, msg):
         return w.fd.select(u, msg, cid, [value]) if value else w.fd.click(u, msg, cid)
@@ -124,7 +124,7 @@ async def test_racing_and_double_clicks(world):
     assert all("not your turn" in c or "cannot" in c for c in answers if c not in ok)
     await w.settle()
     assert table.seq > seq
-    assert len(await w.bot.store.moves(table.id, table.match_no)) == table.seq
+    assert len(await w.service.store.moves(table.id, table.match_no)) == table.seq
 
 
 async def test_restart_mid_hand(world):
@@ -161,4 +161,4 @@ async def test_restart_mid_hand(world):
         await w.service.settle()
         await play_turn(w, rng)
     await w.settle()
-    assert w.table().seq > len(await w.bot.store.moves(tid, 1)) - 1
+    assert w.table().seq > len(await w.service.store.moves(tid, 1)) - 1

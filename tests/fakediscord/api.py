@@ -177,6 +177,24 @@ class FakeDiscord(Emulator):
         return await self._interact(user, self.store.channels[message.channel_id], 3, data,
                                     source=message)
 
+    async def forge(self, user: User, channel: Channel, custom_id: str, source: Message, *,
+                    values: list[str] | None = None,
+                    component_type: int = 2) -> InteractionResult:
+        """A component interaction crafted by a hostile client: any ``custom_id`` and values,
+        sent from ``channel`` as if pressed on ``source`` (a message the bot made, whose
+        components the client rewrote to carry the crafted one)."""
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
+        comp: dict[str, Any] = {"type": 2, "style": 2, "label": "x", "custom_id": custom_id}
+        if component_type != 2:
+            shown = values or ["x"]
+            comp = {"type": component_type, "custom_id": custom_id,
+                    "options": [{"label": v or "x", "value": v} for v in shown]}
+        if values is not None:
+            data["values"] = list(values)
+        message = {**source.payload(), "channel_id": str(channel.id),
+                   "components": [{"type": 1, "components": [comp]}]}
+        return await self._interact(user, channel, 3, data, source=source, message=message)
+
     async def submit_modal(self, user: User, opened: InteractionResult,
                            values: dict[str, Any]) -> InteractionResult:
         """Fill in and submit the modal the bot answered ``opened`` with."""
@@ -256,8 +274,8 @@ class FakeDiscord(Emulator):
         return comp
 
     async def _interact(self, user: User, channel: Channel, itype: int, data: dict, *,
-                        source: Message | None = None,
-                        focused_type: int | None = None) -> InteractionResult:
+                        source: Message | None = None, focused_type: int | None = None,
+                        message: dict[str, Any] | None = None) -> InteractionResult:
         self.check()
         store = self.store
         guild = store.guild_of(channel)
@@ -273,7 +291,9 @@ class FakeDiscord(Emulator):
             "attachment_size_limit": 25 * 1024 * 1024,
             "guild": {"id": str(guild.id), "locale": guild.locale, "features": []},
         }
-        if source is not None:
+        if message is not None:
+            payload["message"] = message
+        elif source is not None:
             payload["message"] = source.payload()
         ix = Interaction(iid, token, itype, user, channel, payload, store.now(),
                          source_message=source, focused_type=focused_type)

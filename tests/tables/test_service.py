@@ -12,9 +12,10 @@ from bot.game.actions import Verb
 from bot.game.cards import parse_card
 from bot.game.dealing import new_match
 from bot.game.engine import apply
+from bot.game.presets import PRESETS
 from bot.game.serialize import move_from_json
 from bot.game.state import Phase
-from bot.tables import FINISHED, PLAYING, TableError
+from bot.tables import TableError, TableStatus
 
 from .conftest import ANN, BOB, CID, DOT, make_harness, play_human_turn
 
@@ -93,7 +94,8 @@ async def test_moves_persist_and_restart_replays(harness):
     h2 = await h.restart()
     try:
         t2 = h2.service.get(tid)
-        assert t2.state == before and t2.status == PLAYING and t2.names() == ["Ann", "Bob", "Cid"]
+        assert t2.state == before and t2.status is TableStatus.PLAYING
+        assert t2.names() == ["Ann", "Bob", "Cid"]
         assert await play_human_turn(h2.service, tid, ACTORS, rng)
     finally:
         await h2.service.close()
@@ -149,18 +151,18 @@ async def test_human_and_two_ais_finish_a_match(harness):
     rng = random.Random(5)
     for _ in range(5000):
         await s.settle()
-        if s.get(tid).status != PLAYING:
+        if s.get(tid).status is not TableStatus.PLAYING:
             break
         assert await play_human_turn(s, tid, ACTORS, rng)
     table = s.get(tid)
-    assert table.status == FINISHED and table.state.phase is Phase.MATCH_OVER
+    assert table.status is TableStatus.FINISHED and table.state.phase is Phase.MATCH_OVER
     assert "notice.match_won" in harness.notices()
     (match,) = await harness.store.matches(tid)
     assert match.status == "won" and max(match.totals) >= 1000
     assert await harness.store.hands(tid, 1)
     # rematch: same seats, next dealer
     await s.rematch(tid, ANN)
-    assert table.status == PLAYING and table.match_no == 2 and table.dealer == 0
+    assert table.status is TableStatus.PLAYING and table.match_no == 2 and table.dealer == 0
 
 
 async def test_turn_timer_reminds_moves_and_hands_seat_to_ai(harness):
@@ -231,11 +233,9 @@ async def test_other_sizes_play_with_ais(tmp_path, preset):
     h = await make_harness(str(tmp_path / "x.db"))
     try:
         s = h.service
-        tid = await seated(s, preset=preset, ais=0)
+        size = PRESETS[preset].rules.seats
+        tid = await seated(s, preset=preset, ais=size - 1)
         table = s.get(tid)
-        for i, seat in enumerate(table.seats):
-            if i:
-                seat.ai, seat.level = True, "normal"
         await s.start(tid, ANN)
         rng = random.Random(1)
         for _ in range(60):
@@ -303,7 +303,7 @@ async def test_blind_bidding_looks_are_recorded_and_capped(tmp_path):
         seat = table.to_act()
         me = actors[table.seats[seat].user_id]
         assert all(table.face_down(i) for i in range(3))
-        assert table.blind_cap(seat) == 120  # russian: above 120 needs a marriage
+        assert table.offer(seat).blind_cap == 120  # russian: above 120 needs a marriage
         with pytest.raises(TableError) as err:
             await s.act(tid, me, Verb.BID, amount=130, flag=Flag.BLIND)
         assert err.value.key == "error.blind_cap" and not table.state.bids

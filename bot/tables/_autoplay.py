@@ -1,0 +1,146 @@
+"""Moves nobody clicks: AI seats, absent players, and the turn timer.
+
+After every change the service calls ``schedule(table)``: if an AI (or the AI standing in
+for an absent player) is to act, it moves after ``ai_delay``; if a person is to act and the
+table has a timer, he is reminded at half time and, at the end, an AI moves for him (twice
+in a row and he is marked away until "I'm back"). A task belongs to the table version it
+was scheduled for and does nothing once the table has moved on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any
+
+from bot.store import TableStatus
+from bot.tables._model import Notice, Seat, Table
+from bot.tables.clock import Clock
+
+log = logging.getLogger(__name__)
+MISSES_BEFORE_AWAY = 2
+
+# Entered around each automatic move: the caller may hold AI turns back so that people are
+# answered first (the Discord bot runs its background work in a few lanes).
+Gate = Callable[[], AbstractAsyncContextManager[None]]
+# Makes an automatic move for a seat: (table, seat, notices, new seats or None); called with
+# the table's lock held.
+AutoMove = Callable[[Table, int, list[Notice], Sequence[Seat] | None], Awaitable[None]]
+Emit = Callable[[Table, tuple[Notice, ...]], None]
+
+
+class Autoplay:
+    """One task per table at most: its next automatic move or its turn timer."""
+
+    def __init__(self, clock: Clock, *, ai_delay: float, gate: Gate | None,
+                 move: AutoMove, emit: Emit) -> None:
+        self.clock = clock
+        self.ai_delay = ai_delay
+        self.gate = gate
+        self._move = move
+        self._emit = emit
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._busy = 0
+        self.closing = False
+
+    def schedule(self, table: Table) -> None:
+        """Start what the table's state calls for (replacing what was scheduled)."""
+        self.cancel(table)
+        if self.closing or table.status is not TableStatus.PLAYING or table.state is None:
+            return
+        seat = table.state.to_act
+        if seat < 0:
+            return
+        if table.seats[seat].automatic:
+            self._spawn(table, self._ai_turn(table, table.version, seat))
+        elif table.timer > 0:
+            self._spawn(table, self._turn_timer(table, table.version, seat))
+
+    def cancel(self, table: Table) -> None:
+        task = self._tasks.pop(table.id, None)
+        if task is not None and task is not asyncio.current_task() and not task.done():
+            task.cancel()
+
+    async def close(self) -> None:
+        """Stop every task and wait until they are gone."""
+        self.closing = True
+        tasks = list(self._tasks.values())
+        self._tasks.clear()
+        for task in tasks:
+            if task is not asyncio.current_task():
+                task.cancel()
+        for task in tasks:
+            if task is not asyncio.current_task():
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+
+    @property
+    def busy(self) -> bool:
+        """A move is being made or is due now (not merely waiting on the clock)."""
+        return self._busy > 0
+
+    def _spawn(self, table: Table, work: Coroutine[Any, Any, None]) -> None:
+        self._busy += 1
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks[table.id] = task
+
+        def done(t: asyncio.Task[None]) -> None:
+            self._busy -= 1
+            if self._tasks.get(table.id) is t:
+                del self._tasks[table.id]
+
+        task.add_done_callback(done)
+
+    async def _sleep(self, seconds: float) -> None:
+        """Sleep on the clock; the task counts as idle meanwhile (see ``busy``)."""
+        if seconds <= 0:
+            await asyncio.sleep(0)
+            return
+        self._busy -= 1
+        try:
+            await self.clock.sleep(seconds)
+        finally:
+            self._busy += 1
+
+    async def _ai_turn(self, table: Table, version: int, seat: int) -> None:
+        try:
+            await self._sleep(self.ai_delay)
+            gate = self.gate() if self.gate is not None else contextlib.nullcontext()
+            async with gate, table.lock:
+                if table.version == version and table.status is TableStatus.PLAYING:
+                    await self._move(table, seat, [], None)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("automatic move failed at table %s", table.id)
+
+    async def _turn_timer(self, table: Table, version: int, seat: int) -> None:
+        try:
+            await self._sleep(table.timer / 2)
+            async with table.lock:
+                if table.version != version:
+                    return
+                s = table.seats[seat]
+                self._emit(table, (Notice("notice.reminder", {
+                    "name": s.name, "seconds": table.timer // 2}, mention=s.user_id),))
+            await self._sleep(table.timer - table.timer / 2)
+            async with table.lock:
+                if table.version != version or table.status is not TableStatus.PLAYING:
+                    return
+                s = table.seats[seat]
+                missed = s.but(missed=s.missed + 1)
+                notices = [Notice("notice.timed_out", {"name": s.name})]
+                if missed.missed >= MISSES_BEFORE_AWAY:
+                    missed = missed.but(away=True)
+                    notices.append(Notice("notice.away", {"name": s.name}, mention=s.user_id))
+                seats = list(table.seats)
+                seats[seat] = missed  # stored with the move the AI makes for him
+                await self._move(table, seat, notices, seats)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("turn timer failed at table %s", table.id)
+

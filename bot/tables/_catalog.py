@@ -1,0 +1,121 @@
+"""What a table can be: presets, options, AI levels (the service's answers about them)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from bot.ai import LEVELS, Player, player
+from bot.game.presets import PRESETS
+from bot.game.rules import OPTION_NAMES, Rules, RulesError
+from bot.tables._inputs import option_value, quote
+from bot.tables._model import TableError
+
+DEFAULT_LEVEL = "normal"
+
+
+def presets() -> list[tuple[str, str]]:
+    """(name, title) of every preset, the default first."""
+    return [(name, p.title) for name, p in PRESETS.items()]
+
+
+def ai_levels() -> tuple[str, ...]:
+    return LEVELS
+
+
+def ai_level(level: str) -> str:
+    """A known AI level (a crafted request may name any)."""
+    if level not in LEVELS:
+        raise TableError("error.ai_level", text=quote(level), levels=", ".join(LEVELS))
+    return level
+
+
+def ai_player(level: str) -> Player:
+    return player(level or DEFAULT_LEVEL)
+
+
+def stored_rules(data: dict[str, Any]) -> Rules:
+    return Rules.from_json(data)
+
+
+def preset_for(preset: str, players: int | None) -> str:
+    """The preset to use for ``players``: russian + 4 players is russian4, and so on."""
+    p = PRESETS.get(preset)
+    if p is None or players is None or players == p.rules.seats:
+        return preset
+    stem = preset.rstrip("0123456789").removesuffix("_")
+    for name in (f"{preset}{players}", f"{stem}{players}", f"{stem}_{players}", stem):
+        q = PRESETS.get(name)
+        if q is not None and q.rules.seats == players:
+            return name
+    return preset
+
+
+def rules_for(preset: str, players: int | None) -> Rules:
+    p = PRESETS.get(preset)
+    if p is None:
+        raise TableError("error.unknown_preset", name=quote(preset),
+                         presets=", ".join(PRESETS))
+    if players is None or players == p.rules.seats:
+        return p.rules
+    try:
+        return p.rules.with_options(seats=players)
+    except RulesError:
+        raise TableError("error.players", preset=preset, seats=p.rules.seats,
+                         players=players) from None
+
+
+def with_option(rules: Rules, name: str, raw: str) -> tuple[Rules, str]:
+    """``rules`` with one option set from its text, and the value as stored (JSON)."""
+    try:
+        new = rules.with_options(**{name: option_value(raw)})
+    except (RulesError, TypeError) as exc:  # unknown names too, with a "did you mean"
+        raise TableError("error.option", name=quote(name),
+                         message=quote(str(exc), 300)) from None
+    return new, json.dumps(new.to_json()[name])
+
+
+def option_names(current: str) -> list[str]:
+    cur = current.lower().strip()
+    names = [n for n in OPTION_NAMES if cur in n] or list(OPTION_NAMES)
+    names.sort(key=lambda n: (not n.startswith(cur), n))
+    return names
+
+
+def option_values(rules: Rules | None, name: str, current: str) -> list[str]:
+    """The current value first, then the values the option's type allows."""
+    if name not in OPTION_NAMES:
+        return []
+    rules = rules or Rules()
+    now = json.dumps(rules.to_json()[name])
+    default = {f.name: f.default for f in dataclasses.fields(Rules)}.get(name)
+    values = [now]
+    if isinstance(default, StrEnum):
+        values += [e.value for e in type(default)]
+    elif isinstance(default, bool) or now in ("true", "false"):
+        values += ["true", "false"]
+    if current and current not in values:
+        values.insert(0, current)
+    return list(dict.fromkeys(v for v in values if current.lower() in v.lower()))
+
+
+@dataclass(frozen=True, slots=True)
+class RulesSummary:
+    """A table's rules: its preset and every option (``changed``: differs from the preset)."""
+
+    title: str
+    description: str
+    changed: tuple[tuple[str, str], ...]
+    options: tuple[tuple[str, str], ...]
+
+
+def rules_summary(preset: str, rules: Rules) -> RulesSummary:
+    p = PRESETS.get(preset)
+    options = rules.to_json()
+    base = p.rules.to_json() if p else {}
+    pairs = tuple((k, json.dumps(v)) for k, v in options.items())
+    changed = tuple((k, v) for k, v in pairs if json.dumps(base.get(k)) != v)
+    return RulesSummary(p.title if p else preset, p.description if p else "", changed, pairs)

@@ -1,0 +1,72 @@
+"""What people type or press, read into values, with a polite refusal for anything else.
+
+Discord lets a string option carry 6,000 characters and a crafted button any text: a refusal
+quotes at most a short prefix of it, so that no reply grows past Discord's limits.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from bot.game.cards import parse_card
+from bot.tables._model import TableError
+
+QUOTE_LIMIT = 24
+
+
+def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """A short, single-line prefix of user input, fit to quote in a reply."""
+    flat = " ".join(str(text).split())
+    flat = flat.replace("`", "'")
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def card_from_text(text: str) -> int:
+    """A card as people write it (``10H``, ``q♠``, ``T♣``)."""
+    try:
+        return parse_card(text)
+    except ValueError:
+        raise TableError("error.bad_card", text=quote(text)) from None
+
+
+def amount_from_text(text: str) -> int:
+    """A bid or contract amount from a menu value."""
+    raw = text.strip()
+    if not raw.isdigit() or len(raw) > 6:
+        raise TableError("error.bad_amount", text=quote(text))
+    return int(raw)
+
+
+def index_from_text(text: str, count: int) -> int:
+    """A small index (a talon number, a seat) from a button or menu value."""
+    raw = text.strip()
+    if not raw.isdigit() or int(raw) >= count:
+        raise TableError("error.no_such_action")
+    return int(raw)
+
+
+def seat_from_text(names: Sequence[str], text: str) -> int:
+    """A seat by number or by its player's name (case-insensitive)."""
+    raw = text.strip()
+    if raw.isdigit() and int(raw) < len(names):
+        return int(raw)
+    for i, n in enumerate(names):
+        if n.lower() == raw.lower():
+            return i
+    raise TableError("error.user_not_seated")
+
+
+def option_value(raw: str) -> Any:
+    """A typed option value: JSON where it parses (true, 110, null, [2, 2]), else the text."""
+    text = raw.strip()
+    try:
+        return json.loads(text)
+    except ValueError:
+        low = text.lower()
+        if low in ("yes", "on"):
+            return True
+        if low == "no":
+            return False
+        return text

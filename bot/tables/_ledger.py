@@ -1,0 +1,190 @@
+"""Every change of a table: computed, committed to the database, and only then applied.
+
+The invariant of the service: a table in memory never shows what the database does not
+hold. So each method here first computes the new values (new seats, the next state), then
+commits them in one transaction, and only after the commit assigns them to the ``Table``
+and bumps its version. A failed commit leaves the table exactly as it was.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.game.actions import Action, Move
+from bot.game.dealing import new_match, random_deal
+from bot.game.engine import apply_into
+from bot.game.errors import RuleError
+from bot.game.events import Event, HandScored
+from bot.game.rules import Rules
+from bot.game.serialize import move_to_json
+from bot.game.state import HandResult, Phase, State
+from bot.store import Store, TableStatus
+from bot.tables._log import result_json
+from bot.tables._model import Seat, Table, TableError
+from bot.tables.clock import Clock
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """What a committed move caused: its events, the hand they belong to, whether the match
+    ended."""
+
+    events: tuple[Event, ...]
+    hand_no: int
+    over: bool
+
+
+class Ledger:
+    """Commits changes of tables to the store, then applies them."""
+
+    def __init__(self, store: Store, clock: Clock) -> None:
+        self.store = store
+        self.clock = clock
+
+    async def seats(self, table: Table, seats: Sequence[Seat], *, human: bool,
+                    host_id: int | None = None) -> None:
+        """New seats (and host); ``human``: a person did it (the table is not abandoned)."""
+        now = self.clock.now()
+        changes: dict[str, Any] = {"updated_at": now}
+        if human:
+            changes["last_human_at"] = now
+        if host_id is not None:
+            changes["host_id"] = host_id
+        async with self.store.transaction() as tx:
+            await tx.save_seats(table.id, [s.row(i) for i, s in enumerate(seats)])
+            await tx.update_table(table.id, **changes)
+        table.seats = tuple(seats)
+        if host_id is not None:
+            table.host_id = host_id
+        if human:
+            table.last_human_at = now
+        table.version += 1
+
+    async def rules(self, table: Table, rules: Rules) -> None:
+        async with self.store.transaction() as tx:
+            await tx.update_table(table.id, rules=rules.to_json(), updated_at=self.clock.now())
+        table.rules = rules
+        table.version += 1
+
+    async def message(self, table: Table, message_id: int | None) -> None:
+        """The public table message (so that it survives a restart)."""
+        async with self.store.transaction() as tx:
+            await tx.update_table(table.id, message_id=message_id)
+        table.message_id = message_id
+
+    async def close(self, table: Table, status: TableStatus) -> None:
+        now = self.clock.now()
+        async with self.store.transaction() as tx:
+            await tx.update_table(table.id, status=status, updated_at=now)
+            if table.match_no and table.status is TableStatus.PLAYING:
+                st = table.state
+                await tx.finish_match(table.id, table.match_no, status=status.value,
+                                      winners=[],
+                                      totals=list(st.match.totals) if st else [], now=now)
+        table.status = status
+        table.version += 1
+
+    async def look(self, table: Table, seat: int) -> None:
+        """``seat`` looked at his cards in this hand (committed before he sees them)."""
+        assert table.state is not None
+        hand_no = table.state.match.hand_no
+        async with self.store.transaction() as tx:
+            await tx.add_look(table.id, table.match_no, hand_no, seat, self.clock.now())
+        table.looked = table.looked | {(hand_no, seat)}
+
+    async def start_match(self, table: Table, dealer: int, rng: random.Random) -> Moved:
+        now = self.clock.now()
+        match_no = table.match_no + 1
+        state = new_match(table.rules, dealer)
+        deal = random_deal(state, rng)
+        events: list[Event] = []
+        for move in deal:
+            state = apply_into(state, move, events)
+        seats = tuple(s.but(away=False, missed=0) for s in table.seats)
+        seat_list = [{"user_id": s.user_id, "name": s.name, "ai": s.ai} for s in seats]
+        async with self.store.transaction() as tx:
+            await tx.start_match(table.id, match_no, rules=table.rules.to_json(), dealer=dealer,
+                                 seats=seat_list, now=now)
+            await tx.append_moves(table.id, match_no, 0,
+                                  [(move_to_json(m), None) for m in deal], now)
+            await tx.save_seats(table.id, [s.row(i) for i, s in enumerate(seats)])
+            await tx.update_table(table.id, status=TableStatus.PLAYING, match_no=match_no,
+                                  dealer=dealer, updated_at=now, last_human_at=now)
+        table.status, table.match_no, table.dealer = TableStatus.PLAYING, match_no, dealer
+        table.state, table.seq, table.last_human_at = state, len(deal), now
+        table.seats, table.looked = seats, frozenset()
+        table.version += 1
+        return Moved(tuple(events), 0, False)
+
+    async def move(self, table: Table, action: Action, user_id: int | None,
+                   deal_rng: random.Random, *, seats: Sequence[Seat] | None = None) -> Moved:
+        """Apply ``action``, deal on if a hand ended, commit (with ``seats`` if given)."""
+        state = table.state
+        assert state is not None
+        events: list[Event] = []
+        hand_no = state.match.hand_no
+        try:
+            new = apply_into(state, action, events)
+        except RuleError as err:
+            raise TableError("error.rule", message=err.message_for(table.names())) from None
+        moves: list[tuple[dict[str, Any], int | None]] = [(move_to_json(action), user_id)]
+        hands: list[tuple[int, HandResult]] = [
+            (hand_no, e.result) for e in events if isinstance(e, HandScored)]
+        if new.phase is Phase.DEALING:
+            for move in random_deal(new, deal_rng):
+                new = apply_into(new, move, events)
+                moves.append((move_to_json(move), None))
+        now = self.clock.now()
+        over = new.phase is Phase.MATCH_OVER
+        human = user_id is not None
+        async with self.store.transaction() as tx:
+            await tx.append_moves(table.id, table.match_no, table.seq, moves, now)
+            for no, result in hands:
+                await tx.add_hand(table.id, table.match_no, no, result_json(result), now)
+            if seats is not None:
+                await tx.save_seats(table.id, [s.row(i) for i, s in enumerate(seats)])
+            changes: dict[str, Any] = {"updated_at": now}
+            if human:
+                changes["last_human_at"] = now
+            if over:
+                changes["status"] = TableStatus.FINISHED
+                await tx.finish_match(table.id, table.match_no, status="won",
+                                      winners=new.match.winners, totals=new.match.totals,
+                                      now=now)
+            await tx.update_table(table.id, **changes)
+        table.state = new
+        table.seq += len(moves)
+        if seats is not None:
+            table.seats = tuple(seats)
+        if human:
+            table.last_human_at = now
+        if over:
+            table.status = TableStatus.FINISHED
+        table.version += 1
+        return Moved(tuple(events), hand_no, over)
+
+    async def deal(self, table: Table, rng: random.Random) -> None:
+        """A state waiting for cards gets them (after a restore; normally never needed)."""
+        st = table.state
+        if st is None or st.phase is not Phase.DEALING:
+            return
+        deal: list[Move] = list(random_deal(st, rng))
+        for move in deal:
+            st = apply_into(st, move, None)
+        async with self.store.transaction() as tx:
+            await tx.append_moves(table.id, table.match_no, table.seq,
+                                  [(move_to_json(m), None) for m in deal], self.clock.now())
+        table.state, table.seq = st, table.seq + len(deal)
+
+    async def set_aside(self, table: Table, state: State, good: int, reason: str) -> int:
+        """Keep the ``good`` moves that replayed; the rest of the log moves to
+        ``set_aside_moves`` for the operator. How many rows were set aside."""
+        async with self.store.transaction() as tx:
+            count = await tx.set_aside_moves(table.id, table.match_no, good, reason,
+                                             self.clock.now())
+        table.state, table.seq = state, good
+        return count
+
