@@ -1,0 +1,160 @@
+"""Hostile input through the emulator: the longest strings Discord allows, crafted buttons
+and values, unknown ids, and a hand message of an earlier hand."""
+
+from __future__ import annotations
+
+import random
+
+from bot.game.actions import Verb
+from bot.game.state import Phase
+
+from .conftest import hand_id, hand_of, open_table, play_turn
+
+LONGEST = 6000  # characters Discord allows in a string option
+
+
+def _string_options(cmd: dict) -> list[tuple[str, str, list[dict]]]:
+    """(command words, option name, the other required options) of every string option."""
+    out = []
+
+    def walk(words: str, options: list[dict]) -> None:
+        leaves = [o for o in options if o["type"] not in (1, 2)]
+        for o in options:
+            if o["type"] in (1, 2):
+                walk(f"{words} {o['name']}", o.get("options", []))
+        for o in leaves:
+            if o["type"] == 3 and not o.get("choices"):
+                out.append((words, o["name"], [x for x in leaves if x is not o]))
+
+    walk(cmd["name"], cmd.get("options", []))
+    return out
+
+
+async def test_the_longest_input_gets_a_short_clear_answer_everywhere(world):
+    """Every free-text option, filled with 6,000 characters: a reply under Discord's 2,000
+    characters that quotes at most a short prefix, and nothing changes."""
+    w = world
+    fd, alice = w.fd, w.users[0]
+    await open_table(w)
+    table = w.table()
+    seq, version = table.seq, table.version
+    commands = fd.store.commands_for(w.guild.id)
+    tried = []
+    for cmd in commands:
+        for words, name, others in _string_options(cmd):
+            values = {name: "Q" * LONGEST}
+            for o in others:
+                if o.get("required"):
+                    values[o["name"]] = "x" * LONGEST if o["type"] == 3 else 1
+            r = await fd.slash(alice, w.channel, words, **values)
+            assert r.ephemeral, (words, name)
+            assert 0 < len(r.content) <= 2000 and "Q" * 40 not in r.content, (words, r.content)
+            assert "Something went wrong" not in r.content, (words, r.content)
+            tried.append(f"/{words} {name}")
+    assert {"/play card", "/give card", "/table option name"} <= set(tried), tried
+    assert table.seq == seq and table.version == version
+
+
+async def test_a_button_of_another_channels_table_is_refused(world):
+    """Crafted ids pointing at a table in another channel or server: no seat, no ending, no
+    rewritten message; the table there is untouched."""
+    w = world
+    fd, alice, bob, eve = w.fd, w.users[0], w.users[1], w.users[4]
+    r = await fd.slash(alice, w.channel, "table new")
+    tid = w.table().id
+    other = fd.add_text_channel(w.guild, "elsewhere")
+    guild2 = fd.add_guild("Other", members=w.users)
+    fd.set_permissions(guild2, eve, ["manage_channels"])
+    chan2 = fd.add_text_channel(guild2, "lobby")
+    await w.settle()
+    src = w.table_message()
+    for user, channel in ((bob, other), (eve, chan2)):
+        r = await fd.forge(user, channel, f"t1000:{tid}:join:", src)
+        assert r.ephemeral and "another channel" in r.content, r.content
+    assert w.table().names() == ["Alice"]
+    # eve manages channels in her own server: that gives her no say over this table
+    for verb in ("endyes", "endno"):
+        r = await fd.forge(eve, chan2, f"t1000:{tid}:{verb}:", src)
+        assert r.ephemeral and "another channel" in r.content, r.content
+    # endno in the right channel needs the right to end the table
+    r = await fd.forge(bob, w.channel, f"t1000:{tid}:endno:", src)
+    assert r.ephemeral and "Only the host" in r.content, r.content
+    assert w.table().live and w.table().id == tid
+
+
+async def test_malformed_values_are_refused_politely(world):
+    w = world
+    fd = w.fd
+    await open_table(w)
+    table = w.table()
+    seat = table.to_act()
+    user = w.user(table.seats[seat].user_id)
+    seq = table.seq
+    key = table.hand_key
+    crafted = [
+        (f"t1000:{table.id}:talon:x:{key}", None),
+        (f"t1000:{table.id}:choose:bid:{key}", ["abc"]),
+        (f"t1000:{table.id}:choose:bid:{key}", [""]),
+        (f"t1000:{table.id}:choose:contract:{key}", ["x"]),
+        (f"t1000:{table.id}:choose:givezz:{key}", ["AS"]),
+        (f"t1000:{table.id}:choose:bid:{key}", []),
+        (f"t1000:{table.id}:play:ZZ:{key}", None),
+    ]
+    src = w.table_message()
+    for cid, values in crafted:
+        r = await fd.forge(user, w.channel, cid, src, values=values,
+                           component_type=3 if values is not None else 2)
+        assert r.ephemeral, cid
+        assert "Something went wrong" not in r.content and r.content, (cid, r.content)
+    assert table.seq == seq
+
+
+async def test_unknown_and_stale_ids_are_answered(world):
+    w = world
+    fd, alice = w.fd, w.users[0]
+    await open_table(w)
+    tid = w.table().id
+    for cid in ("t1000:abc:join:", f"t1000:{tid}:frobnicate:", "something-else",
+                f"t1000:{tid}:play:{'A' * 40}"):
+        r = await fd.forge(alice, w.channel, cid, w.table_message())
+        assert r.ephemeral and "no longer active" in r.content and "/table show" in r.content
+
+
+async def test_a_hand_message_of_an_earlier_hand_cannot_move(world):
+    """A hand message from hand 1 pressed during hand 2: refused, with the current hand shown
+    in its place; the newer hand message keeps refreshing."""
+    w = world
+    fd = w.fd
+    await open_table(w)
+    table = w.table()
+    rng = random.Random(3)
+    first = table.hand_key
+    user = w.user(table.seats[table.to_act()].user_id)
+    r = await fd.click(user, w.table_message(user), f"t1000:{table.id}:hand:")
+    old = r.message
+    old_ids = list(old.custom_ids)
+    for _ in range(400):
+        await w.service.settle()
+        if table.hand_key != first and table.state.phase is Phase.BIDDING:
+            break
+        assert await play_turn(w, rng)
+    seat = table.seat_of(user.id)
+    while table.to_act() != seat:
+        await w.service.settle()
+        assert await play_turn(w, rng)
+    await w.settle()
+    legal = [a for a in table.offer(seat).actions if a.verb is Verb.BID]
+    assert legal
+    stale = next(c for c in old_ids if ":choose:bid:" in c or ":pass:" in c)
+    assert stale.endswith(":" + first)
+    seq = table.seq
+    r = await fd.forge(user, w.channel, stale, old,
+                       values=[str(legal[0].amount)] if ":choose:" in stale else None,
+                       component_type=3 if ":choose:" in stale else 2)
+    assert f"This is hand {table.hand_no}" in r.content, r.content
+    assert table.seq == seq
+    # the answer shows the current hand, whose buttons name it
+    now = hand_of(w, user)
+    assert now is not None and any(c.endswith(":" + table.hand_key) for c in now.custom_ids)
+    assert hand_id(table, "pass") in now.custom_ids or any(
+        ":choose:bid:" in c for c in now.custom_ids)

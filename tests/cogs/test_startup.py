@@ -1,0 +1,54 @@
+"""`python -m bot run` when Discord cannot be used: one clear line and a non-zero exit."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import sys
+from pathlib import Path
+
+from tests.fakediscord import FakeDiscord
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def run_bot(env: dict[str, str], limit: float = 60.0) -> tuple[int, str]:
+    full = {**os.environ, "LOG_LEVEL": "WARNING", **env}
+    full.pop("DEV_GUILD_ID", None)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "run", cwd=str(ROOT), env=full,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(), limit)
+    except TimeoutError:
+        proc.kill()
+        await proc.wait()
+        raise AssertionError("the bot did not exit") from None
+    return proc.returncode or 0, (out + err).decode()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def test_a_wrong_token_is_one_clear_line(tmp_path):
+    async with FakeDiscord() as fd:
+        env = {**fd.env, "DISCORD_TOKEN": "not-the-token", "DATABASE_PATH": str(tmp_path / "a.db")}
+        code, output = await run_bot(env)
+    assert code == 1, output
+    assert "Discord refused the bot token" in output
+    assert "Traceback" not in output and len(output.strip().splitlines()) <= 3, output
+
+
+async def test_discord_unreachable_is_one_clear_line(tmp_path):
+    port = free_port()  # nothing listens there
+    env = {"DISCORD_TOKEN": "x", "DATABASE_PATH": str(tmp_path / "b.db"),
+           "DISCORD_API_BASE": f"http://127.0.0.1:{port}/api/v10",
+           "DISCORD_GATEWAY_URL": f"ws://127.0.0.1:{port}/gateway"}
+    code, output = await run_bot(env)
+    assert code == 1, output
+    assert "could not reach Discord" in output and f"127.0.0.1:{port}" in output
+    assert "Traceback" not in output and len(output.strip().splitlines()) <= 3, output
