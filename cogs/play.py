@@ -15,8 +15,7 @@ from discord.ext import commands
 from bot.game.actions import Action, Flag, Verb
 from bot.game.cards import card_pretty, card_str
 from bot.i18n import t
-from bot.tables import Table, TableError, TableService, card_from_text
-from bot.tables._inputs import seat_from_text
+from bot.tables import Table, TableError, TableService, card_from_text, seat_from_text
 from cogs._bot import TysiacBot, actor_of, locale_of, ls, send, within
 from cogs._ids import Press, read_press
 from cogs._views import Pressed, hand_message

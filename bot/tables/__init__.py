@@ -10,7 +10,13 @@ the presets, options and AI levels, and the results of a match for its images.
 from bot.store import TableStatus
 from bot.tables._autoplay import Gate
 from bot.tables._catalog import RulesSummary, ai_levels, presets
-from bot.tables._inputs import amount_from_text, card_from_text, index_from_text, quote
+from bot.tables._inputs import (
+    amount_from_text,
+    card_from_text,
+    index_from_text,
+    quote,
+    seat_from_text,
+)
 from bot.tables._log import result_json
 from bot.tables._model import Actor, Notice, Outcome, Seat, Table, TableError, Update
 from bot.tables._offers import Offer
@@ -22,5 +28,5 @@ __all__ = [
     "DEFAULT_TIMER", "Actor", "Clock", "FakeClock", "Gate", "Listener", "Notice", "Offer",
     "Outcome", "RealClock", "RulesSummary", "Seat", "Table", "TableError", "TableService",
     "TableStatus", "Update", "ai_levels", "amount_from_text", "card_from_text",
-    "index_from_text", "open_service", "presets", "quote", "result_json",
+    "index_from_text", "open_service", "presets", "quote", "result_json", "seat_from_text",
 ]

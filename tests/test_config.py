@@ -1,0 +1,53 @@
+"""Settings: one value, read once from .env and the environment (the environment wins)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.config import RenderIn, SettingsError, load_settings
+
+
+def write_env(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / ".env"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_tuning_variables_come_from_dotenv_too(tmp_path):
+    env = write_env(tmp_path, "DISCORD_TOKEN=abc\nTYSIAC_AI_DELAY=0.5\nTYSIAC_LANES=8\n"
+                              "TYSIAC_IMAGES=off\nTYSIAC_RENDER_IN=thread\nTYSIAC_SEED=7\n")
+    s = load_settings({}, env)
+    assert (s.token, s.ai_delay, s.lanes, s.images, s.render_in, s.seed) == (
+        "abc", 0.5, 8, False, RenderIn.THREAD, 7)
+
+
+def test_the_environment_wins_over_dotenv(tmp_path):
+    env = write_env(tmp_path, "DISCORD_TOKEN=abc\nTYSIAC_LANES=8\nDATABASE_PATH=a.db\n")
+    s = load_settings({"TYSIAC_LANES": "0", "DATABASE_PATH": "b.db"}, env)
+    assert (s.token, s.lanes, s.database_path) == ("abc", 0, "b.db")
+
+
+def test_defaults_without_any_tuning(tmp_path):
+    s = load_settings({"DISCORD_TOKEN": "x"}, tmp_path / "missing.env")
+    assert (s.ai_delay, s.lanes, s.images, s.render_in, s.seed, s.stall_ms) == (
+        1.5, 256, True, RenderIn.PROCESS, None, 250)
+
+
+def test_no_token_says_where_to_get_one(tmp_path):
+    with pytest.raises(SettingsError) as e:
+        load_settings({}, tmp_path / "missing.env")
+    assert "DISCORD_TOKEN" in str(e.value) and "Reset Token" in str(e.value)
+    assert load_settings({}, tmp_path / "missing.env", need_token=False).token == ""
+
+
+@pytest.mark.parametrize(("key", "value", "says"), [
+    ("TYSIAC_AI_DELAY", "soon", "must be a number"),
+    ("TYSIAC_IMAGES", "maybe", "must be 1 or 0"),
+    ("TYSIAC_RENDER_IN", "gpu", "must be one of process, thread"),
+])
+def test_a_malformed_value_names_the_variable(tmp_path, key, value, says):
+    with pytest.raises(SettingsError) as e:
+        load_settings({"DISCORD_TOKEN": "x", key: value}, tmp_path / "missing.env")
+    assert key in str(e.value) and says in str(e.value)
