@@ -27,6 +27,7 @@ from bot.game.options import (
 )
 
 __all__ = [
+    "ALLOWED_INTS",
     "OPTION_NAMES",
     "Barrel",
     "BarrelConflict",
@@ -292,7 +293,7 @@ def _parse_marriage_values(raw: Any) -> MarriageValues:
     )
 
 
-_ALLOWED_INTS = {
+ALLOWED_INTS: dict[str, tuple[int, ...]] = {  # whole-number options with few values
     "seats": (2, 3, 4),
     "bid_step": (5, 10),
     "rounding": (1, 5, 10),
@@ -303,7 +304,7 @@ _ALLOWED_INTS = {
 
 def validate(r: Rules) -> None:
     """Raise RulesError for impossible values or combinations (RULES.md §3)."""
-    for name, allowed in _ALLOWED_INTS.items():
+    for name, allowed in ALLOWED_INTS.items():
         value = getattr(r, name)
         if value not in allowed:
             raise RulesError(f"{name} must be one of {', '.join(map(str, allowed))}; got {value}")
