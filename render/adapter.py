@@ -1,7 +1,7 @@
 """A thin, typed adapter from the engine's own types to the render views.
 
 ``table_view`` and ``hand_view`` read an ``Observation`` (``bot.game.observation``) and
-nothing else: what a viewer may know is the observation's business (RULES.md §2.16), and
+nothing else: what a viewer may know is the observation's business (bot/game/observation.py), and
 the public table is built only from the public parts of whatever observation it is given.
 ``sheet_view`` and ``summary_view`` read the ``HandResult`` of every hand of a match.
 

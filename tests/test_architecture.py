@@ -1,4 +1,4 @@
-"""Structural test: the layers of ARCHITECTURE.md import only what they may."""
+"""Structural test: the layers of docs/architecture.md import only what they may."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ from bot.game.cards import card, card_str, cards_of, mask_str
 
 
 class Verb(StrEnum):
-    """The verbs of SCENARIOS.md."""
+    """The verbs of scenario actions (docs/scenarios.md)."""
 
     BID = "bid"
     PASS = "pass"

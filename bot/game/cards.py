@@ -1,4 +1,4 @@
-"""Cards as small ints and hands as bitmasks, with the notation of SCENARIOS.md.
+"""Cards as small ints and hands as bitmasks, in the notation of docs/scenarios.md.
 
 A card is ``suit * 8 + rank`` where rank is the index in strength order
 7 8 9 J Q K 10 A (0..7) and suit is C D H S (0..3). A set of cards is an int
@@ -91,7 +91,7 @@ def mask_points(mask: int) -> int:
 
 
 def card_str(c: int) -> str:
-    """Notation of SCENARIOS.md: rank then suit, e.g. ``10H``."""
+    """Notation of docs/scenarios.md: rank then suit, e.g. ``10H``."""
     return RANKS[c & 7] + SUITS[c >> 3]
 
 

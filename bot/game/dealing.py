@@ -206,7 +206,7 @@ def apply_jack_penalty(s: State, events: list[Event] | None) -> None:
 
 
 def canonical_deal(rules: Rules, dealer: int, deck: list[int]) -> Deal:
-    """Deal a shuffled deck (deck[0] on top) in the order of RULES.md §1.6."""
+    """Deal a shuffled deck (deck[0] on top) in the fixed order of ``_deal_by_order``."""
     key = ("pattern", dealer)
     dest = rules.memo.get(key)
     if dest is None:

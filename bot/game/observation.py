@@ -1,6 +1,7 @@
 """What one seat (or a spectator) may know: the only view of a state that leaves the engine.
 
-Players, AIs and images get an ``Observation``, never the ``State`` (RULES.md §2.16, §7.24).
+Players, AIs and images get an ``Observation``, never the ``State``: what a seat may
+know is decided here and nowhere else.
 """
 
 from __future__ import annotations

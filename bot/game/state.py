@@ -39,7 +39,7 @@ class HandEnd(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Match:
-    """Everything that lasts from hand to hand (RULES.md §2.1)."""
+    """Everything that lasts from hand to hand (the counters a scenario's ``start`` can set)."""
 
     totals: tuple[int, ...]
     barrel_hands: tuple[int, ...]

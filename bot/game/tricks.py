@@ -46,7 +46,7 @@ def may_declare_now(s: State) -> bool:
 
 
 def legal_card_mask(s: State, seat: int) -> int:
-    """Mask of the cards ``seat`` may play to the current trick (RULES.md §3.7)."""
+    """Mask of the cards ``seat`` may play now (options must_trump_when_void, must_beat)."""
     hand = s.held[seat]
     trick = s.trick
     if not trick:
