@@ -212,7 +212,7 @@ def _declare_marriage(s: State, seat: int, suit: int, events: list[Event] | None
     else:
         value = r.marriage_values[suit]
     if on_lviv_barrel(r, s.match.totals[seat]):
-        value = 0  # D10: declared, sets trump, scores nothing
+        value = 0  # Lviv barrel: declared, sets trump, scores nothing
     s.marriages_declared += 1
     s.decl[seat] += value
     s.decl_log = (*s.decl_log, (seat, suit, value))
