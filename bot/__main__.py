@@ -45,8 +45,14 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_presets(_: argparse.Namespace) -> int:
+def _cmd_presets(args: argparse.Namespace) -> int:
     from bot.game.presets import PRESETS
+
+    if args.markdown:
+        from bot.game.reference import rules_markdown
+
+        sys.stdout.write(rules_markdown())
+        return 0
 
     width = max(len(n) for n in PRESETS)
     for p in PRESETS.values():
@@ -128,6 +134,8 @@ def main(argv: list[str] | None = None) -> int:
                         "(default for --matches, so that matches end)")
     p.set_defaults(func=_cmd_simulate)
     p = sub.add_parser("presets", help="list the rule presets")
+    p.add_argument("--markdown", action="store_true",
+                   help="print the whole rules reference (options and presets), as docs/rules.md")
     p.set_defaults(func=_cmd_presets)
     p = sub.add_parser("render", help="write a sample of every image into OUTDIR")
     p.add_argument("outdir")

@@ -1,7 +1,7 @@
 """A thin, typed adapter from the engine's own types to the render views.
 
 ``table_view`` and ``hand_view`` read an ``Observation`` (``bot.game.observation``) and
-nothing else: what a viewer may know is the observation's business (RULES.md §2.16), and
+nothing else: what a viewer may know is the observation's business (bot/game/observation.py), and
 the public table is built only from the public parts of whatever observation it is given.
 ``sheet_view`` and ``summary_view`` read the ``HandResult`` of every hand of a match.
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.game.actions import Verb
-from bot.game.cards import RK, RQ, SUITS, card_str
+from bot.game.cards import RK, RQ, SUIT_NAMES, SUITS, card, card_str, suit_of
 from bot.game.dealing import seats_for_hand
 from bot.game.observation import Observation
 from bot.game.rules import Barrel, MarriageValueMode, Rules, cards_after_exchange
@@ -171,7 +171,7 @@ def table_view(
 
 def _marriage_suits(hand: Sequence[int]) -> list[int]:
     held = set(hand)
-    return [s for s in range(4) if s * 8 + RK in held and s * 8 + RQ in held]
+    return [s for s in range(4) if card(RK, s) in held and card(RQ, s) in held]
 
 
 def _hand_note(obs: Observation) -> str:
@@ -197,13 +197,10 @@ def _hand_note(obs: Observation) -> str:
     if obs.trick and obs.stock_size:
         return "Any card (free play while the stock lasts)"
     if obs.trick:
-        led = obs.trick[0][1] >> 3
-        held = {c >> 3 for c in obs.hand}
-        return "Your turn" if led not in held else f"Follow {_SUIT_WORDS[led]}"
+        led = suit_of(obs.trick[0][1])
+        held = {suit_of(c) for c in obs.hand}
+        return "Your turn" if led not in held else f"Follow {SUIT_NAMES[led]}"
     return "Your lead"
-
-
-_SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
 
 
 def hand_view(obs: Observation, name: str) -> HandView:

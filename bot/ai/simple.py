@@ -9,9 +9,21 @@ from __future__ import annotations
 import random
 
 from bot.game.actions import Action, Flag, Verb
-from bot.game.cards import RA, RK, RQ, marriages_in, points_of, to_mask
+from bot.game.cards import (
+    RA,
+    RK,
+    RQ,
+    beats,
+    card,
+    marriages_in,
+    points_of,
+    rank_of,
+    suit_of,
+    to_mask,
+)
 from bot.game.observation import Observation
 from bot.game.state import Phase
+from bot.game.tricks import winning_card
 
 
 class SimplePlayer:
@@ -38,8 +50,8 @@ class SimplePlayer:
                 return _lowest_contract(legal)
             declared = [a for a in leads if a.flag is not Flag.NONE]
             if declared:
-                return max(declared, key=lambda a: o.rules.marriage_values[a.card >> 3])
-            aces = [a for a in leads if a.card & 7 == RA]
+                return max(declared, key=lambda a: o.rules.marriage_values[suit_of(a.card)])
+            aces = [a for a in leads if rank_of(a.card) == RA]
             return rng.choice(aces or leads)
         if phase is Phase.PLAY:
             return _follow(o, legal, rng)
@@ -64,20 +76,16 @@ def _lowest_contract(legal: list[Action]) -> Action:
 
 def _follow(o: Observation, legal: list[Action], rng: random.Random) -> Action:
     trump = o.trump
-    best = o.trick[0][1]
-    for _, c in o.trick[1:]:
-        if (c >> 3 == best >> 3 and c > best) or (c >> 3 == trump and best >> 3 != trump):
-            best = c
+    best = winning_card(o.trick, trump)
     plays = [a for a in legal if a.verb is Verb.PLAY] or legal
-    winners = [a for a in plays if (a.card >> 3 == best >> 3 and a.card > best)
-               or (a.card >> 3 == trump and best >> 3 != trump)]
+    winners = [a for a in plays if beats(a.card, best, trump)]
     if winners and rng.random() < 0.8:
-        return max(winners, key=lambda a: a.card & 7)
+        return max(winners, key=lambda a: rank_of(a.card))
     return min(plays, key=lambda a: (points_of(a.card), rng.random()))
 
 
 def _marriage_cards(hand: int) -> set[int]:
     out: set[int] = set()
     for suit in marriages_in(hand):
-        out |= {suit * 8 + RK, suit * 8 + RQ}
+        out |= {card(RK, suit), card(RQ, suit)}
     return out

@@ -6,11 +6,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.game.cards import card_str, cards_of, mask_str
+from bot.game.cards import card, card_str, cards_of, mask_str
 
 
 class Verb(StrEnum):
-    """The verbs of SCENARIOS.md."""
+    """The verbs of scenario actions (docs/scenarios.md)."""
 
     BID = "bid"
     PASS = "pass"
@@ -157,7 +157,7 @@ DISCARDS: tuple[tuple[Action, ...], ...] = tuple(
 def _by_byte(actions: tuple[Action, ...]) -> tuple[tuple[tuple[Action, ...], ...], ...]:
     # [suit][byte] -> the actions for the cards of that suit present in the byte
     return tuple(
-        tuple(tuple(actions[suit * 8 + r] for r in range(8) if b >> r & 1) for b in range(256))
+        tuple(tuple(actions[card(r, suit)] for r in range(8) if b >> r & 1) for b in range(256))
         for suit in range(4)
     )
 

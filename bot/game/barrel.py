@@ -1,4 +1,7 @@
-"""The barrel (бочка) and the lock: who is on them, and the barrel's transitions (§2.12, §3.9)."""
+"""The barrel (бочка) and the lock: who is on them, and the barrel's transitions.
+
+See docs/rules.md, options ``barrel`` and ``lock_at``.
+"""
 
 from __future__ import annotations
 
@@ -29,7 +32,7 @@ def classic_barrel(
     s: State, end: HandEnd, made: bool | None, start: tuple[int, ...], new: list[int],
     bh: list[int], falls: list[int], notes: list[str], events: list[Event],
 ) -> None:
-    """Step 7 of §2.15 for the classic barrel: wins, mounting, barrel hands, falls, conflicts."""
+    """The classic barrel's scoring step: wins, mounting, barrel hands, falls, conflicts."""
     r = s.rules
     d = s.declarer
     at = r.barrel_at

@@ -114,7 +114,7 @@ def apply_bid(s: State, a: Action, events: list[Event] | None) -> None:
         events.append(BidMade(seat, n, blind))
     if first_high:
         suits = marriages_in(s.held[seat])
-        if suits:  # four aces may stand in for a marriage (D30): then nothing is shown
+        if suits:  # four aces may stand in for a marriage: then nothing is shown
             suit = min(suits, key=lambda x: (marriage_value(s.rules, x), x))
             s.shown_marriages = (*s.shown_marriages, (seat, suit))
             if events is not None:

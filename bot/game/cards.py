@@ -1,4 +1,4 @@
-"""Cards as small ints and hands as bitmasks, with the notation of SCENARIOS.md.
+"""Cards as small ints and hands as bitmasks, in the notation of docs/scenarios.md.
 
 A card is ``suit * 8 + rank`` where rank is the index in strength order
 7 8 9 J Q K 10 A (0..7) and suit is C D H S (0..3). A set of cards is an int
@@ -29,7 +29,7 @@ DECKS = {
     "7-A": sum(RANK_MASK),
 }
 
-_POINTS_BY_CARD = tuple(RANK_POINTS[c & 7] for c in range(32))
+CARD_POINTS = tuple(RANK_POINTS[c & 7] for c in range(32))  # card points, indexed by card
 _BYTE_POINTS = tuple(sum(RANK_POINTS[r] for r in range(8) if b >> r & 1) for b in range(256))
 
 
@@ -43,26 +43,41 @@ def card(rank: int, suit: int) -> int:
 
 
 def suit_of(c: int) -> int:
+    """The suit index of a card: C D H S are 0..3."""
     return c >> 3
 
 
 def rank_of(c: int) -> int:
+    """The rank index of a card in strength order: 7 8 9 J Q K 10 A are 0..7."""
     return c & 7
 
 
+def same_suit(a: int, b: int) -> bool:
+    """Whether two cards are of one suit."""
+    return a >> 3 == b >> 3
+
+
 def is_red(c: int) -> bool:
-    """Diamonds and hearts (drawn red)."""
-    return suit_of(c) in (1, 2)
+    """Diamonds and hearts are red, clubs and spades black."""
+    return c >> 3 in (DIAMONDS, HEARTS)
+
+
+def beats(c: int, best: int, trump: int) -> bool:
+    """Whether ``c``, played to a trick headed by ``best``, takes the lead (trump -1: none).
+
+    A higher card of the same suit beats it, and so does any trump over a non-trump.
+    """
+    return (c >> 3 == best >> 3 and c > best) or (c >> 3 == trump and best >> 3 != trump)
 
 
 def card_sort_key(c: int) -> tuple[int, int]:
-    """Sorts by suit, then from the highest rank down."""
-    return suit_of(c), -rank_of(c)
+    """Sort key for showing a hand: by suit C D H S, high to low within a suit."""
+    return c >> 3, -(c & 7)
 
 
 def points_of(c: int) -> int:
     """Card points of one card (A 11, 10 10, K 4, Q 3, J 2, else 0)."""
-    return _POINTS_BY_CARD[c]
+    return CARD_POINTS[c]
 
 
 def mask_points(mask: int) -> int:
@@ -76,7 +91,7 @@ def mask_points(mask: int) -> int:
 
 
 def card_str(c: int) -> str:
-    """Notation of SCENARIOS.md: rank then suit, e.g. ``10H``."""
+    """Notation of docs/scenarios.md: rank then suit, e.g. ``10H``."""
     return RANKS[c & 7] + SUITS[c >> 3]
 
 
@@ -101,20 +116,6 @@ def parse_card(text: str) -> int:
     return RANKS.index(rank_part) + 8 * suit
 
 
-def parse_suit(text: str) -> int:
-    """Parse a suit letter C D H S (or its symbol)."""
-    t = text.strip().upper()
-    if len(t) == 1 and t in SUITS:
-        return SUITS.index(t)
-    if len(t) == 1 and t in SUIT_SYMBOLS:
-        return SUIT_SYMBOLS.index(t)
-    raise ValueError(f"{text!r} is not a suit (C, D, H or S)")
-
-
-def bit(c: int) -> int:
-    return 1 << c
-
-
 def cards_of(mask: int) -> list[int]:
     """Cards of a mask in ascending int order (suit by suit, low to high)."""
     out = []
@@ -126,19 +127,16 @@ def cards_of(mask: int) -> list[int]:
 
 
 def to_mask(cards: Iterable[int]) -> int:
+    """The mask of these cards."""
     m = 0
     for c in cards:
         m |= 1 << c
     return m
 
 
-def count(mask: int) -> int:
-    return mask.bit_count()
-
-
 def sorted_for_display(mask: int) -> list[int]:
-    """Cards grouped by suit (S H D C... as C D H S order) and high to low within a suit."""
-    return sorted(cards_of(mask), key=lambda c: (c >> 3, -(c & 7)))
+    """Cards grouped by suit (C D H S) and high to low within a suit."""
+    return sorted(cards_of(mask), key=card_sort_key)
 
 
 def marriages_in(mask: int) -> list[int]:

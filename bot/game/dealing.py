@@ -14,6 +14,7 @@ from bot.game.cards import (
     marriages_in,
     mask_points,
     mask_str,
+    rank_of,
 )
 from bot.game.errors import RuleError
 from bot.game.events import CardsDealt, DealerPenalized, Event, HandStarted
@@ -205,7 +206,7 @@ def apply_jack_penalty(s: State, events: list[Event] | None) -> None:
 
 
 def canonical_deal(rules: Rules, dealer: int, deck: list[int]) -> Deal:
-    """Deal a shuffled deck (deck[0] on top) in the order of RULES.md §1.6."""
+    """Deal a shuffled deck (deck[0] on top) in the fixed order of ``_deal_by_order``."""
     key = ("pattern", dealer)
     dest = rules.memo.get(key)
     if dest is None:
@@ -301,7 +302,7 @@ def random_deal(s: State, rng: random.Random) -> list[Move]:
         # Sorting by random keys is an unbiased shuffle and, done in C, twice as fast as
         # random.shuffle (it runs once a hand in every simulation).
         deck.sort(key=lambda _: rand())
-        if rules.jack_bottom_reshuffle and deck[-1] & 7 == RJ:
+        if rules.jack_bottom_reshuffle and rank_of(deck[-1]) == RJ:
             jacks += 1
             if jacks == 3:
                 moves.append(JackPenalty())

@@ -1,4 +1,4 @@
-"""The engine's API: ``legal_actions``, ``apply`` and the chance moves that deal.
+"""The engine's API: ``legal_actions`` and ``apply`` (of actions and of the chance moves that deal).
 
 OpenSpiel's split: a state, the legal actions of the seat to act, and ``apply`` returning
 a new state plus the events the action caused. Illegal input raises ``RuleError`` and
@@ -7,12 +7,11 @@ leaves the given state untouched (``apply`` works on a copy).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 
 from bot.game.actions import Action, Deal, Flag, JackPenalty, Move, Verb
 from bot.game.bidding import apply_bid, apply_pass, claim_predeal_redeal, legal_bidding
-from bot.game.dealing import apply_deal, apply_jack_penalty, random_deal
+from bot.game.dealing import apply_deal, apply_jack_penalty
 from bot.game.errors import RuleError
 from bot.game.events import Event, GaveUp, RedealClaimed
 from bot.game.exchange import (
@@ -217,15 +216,6 @@ def _apply_redeal(s: State, a: Action, events: list[Event] | None) -> None:
 
 
 _HANDLERS[Verb.REDEAL] = _apply_redeal
-
-
-def deal_random(state: State, rng: random.Random) -> tuple[State, list[Event]]:
-    """Shuffle with ``rng`` and deal the next hand (jack penalties included)."""
-    events: list[Event] = []
-    s = state
-    for move in random_deal(state, rng):
-        s = apply_into(s, move, events)
-    return s, events
 
 
 def to_act(state: State) -> int:

@@ -23,7 +23,7 @@ def on_lviv_barrel(rules: Rules, total: int) -> bool:
 
 
 def qualifies_high(rules: Rules, mask: int) -> bool:
-    """Holds a marriage (or four aces where they count, D30) for bids above the limit."""
+    """Holds a marriage (or four aces where they count) for bids above the limit."""
     if marriages_in(mask):
         return True
     return rules.four_aces_bonus is not None and mask & ALL_ACES == ALL_ACES

@@ -8,7 +8,7 @@ from bot.game.state import HandEnd, HandResult, Match, Phase, State, evolve
 
 
 def throw_in(s: State, events: list[Event] | None) -> None:
-    """Everyone passed: no score, the deal passes on (D17)."""
+    """Everyone passed: no score, the deal passes on (option opening_bid_forced)."""
     n = s.rules.seats
     result = HandResult(
         end=HandEnd.THROWN_IN, dealer=s.match.dealer, declarer=-1, contract=0, complete=True,

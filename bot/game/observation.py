@@ -1,6 +1,7 @@
 """What one seat (or a spectator) may know: the only view of a state that leaves the engine.
 
-Players, AIs and images get an ``Observation``, never the ``State`` (RULES.md §2.16, §7.24).
+Players, AIs and images get an ``Observation``, never the ``State``: what a seat may
+know is decided here and nowhere else.
 """
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.game.actions import Action
-from bot.game.cards import RK, RQ, cards_of, sorted_for_display
+from bot.game.cards import RK, RQ, card, cards_of, sorted_for_display
 from bot.game.engine import legal_actions
 from bot.game.rules import Rules
 from bot.game.scoring import is_locked, on_any_barrel
@@ -83,9 +84,8 @@ class Observation:
         out |= set(self.talon or ())
         for _, _, shown in self.claims:
             out |= set(shown)
-        for p, suit in self.shown_marriages:
-            out |= {suit * 8 + RK, suit * 8 + RQ}
-            del p
+        for _, suit in self.shown_marriages:
+            out |= {card(RK, suit), card(RQ, suit)}
         out |= {c for _, c in self.trick} | {c for _, c in self.last_trick}
         if self.stock_bottom >= 0:
             out.add(self.stock_bottom)

@@ -1,4 +1,8 @@
-"""The closed value sets of the rule options (RULES.md §3), one enum per option."""
+"""The rule options described: one enum per closed value set, a sentence per option.
+
+``docs/rules.md`` is generated from these descriptions and the ``Rules`` defaults
+(``python -m bot presets --markdown``), so a new option gets its sentence here.
+"""
 
 from __future__ import annotations
 
@@ -84,3 +88,165 @@ class SitterBonus(StrEnum):
     NONE = "none"
     ACES_MARRIAGE = "aces_marriage"
     CARD_POINTS_MARRIAGE = "card_points_marriage"
+
+
+# The options by topic, in the order docs/rules.md lists them; a test checks that every
+# option of ``Rules`` appears exactly once.
+OPTION_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Table and deal", (
+        "seats", "sitter", "deck", "hand_size", "talons", "stock", "stock_bottom_exposed")),
+    ("Deal and redeal", (
+        "jack_bottom_reshuffle", "four_nines_redeal", "nines_for_redeal",
+        "nines_redeal_dealer_penalty", "talon_low_redeal_below", "talon_low_redeal_min_bid_only",
+        "talon_two_nines_redeal", "hand_low_redeal_below", "hand_low_redeal_max_bid",
+        "predeal_low_redeal_below", "predeal_four_nines_redeal")),
+    ("Bidding", (
+        "bidding", "min_bid", "bid_step", "opening_bid_forced", "marriage_required_above",
+        "show_marriage_above", "bid_cap_by_marriages", "golden_round", "golden_round_reset",
+        "silence_below", "blind_bidding", "contract_raise")),
+    ("Talon and exchange", (
+        "talon_show_min_bid", "exchange", "discards_count_for", "give_face_up",
+        "hundred_concede", "slam_claims_talons")),
+    ("Giving up a hand: rospisat (bomba) and spisat", (
+        "rospisat", "rospisat_award", "rospisat_penalty", "rospisat_max", "rospisat_max_bid",
+        "spisat_max")),
+    ("Declarations", (
+        "marriage_values", "marriage_value_mode", "marriage_on_first_lead", "four_aces_bonus",
+        "four_aces_effect", "declarations_need_trick")),
+    ("Card play", ("must_trump_when_void", "must_beat")),
+    ("Scoring and the end of a match", (
+        "declarer_scores", "rounding", "zero_penalty", "target", "target_exceed",
+        "reset_at_555", "declarer_wins_ties", "final_tie")),
+    ("Barrel and lock", (
+        "barrel", "barrel_at", "barrel_hands", "barrel_conflict", "barrel_third_fall_reset",
+        "barrel_exact_points", "lock_at", "lock_no_trick_penalty")),
+    ("Four at the table", ("sitter_bonus", "sitter_ace_value", "sitter_bonus_cap")),
+)
+
+OPTION_DOCS: dict[str, str] = {
+    # table and deal
+    "seats": "How many players sit at the table; with four, one of them sits out each hand.",
+    "sitter": "Who sits out a hand when four are seated: nobody (fewer seats), the player to "
+              "the dealer's right, the one opposite him, or the dealer himself.",
+    "deck": "The cards in play: 24 (nine to ace), 20 (ten to ace) or 32 (seven to ace).",
+    "hand_size": "Cards dealt to each active player.",
+    "talons": "Sizes of the face-down talons (prikup, musik); empty for no talon, two numbers "
+              "for the two-talon forms.",
+    "stock": "The undealt cards form a stock both players draw from after each trick; such "
+             "games have no talon and no auction.",
+    "stock_bottom_exposed": "The last card of the stock lies face up for everyone to see.",
+    # deal and redeal
+    "jack_bottom_reshuffle": "A jack at the bottom of the shuffled deck means a reshuffle, and "
+                             "the third jack in a row costs the dealer 120 and passes the deal.",
+    "four_nines_redeal": "When a player holding the nines may have the hand annulled: with his "
+                         "cards after the exchange, only with the cards first dealt to him, or "
+                         "never.",
+    "nines_for_redeal": "How many nines that claim needs (four, or three in some groups).",
+    "nines_redeal_dealer_penalty": "A dealer whose hand is annulled for nines three times in a "
+                                   "row loses 120 and passes the deal.",
+    "talon_low_redeal_below": "The declarer may annul the hand when the talon holds fewer card "
+                              "points than this (null: off).",
+    "talon_low_redeal_min_bid_only": "That low-talon claim is only open to a declarer who "
+                                     "won with the lowest bid.",
+    "talon_two_nines_redeal": "The declarer may annul the hand when the talon holds two "
+                              "nines or more.",
+    "hand_low_redeal_below": "After the exchange, a player whose cards hold fewer card points "
+                             "than this may annul the hand (null: off).",
+    "hand_low_redeal_max_bid": "That low-hand claim is only open to a player who bid no more "
+                               "than this in the auction (null: no limit).",
+    "predeal_low_redeal_below": "Before his first bid, a player without a marriage whose dealt "
+                                "cards hold fewer card points than this may annul the hand.",
+    "predeal_four_nines_redeal": "Before his first bid, a player without a marriage who was "
+                                 "dealt four nines may annul the hand.",
+    # bidding
+    "bidding": "Whether there is an auction at all (only the stock games have none).",
+    "min_bid": "The lowest bid.",
+    "bid_step": "Bids and raised contracts go up in multiples of this.",
+    "opening_bid_forced": "The first player to speak must bid; otherwise he may pass, and a "
+                          "hand that everyone passes is thrown in.",
+    "marriage_required_above": "Bidding (or raising the contract) above this needs a marriage "
+                               "in hand, or four aces where they count (null: no limit).",
+    "show_marriage_above": "A bid above this needs a marriage, and the bidder's first such bid "
+                           "shows his lowest marriage to the table (null: off).",
+    "bid_cap_by_marriages": "Nobody may bid or contract for more than 120 plus the marriages "
+                            "in his hand.",
+    "golden_round": "The match opens with a golden round: each seat deals once, bids start at "
+                    "120 and every score is doubled; it repeats until a declarer makes his "
+                    "contract.",
+    "golden_round_reset": "Before a golden round repeats, every total goes back to 0.",
+    "silence_below": "A player whose total is below this may only pass, except for the forced "
+                     "opening bid (null: off).",
+    "blind_bidding": "A player who has not looked at his cards may bid blind; a hand won with "
+                     "a blind bid scores double and its gifts are shown.",
+    "contract_raise": "The declarer may raise his contract above the winning bid after the "
+                      "exchange.",
+    # talon and exchange
+    "talon_show_min_bid": "The talon is shown to everyone when the winning bid is at least "
+                          "this (0: always; null: never).",
+    "exchange": "What the declarer does with the talon's cards: give one to each opponent, lay "
+                "the same number away, lay one away and give one, or nothing.",
+    "discards_count_for": "Whether the card points laid away count for the declarer or for "
+                          "nobody.",
+    "give_face_up": "Cards given in the exchange are shown to both opponents.",
+    "hundred_concede": "A forced opening of 100 that nobody overbids may be conceded after "
+                       "seeing the talon: the declarer loses 100 and each opponent gets 50.",
+    "slam_claims_talons": "A declarer who contracts for exactly 120 and takes every trick "
+                          "without a marriage is credited with all 120 card points.",
+    # rospisat, spisat
+    "rospisat": "The declarer may give up the hand after seeing the talon (rospisat, bomba); "
+                "each opponent is paid instead.",
+    "rospisat_award": "What each opponent gets for a rospisat: 60, or half the winning bid "
+                      "rounded up to a multiple of 5 or of 10.",
+    "rospisat_penalty": "What the declarer loses on his third, sixth, ... rospisat (0: "
+                        "nothing).",
+    "rospisat_max": "The most rospisats one player may call in a match (null: no limit).",
+    "rospisat_max_bid": "Rospisat is only allowed when the winning bid is at most this "
+                        "(null: no limit).",
+    "spisat_max": "How many times a player may call spisat, a give-up that costs the declarer "
+                  "his bid and pays the opponents nothing.",
+    # declarations
+    "marriage_values": "Points for the king and queen of each suit declared together.",
+    "marriage_value_mode": "Marriages score by their suit, or by the order they are declared "
+                           "in the hand (40, 60, 80, 100).",
+    "marriage_on_first_lead": "A marriage may be declared on the very first lead of the hand, "
+                              "not only after winning a trick.",
+    "four_aces_bonus": "Points for declaring all four aces on a lead (null: off).",
+    "four_aces_effect": "Whether declaring four aces removes the trump for the rest of the "
+                        "hand.",
+    "declarations_need_trick": "A player who wins no trick scores nothing for his "
+                               "declarations.",
+    # card play
+    "must_trump_when_void": "A player who cannot follow suit must play a trump if he has one.",
+    "must_beat": "When a player must play a card that takes the lead of the trick if he has "
+                 "one: never, when following suit, or always.",
+    # scoring and end
+    "declarer_scores": "A declarer who makes his contract scores the contract, or the points "
+                       "he took (rounded).",
+    "rounding": "The unit points are rounded to (halves go up); 1 scores exact points.",
+    "zero_penalty": "What every third hand a defender ends with no points at all (a dash) "
+                    "costs him (0: dashes are not kept).",
+    "target": "The total that wins the match.",
+    "target_exceed": "The target must be passed, not just reached.",
+    "reset_at_555": "A total of exactly 555 after a hand goes back to 0.",
+    "declarer_wins_ties": "When the declarer and others reach the target in one hand, the "
+                          "declarer wins.",
+    "final_tie": "When players other than the declarer tie at the top, they share the win, or "
+                 "another hand is played.",
+    # barrel and lock
+    "barrel": "The waiting zone below the target: the classic barrel (three hands to win from "
+              "it), the Lviv barrel (stay as long as you like), or none.",
+    "barrel_at": "The total at which a player is put on the barrel.",
+    "barrel_hands": "Hands a player may spend on the classic barrel before he falls off by 120.",
+    "barrel_conflict": "What happens when a second player reaches the barrel: both stay, "
+                       "nobody gets on, or the newcomer knocks the other off.",
+    "barrel_third_fall_reset": "A player's third fall from the barrel sends his total to 0.",
+    "barrel_exact_points": "On a Lviv barrel, defenders score their exact points, unrounded.",
+    "lock_at": "Instead of a barrel, a player at or above this total scores only as the "
+               "declarer (null: off).",
+    "lock_no_trick_penalty": "What a locked defender who wins no trick loses (0: nothing).",
+    # four at the table
+    "sitter_bonus": "What the player sitting out earns from the talon: nothing, its aces and "
+                    "marriage, or its card points and marriage.",
+    "sitter_ace_value": "Points the sitter earns per ace in the talon.",
+    "sitter_bonus_cap": "The most the sitter can earn in one hand (null: no limit).",
+}

@@ -1,4 +1,4 @@
-"""The presets of RULES.md §5: named ``Rules`` values, each the options that differ from russian."""
+"""The presets (docs/rules.md): named ``Rules`` values, given as their differences from russian."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The ``Rules`` value: every option of RULES.md §3 under its exact name and default."""
+"""The ``Rules`` value: every rule option under its exact name and default (docs/rules.md)."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ from bot.game.options import (
 )
 
 __all__ = [
+    "ALLOWED_INTS",
     "OPTION_NAMES",
     "Barrel",
     "BarrelConflict",
@@ -62,7 +63,7 @@ MarriageValues = tuple[int, int, int, int]
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """One complete rule set. Presets are named values of this type (RULES.md §5)."""
+    """One complete rule set. Presets are named values of this type (docs/rules.md)."""
 
     # 3.1 table and deal structure
     seats: int = 3
@@ -198,7 +199,7 @@ class Rules:
 
     # ---- JSON -----------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        """Every option under its RULES.md name, JSON-ready."""
+        """Every option under its name, JSON-ready."""
         out: dict[str, Any] = {}
         for f in fields(self):
             if f.name.startswith("_") or f.name == "memo":
@@ -292,7 +293,7 @@ def _parse_marriage_values(raw: Any) -> MarriageValues:
     )
 
 
-_ALLOWED_INTS = {
+ALLOWED_INTS: dict[str, tuple[int, ...]] = {  # whole-number options with few values
     "seats": (2, 3, 4),
     "bid_step": (5, 10),
     "rounding": (1, 5, 10),
@@ -302,8 +303,8 @@ _ALLOWED_INTS = {
 
 
 def validate(r: Rules) -> None:
-    """Raise RulesError for impossible values or combinations (RULES.md §3)."""
-    for name, allowed in _ALLOWED_INTS.items():
+    """Raise RulesError for impossible values or combinations of options."""
+    for name, allowed in ALLOWED_INTS.items():
         value = getattr(r, name)
         if value not in allowed:
             raise RulesError(f"{name} must be one of {', '.join(map(str, allowed))}; got {value}")

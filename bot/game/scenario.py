@@ -1,4 +1,4 @@
-"""Scenario files (SCENARIOS.md): parse, replay through the engine, report one JSON result."""
+"""Scenario files (docs/scenarios.md): parse, replay through the engine, report one JSON result."""
 
 from __future__ import annotations
 
@@ -156,7 +156,7 @@ def start_state(data: dict[str, Any], rules: Rules, names: list[str]) -> State:
 
 
 def run(data: Any, file: str = "") -> dict[str, Any]:
-    """Replay one scenario; the result object of SCENARIOS.md."""
+    """Replay one scenario; the result object of docs/scenarios.md."""
     try:
         return _run(data, file)
     except ScenarioError as exc:

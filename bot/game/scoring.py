@@ -1,4 +1,4 @@
-"""Scoring a hand: the pipeline of RULES.md §2.15, in its exact order."""
+"""Scoring a hand: the steps in the order docs/rules.md ("Scoring") gives."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ __all__ = [
 
 
 def round_nearest(x: int, u: int) -> int:
-    """Nearest multiple of u; exactly halfway goes up (RULES.md §1.5)."""
+    """Nearest multiple of u; exactly halfway goes up (option `rounding`)."""
     q, r = divmod(x, u)
     return (q + 1) * u if 2 * r >= u else q * u
 
@@ -135,7 +135,7 @@ def score_played_hand(s: State, events: list[Event] | None) -> None:
     _pipeline(s, HandEnd.PLAYED, base, raw, made, events)
 
 
-# The pipeline is long because RULES.md §2.15 fixes one order for every step; keeping the
+# The pipeline is long because the rules fix one order for every step; keeping the
 # steps in one function makes that order visible.
 def _pipeline(
     s: State, end: HandEnd, base: list[int], raw: dict[int, int] | None, made: bool | None,

@@ -1,7 +1,7 @@
 """Moves as JSON, for the store's event log: a hand is its deal plus its actions.
 
 Seats are numbers here (names belong to the service); cards use the notation of
-SCENARIOS.md so a stored log stays readable.
+docs/scenarios.md so a stored log stays readable.
 """
 
 from __future__ import annotations

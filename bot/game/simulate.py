@@ -8,7 +8,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.game.actions import DISCARDS, GIVES, PASSES, Action, Deal, Flag, Verb, act
-from bot.game.cards import RA, RK, RQ, cards_of, marriages_in, mask_points, points_of
+from bot.game.cards import (
+    RA,
+    RK,
+    RQ,
+    beats,
+    card,
+    cards_of,
+    marriages_in,
+    mask_points,
+    points_of,
+    rank_of,
+    suit_of,
+)
 from bot.game.dealing import apply_deal, new_match, random_deal
 from bot.game.engine import apply_into, legal_actions
 from bot.game.events import Event
@@ -16,7 +28,7 @@ from bot.game.exchange import claim_reason, discards_left, legal_contract, recei
 from bot.game.limits import forced_opening, highest_allowed, lowest_bid
 from bot.game.rules import Rules
 from bot.game.state import Phase, State
-from bot.game.tricks import apply_play, legal_card_mask, legal_plays, plays_of
+from bot.game.tricks import apply_play, legal_card_mask, legal_plays, plays_of, winning_card
 
 Policy = Callable[[State, list[Action], random.Random], Action]
 
@@ -129,20 +141,15 @@ def greedy_policy(state: State, legal: list[Action], rng: random.Random) -> Acti
         leads = [a for a in legal if a.verb is Verb.PLAY]
         declared = [a for a in leads if a.flag is not Flag.NONE]
         if declared:
-            return max(declared, key=lambda a: rules.marriage_values[a.card >> 3])
-        aces = [a for a in leads if a.card & 7 == RA]
+            return max(declared, key=lambda a: rules.marriage_values[suit_of(a.card)])
+        aces = [a for a in leads if rank_of(a.card) == RA]
         return rng.choice(aces or leads)
     if phase is Phase.PLAY:
         trump = s.trump
-        best = s.trick[0][1]
-        for _, c in s.trick[1:]:
-            if (c >> 3 == best >> 3 and c > best) or (c >> 3 == trump and best >> 3 != trump):
-                best = c
-        winners = [a for a in legal if a.verb is Verb.PLAY and (
-            (a.card >> 3 == best >> 3 and a.card > best)
-            or (a.card >> 3 == trump and best >> 3 != trump))]
+        best = winning_card(s.trick, trump)
+        winners = [a for a in legal if a.verb is Verb.PLAY and beats(a.card, best, trump)]
         if winners and rng.random() < 0.8:
-            return max(winners, key=lambda a: a.card & 7)
+            return max(winners, key=lambda a: rank_of(a.card))
         return min(legal, key=lambda a: (points_of(a.card), rng.random()))
     return rng.choice(legal)
 
@@ -150,7 +157,7 @@ def greedy_policy(state: State, legal: list[Action], rng: random.Random) -> Acti
 def _marriage_cards(hand: int) -> set[int]:
     out = set()
     for suit in marriages_in(hand):
-        out |= {suit * 8 + RK, suit * 8 + RQ}
+        out |= {card(RK, suit), card(RQ, suit)}
     return out
 
 

@@ -8,7 +8,7 @@ across hands and is replaced, never changed, when a hand is scored.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
@@ -39,7 +39,7 @@ class HandEnd(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Match:
-    """Everything that lasts from hand to hand (RULES.md §2.1)."""
+    """Everything that lasts from hand to hand (the counters a scenario's ``start`` can set)."""
 
     totals: tuple[int, ...]
     barrel_hands: tuple[int, ...]
@@ -52,7 +52,6 @@ class Match:
     golden_left: int = 0  # golden hands still to deal in the current golden round
     golden_made: bool = False  # a declarer made his contract in the current golden round
     nines_annuls: int = 0  # consecutive nines redeals of the same dealer
-    jack_count: int = 0  # consecutive jacks at the bottom for the same dealer
     winners: tuple[int, ...] = ()
 
 
@@ -84,14 +83,14 @@ class HandResult:
     fell: tuple[int, ...] = ()  # seats that fell off the barrel (−120 or to 0)
 
 
-_MATCH_FIELDS = (
-    "totals", "barrel_hands", "barrel_falls", "dashes", "rospisat_calls", "spisat_calls",
-    "dealer", "hand_no", "golden_left", "golden_made", "nines_annuls", "winners",
-)
+_MATCH_FIELDS = tuple(f.name for f in fields(Match))  # constructor order
+_MATCH_FIELD_SET = frozenset(_MATCH_FIELDS)
 
 
 def evolve(m: Match, **changes: Any) -> Match:
     """``dataclasses.replace`` for Match, several times faster (it runs once a hand)."""
+    if not _MATCH_FIELD_SET.issuperset(changes):
+        raise TypeError(f"Match has no field {sorted(set(changes) - _MATCH_FIELD_SET)}")
     get = changes.get
     return Match(*[get(f, getattr(m, f)) for f in _MATCH_FIELDS])
 

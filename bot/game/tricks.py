@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.game.actions import PLAY_TABLE, PLAYS_ACES, PLAYS_MARRIAGE, Action, Flag
 from bot.game.cards import (
     ALL_ACES,
+    CARD_POINTS,
     RA,
     RANK_MASK,
-    RANK_POINTS,
     RK,
     RQ,
     SUIT_MASK,
+    SUIT_NAMES,
+    beats,
+    card,
     card_str,
+    rank_of,
+    suit_of,
 )
 from bot.game.errors import RuleError
 from bot.game.events import (
@@ -29,7 +36,6 @@ from bot.game.scoring import score_played_hand
 from bot.game.state import Phase, State
 
 _ORDER_VALUES = (40, 60, 80, 100)
-_POINTS = RANK_POINTS
 _KINGS = RANK_MASK[RK]
 _QUEENS = RANK_MASK[RQ]
 
@@ -40,7 +46,7 @@ def may_declare_now(s: State) -> bool:
 
 
 def legal_card_mask(s: State, seat: int) -> int:
-    """Mask of the cards ``seat`` may play to the current trick (RULES.md §3.7)."""
+    """Mask of the cards ``seat`` may play now (options must_trump_when_void, must_beat)."""
     hand = s.held[seat]
     trick = s.trick
     if not trick:
@@ -48,7 +54,7 @@ def legal_card_mask(s: State, seat: int) -> int:
     if s.stock_pos < len(s.stock):
         return hand  # free play while a stock lasts
     r = s.rules
-    led = trick[0][1] >> 3
+    led = suit_of(trick[0][1])
     trump = s.trump
     follow = hand & SUIT_MASK[led]
     if follow:
@@ -59,8 +65,8 @@ def legal_card_mask(s: State, seat: int) -> int:
         cand = hand
     mb = r.must_beat
     if mb is MustBeat.ALWAYS or (mb is MustBeat.FOLLOW and follow):
-        best = _winning_card(trick, trump)
-        bs = best >> 3
+        best = winning_card(trick, trump)
+        bs = suit_of(best)
         beaters = cand & SUIT_MASK[bs] & ~((2 << best) - 1)
         if trump >= 0 and bs != trump:
             beaters |= cand & SUIT_MASK[trump]
@@ -69,16 +75,18 @@ def legal_card_mask(s: State, seat: int) -> int:
     return cand
 
 
-def _winning_card(trick: tuple[tuple[int, int], ...], trump: int) -> int:
+def winning_card(trick: Sequence[tuple[int, int]], trump: int) -> int:
+    """The card heading a trick of (seat, card) pairs so far (trump -1: no trump)."""
     best = trick[0][1]
     for _, c in trick[1:]:
-        if (c >> 3 == best >> 3 and c > best) or (c >> 3 == trump and best >> 3 != trump):
+        if beats(c, best, trump):
             best = c
     return best
 
 
-def trick_winner(trick: tuple[tuple[int, int], ...], trump: int) -> int:
-    best = _winning_card(trick, trump)
+def trick_winner(trick: Sequence[tuple[int, int]], trump: int) -> int:
+    """The seat whose card heads a trick of (seat, card) pairs so far."""
+    best = winning_card(trick, trump)
     for p, c in trick:
         if c == best:
             return p
@@ -86,11 +94,12 @@ def trick_winner(trick: tuple[tuple[int, int], ...], trump: int) -> int:
 
 
 def legal_plays(s: State, seat: int) -> list[Action]:
+    """The cards and declarations ``seat`` may play now (none when it is not his turn)."""
     if seat != s.to_act:
         return []
     mask = legal_card_mask(s, seat)
     out = list(plays_of(seat, mask))
-    if not s.trick and (s.trick_no > 0 or s.rules.marriage_on_first_lead):
+    if not s.trick and may_declare_now(s):
         out += _declarations(s, seat, mask)
     return out
 
@@ -107,12 +116,12 @@ def _declarations(s: State, seat: int, hand: int) -> list[Action]:
         return []
     out = []
     for suit in range(4):
-        k, q = suit * 8 + RK, suit * 8 + RQ
+        k, q = card(RK, suit), card(RQ, suit)
         if hand >> k & 1 and hand >> q & 1:
             out.append(PLAYS_MARRIAGE[seat][q])
             out.append(PLAYS_MARRIAGE[seat][k])
     if s.rules.four_aces_bonus is not None and hand & ALL_ACES == ALL_ACES:
-        out += [PLAYS_ACES[seat][suit * 8 + RA] for suit in range(4)]
+        out += [PLAYS_ACES[seat][card(RA, suit)] for suit in range(4)]
     return out
 
 
@@ -132,7 +141,7 @@ def _check_play(s: State, a: Action) -> None:
         raise RuleError("nothing can be declared on the first lead of the hand; a marriage "
                         "needs a lead after winning a trick", a)
     elif a.flag is Flag.MARRIAGE:
-        rank = c & 7
+        rank = rank_of(c)
         other = c + 1 if rank == RQ else c - 1
         if rank not in (RQ, RK):
             raise RuleError("a marriage is declared by leading its king or queen", a)
@@ -141,7 +150,7 @@ def _check_play(s: State, a: Action) -> None:
     elif a.flag is Flag.ACES:
         if s.rules.four_aces_bonus is None:
             raise RuleError("four aces score nothing in this rule set", a)
-        if c & 7 != RA or hand & ALL_ACES != ALL_ACES:
+        if rank_of(c) != RA or hand & ALL_ACES != ALL_ACES:
             raise RuleError("four aces are declared by leading an ace while holding all four", a)
     if s.trick and not legal_card_mask(s, seat) >> c & 1:
         raise RuleError(_follow_refusal(s, seat), a)
@@ -149,10 +158,10 @@ def _check_play(s: State, a: Action) -> None:
 
 def _follow_refusal(s: State, seat: int) -> str:
     hand = s.held[seat]
-    led = s.trick[0][1] >> 3
+    led = suit_of(s.trick[0][1])
     trump = s.trump
     r = s.rules
-    names = ("clubs", "diamonds", "hearts", "spades")
+    names = SUIT_NAMES
     if hand & SUIT_MASK[led] and not s.stock_pos < len(s.stock):
         legal = legal_card_mask(s, seat)
         if legal & SUIT_MASK[led] != hand & SUIT_MASK[led]:
@@ -182,7 +191,7 @@ def apply_play(
     s.held[seat] ^= bit
     s.played |= bit
     if a.flag is Flag.MARRIAGE:
-        _declare_marriage(s, seat, c >> 3, events)
+        _declare_marriage(s, seat, suit_of(c), events)
     elif a.flag is Flag.ACES:
         _declare_aces(s, seat, events)
     trick = s.trick = (*s.trick, (seat, c))
@@ -203,7 +212,7 @@ def _declare_marriage(s: State, seat: int, suit: int, events: list[Event] | None
     else:
         value = r.marriage_values[suit]
     if on_lviv_barrel(r, s.match.totals[seat]):
-        value = 0  # D10: declared, sets trump, scores nothing
+        value = 0  # Lviv barrel: declared, sets trump, scores nothing
     s.marriages_declared += 1
     s.decl[seat] += value
     s.decl_log = (*s.decl_log, (seat, suit, value))
@@ -234,10 +243,10 @@ def _finish_trick(s: State, events: list[Event] | None) -> None:
     trick = s.trick
     trump = s.trump
     w, best = trick[0]
-    pts = _POINTS[best & 7]
+    pts = CARD_POINTS[best]
     for p, c in trick[1:]:
-        pts += _POINTS[c & 7]
-        if (c >> 3 == best >> 3 and c > best) or (c >> 3 == trump and best >> 3 != trump):
+        pts += CARD_POINTS[c]
+        if beats(c, best, trump):
             w, best = p, c
     s.won[w] += 1
     s.points[w] += pts
@@ -256,9 +265,9 @@ def _finish_trick(s: State, events: list[Event] | None) -> None:
         for j in range(k):
             p = s.active[(i + j) % k]
             pos = s.stock_pos
-            card = s.stock[pos]
-            s.held[p] |= 1 << card
-            s.drawn = (*s.drawn, (p, card))
+            top = s.stock[pos]
+            s.held[p] |= 1 << top
+            s.drawn = (*s.drawn, (p, top))
             s.stock_pos = pos + 1
             if events is not None:
-                events.append(CardDrawn(p, card, exposed and pos == last))
+                events.append(CardDrawn(p, top, exposed and pos == last))

@@ -99,7 +99,7 @@ async def test_hand_image_is_private_and_comes_with_text_and_components(world):
         seat = table.seat_of(u.id)
         hand = hand_of(w, u)
         assert hand is not None and hand.ephemeral_for == u.id
-        # the text in RULES.md notation with suit symbols, and the components below
+        # the text in card notation (docs/scenarios.md) with suit symbols, and the components below
         obs = observe(table.state, seat)
         shown = {parse_card(c) for c in CARD_RE.findall(hand.content)}
         assert set(obs.hand) <= shown

@@ -1,4 +1,4 @@
-"""Independent checks of RULES.md §7 on a state and the events that led to it."""
+"""Independent checks of the rules' invariants on a state and the events that led to it."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ def in_hand(s: State) -> bool:
 
 
 def check_cards(s: State) -> None:
-    """§7.1 conservation: every card of the deck is in exactly one place."""
+    """Conservation: every card of the deck is in exactly one place."""
     r = s.rules
     places = [s.held[p] for p in range(r.seats)]
     places += [t for i, t in enumerate(s.talons) if i != s.talon_index]
@@ -35,7 +35,7 @@ def check_cards(s: State) -> None:
 
 
 def check_turn(s: State) -> None:
-    """§7.13 one seat to act, an active one; §7.8 it always has a legal action."""
+    """One seat to act, an active one, and it always has a legal action."""
     from bot.game.engine import legal_actions
 
     if in_hand(s):
@@ -46,14 +46,14 @@ def check_turn(s: State) -> None:
 
 
 def check_equal_hands(s: State) -> None:
-    """§7.3 equal hands before each trick (after the draws in stock games)."""
+    """Equal hands before each trick (after the draws in stock games)."""
     if s.phase is Phase.PLAY and not s.trick:
         sizes = {s.held[p].bit_count() for p in s.active}
         assert len(sizes) == 1, sizes
 
 
 def check_match(s: State, before: State | None) -> None:
-    """§7.16-21 totals, barrel, counters, lock, winner."""
+    """Totals, barrel, counters, lock, winner."""
     r = s.rules
     m = s.match
     for p in range(r.seats):
@@ -83,7 +83,7 @@ def check_match(s: State, before: State | None) -> None:
 
 
 class HandTracker:
-    """Follows the events of one hand and checks tricks, trumps and points (§7.4-11)."""
+    """Follows the events of one hand and checks tricks, trumps and points."""
 
     def __init__(self, s: State) -> None:
         self.rules = s.rules
@@ -130,7 +130,7 @@ class HandTracker:
         self.leader = e.seat
 
     def on_hand_end(self, s: State, last_in_hand: State) -> None:
-        """After a played hand: trick count (§7.5) and card points (§7.9)."""
+        """After a played hand: trick count and card points."""
         res = s.last_result
         assert res is not None
         if res.end.value != "played":
@@ -150,7 +150,7 @@ class HandTracker:
 
 
 def allowed_knowledge(s: State, seat: int) -> set[int]:
-    """Cards ``seat`` may know (RULES.md §2.16), worked out from the state directly."""
+    """Cards ``seat`` may know (see Observation), worked out from the state directly."""
     r = s.rules
     known = set(cards_of(s.held[seat] | s.played))
     if s.talon_index >= 0:

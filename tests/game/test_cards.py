@@ -4,13 +4,27 @@ import pytest
 
 from bot.game.cards import (
     DECKS,
+    HEARTS,
+    RQ,
+    SPADES,
+    beats,
     card_pretty,
+    card_sort_key,
     card_str,
+    is_red,
     marriages_in,
     mask_points,
     parse_card,
+    rank_of,
+    same_suit,
+    sorted_for_display,
+    suit_of,
     to_mask,
 )
+
+
+def _cards(text: str) -> list[int]:
+    return [parse_card(c) for c in text.split()]
 
 
 def test_notation_round_trips_every_card() -> None:
@@ -39,3 +53,33 @@ def test_ten_ranks_between_king_and_ace() -> None:
 def test_marriages_found_by_suit() -> None:
     hand = to_mask(parse_card(c) for c in ["KH", "QH", "KS", "QC", "AD"])
     assert marriages_in(hand) == [2]
+
+
+def test_suit_and_rank_of_a_card() -> None:
+    qh = parse_card("QH")
+    assert (suit_of(qh), rank_of(qh)) == (HEARTS, RQ)
+    assert same_suit(qh, parse_card("7H")) and not same_suit(qh, parse_card("QS"))
+    assert suit_of(parse_card("AS")) == SPADES
+
+
+def test_red_suits_are_diamonds_and_hearts() -> None:
+    assert [is_red(c) for c in _cards("AC AD AH AS")] == [False, True, True, False]
+
+
+def test_a_hand_shows_suit_by_suit_high_to_low() -> None:
+    hand = _cards("9S AH QC 10H AC 7D")
+    assert [card_str(c) for c in sorted(hand, key=card_sort_key)] == [
+        "AC", "QC", "7D", "AH", "10H", "9S"]
+    assert sorted_for_display(to_mask(hand)) == sorted(hand, key=card_sort_key)
+
+
+@pytest.mark.parametrize(("played", "best", "trump", "expected"), [
+    ("AH", "10H", -1, True),  # higher of the same suit
+    ("KH", "10H", -1, False),  # lower of the same suit
+    ("AS", "10H", -1, False),  # another suit, no trump
+    ("9S", "AH", SPADES, True),  # any trump over a non-trump
+    ("9S", "10S", SPADES, False),  # a lower trump
+    ("AH", "9S", SPADES, False),  # nothing beats a trump but a higher one
+])
+def test_which_card_takes_the_lead(played: str, best: str, trump: int, expected: bool) -> None:
+    assert beats(parse_card(played), parse_card(best), trump) is expected

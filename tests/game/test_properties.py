@@ -1,4 +1,4 @@
-"""Property tests: the invariants of RULES.md §7 over random hands of every preset."""
+"""Property tests: the rules' invariants over random hands of every preset."""
 
 from __future__ import annotations
 
@@ -105,7 +105,7 @@ def play_checked(rules: Rules, seed: int, hands: int, greedy: bool = False) -> N
             last_in_hand = before if not in_hand(s) else s
             check_match(s, before)
         tracker.on_hand_end(s, _played_out(last_in_hand, s))
-    # §7.23: replaying the moves rebuilds exactly the same state
+    # Replaying the moves rebuilds exactly the same state
     replayed = new_match(rules, dealer=dealer, totals=totals)
     for move in history:
         replayed, _ = apply(replayed, move)
@@ -125,7 +125,7 @@ def _played_out(before_last: State, after: State) -> State:
 
 
 def check_privacy(s: State) -> None:
-    """§7.24: an observation shows only cards its seat may know; spectators only public ones."""
+    """An observation shows only cards its seat may know; spectators only public ones."""
     for seat in range(s.rules.seats):
         obs = observe(s, seat)
         extra = obs.known_cards() - allowed_knowledge(s, seat)
@@ -161,7 +161,7 @@ def _random_action(s: State, rng: random.Random) -> Action:
 @settings(max_examples=5, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_illegal_actions_change_nothing(name: str, seed: int) -> None:
-    """§7.22: an illegal action raises RuleError and leaves the state exactly as it was."""
+    """An illegal action raises RuleError and leaves the state exactly as it was."""
     rules = PRESETS[name].rules
     rng = random.Random(seed)
     s = new_match(rules, dealer=0)

@@ -72,7 +72,7 @@ def _table_cards(view: TableView) -> set[str]:
 
 def _public_cards(state: State) -> set[str]:
     """Cards the rules make public: the trick, the last trick, a shown talon, the exposed
-    bottom of the stock (RULES.md §2.16)."""
+    bottom of the stock (option `stock_bottom_exposed`)."""
     pub = {c for _, c in state.trick} | {c for _, c in state.last_trick}
     if state.talon_index >= 0 and state.talon_shown:
         pub |= set(cards_of(state.talons[state.talon_index]))

@@ -2,12 +2,12 @@
 
     .venv/bin/python tests/scenarios/tools/gen_scenarios.py [NAME_FRAGMENT...]
 
-Every builder returns a scenario (with its ``_note``) and ``md``: the numbers RULES.md itself
-states for it (taken / delta / totals / winner / counters). The script replays the scenario,
+Every builder returns a scenario (with its ``_note``) and ``md``: the numbers the worked example
+itself states for it (taken / delta / totals / winner / counters). The script replays the scenario,
 refuses to write the file unless the replay agrees with ``md`` (so the expectations come from
-RULES.md, not from the engine), and then stores the complete replay output as ``_expect``, so
+the rules, not from the engine), and then stores the complete replay output as ``_expect``, so
 the tests also pin everything else (notes, counters, the other players' numbers).
-Hands that RULES.md describes only by their numbers are found by a seeded search
+Hands that an example describes only by their numbers are found by a seeded search
 (``search.find_hand``), so the files are reproducible.
 """
 
@@ -41,7 +41,7 @@ def scenario(name: str) -> Callable[[Callable[[], tuple[Json, Json]]], Callable[
 
 
 def md_match(md: Any, got: Any, where: str = "") -> list[str]:
-    """Differences between RULES.md's numbers and the replay (dicts: listed keys only;
+    """Differences between the example's numbers and the replay (dicts: listed keys only;
     lists: same length, element by element)."""
     if isinstance(md, dict):
         if not isinstance(got, dict):
@@ -55,12 +55,12 @@ def md_match(md: Any, got: Any, where: str = "") -> list[str]:
         return out
     if isinstance(md, list) and isinstance(got, list) and any(isinstance(x, dict) for x in md):
         if len(md) != len(got):
-            return [f"{where}: {len(got)} entries, RULES.md needs {len(md)}"]
+            return [f"{where}: {len(got)} entries, the example needs {len(md)}"]
         out = []
         for i, (a, b) in enumerate(zip(md, got, strict=True)):
             out += md_match(a, b, f"{where}[{i}]")
         return out
-    return [] if md == got else [f"{where}: engine {got!r}, RULES.md {md!r}"]
+    return [] if md == got else [f"{where}: engine {got!r}, example {md!r}"]
 
 
 def dumps(obj: Any) -> str:
@@ -100,7 +100,7 @@ def finish(name: str, data: Json, md: Json) -> None:
     result = run(data, f"tests/scenarios/{name}.json")
     diff = md_match(md, result)
     if diff:
-        raise SystemExit(f"{name}: the engine disagrees with RULES.md:\n  " + "\n  ".join(diff)
+        raise SystemExit(f"{name}: the engine disagrees with the example:\n  " + "\n  ".join(diff)
                          + "\n" + json.dumps(result))
     expect = {k: v for k, v in result.items() if k != "file"}
     ordered = {"_note": data.pop("_note")}
@@ -114,7 +114,7 @@ def finish(name: str, data: Json, md: Json) -> None:
 
 
 # BUILDERS-START
-# ---------------------------------------------------------------- RULES.md §8 W0 .. W12
+# ---------------------------------------------------------------- worked example W0 .. W12
 def auction(decl: str, bid: int, *others: str, blind: bool = False) -> list[list[Any]]:
     first: list[Any] = [decl, "bid", bid] + (["blind"] if blind else [])
     return [first] + [[o, "pass"] for o in others]
@@ -123,7 +123,7 @@ def auction(decl: str, bid: int, *others: str, blind: bool = False) -> list[list
 @scenario("w00_russian_complete_hand")
 def w00() -> tuple[Json, Json]:
     d = base("russian")
-    d["_note"] = ("RULES.md §8 W0: the complete russian test vector (auction 100-105-pass-120, "
+    d["_note"] = ("worked example W0: the complete russian test vector (auction 100-105-pass-120, "
                   "gifts, contract 140 with the ♥ marriage, eight tricks, A's dash).")
     d["hands"] = [{
         "deal": {"A": ["AC", "10C", "KC", "QC", "9H", "JH", "10S"],
@@ -153,8 +153,8 @@ def w00() -> tuple[Json, Json]:
 @scenario("w01_made_contract_defenders_rounded")
 def w01() -> tuple[Json, Json]:
     d = base("russian")
-    d["_note"] = ("RULES.md §8 W1: B makes 120 with cards 95 + ♥ 100; defenders' 17 → 15 "
-                  "and 8 → 10 (round to nearest 5, §1.5).")
+    d["_note"] = ("worked example W1: B makes 120 with cards 95 + ♥ 100; defenders' 17 → 15 "
+                  "and 8 → 10 (round to nearest 5, rounding).")
     d["hands"] = [hand_of(d, fixed={"B": "KH QH"}, auction=auction("B", 120, "C", "A"),
                           exchange=random_exchange("KH QH"),
                           points={"B": 95, "A": 17, "C": 8}, declare={"B": "H"})]
@@ -181,7 +181,7 @@ def w02() -> tuple[Json, Json]:
                                "taken": {"A": 28, "B": 215, "C": 17},
                                "delta": {"A": 30, "B": 160, "C": 15}}],
         "totals": {"A": 230, "B": 460, "C": 165}},
-        "RULES.md §8 W2 (S0's example): won at 130, raised to 160 (bids above 120 need a "
+        "worked example W2 (S0's example): won at 130, raised to 160 (bids above 120 need a "
         "marriage: B holds ♥ and ♠); raw 75 + 100 + 40 = 215 ≥ 160 → +160; A 28 → 30, "
         "C 17 → 15.")
 
@@ -193,14 +193,14 @@ def w03() -> tuple[Json, Json]:
                                "taken": {"A": 41, "B": 155, "C": 24},
                                "delta": {"A": 40, "B": -160, "C": 25}}],
         "totals": {"A": 240, "B": 140, "C": 175}},
-        "RULES.md §8 W3 (S0's example): contract 160, raw 55 + ♥ 100 = 155 < 160 → −160; "
+        "worked example W3 (S0's example): contract 160, raw 55 + ♥ 100 = 155 < 160 → −160; "
         "A 41 → 40, C 24 → 25.")
 
 
 @scenario("w04a_jack_nine_nine_not_a_dash")
 def w04a() -> tuple[Json, Json]:
     d = base("russian", start={"totals": {"A": 240}, "dashes": {"A": 2}})
-    d["_note"] = ("RULES.md §8 W4 hand 1 and §2.13: A (dashes 2), a defender, wins one trick "
+    d["_note"] = ("worked example W4 hand 1 and dashes: A (dashes 2), a defender, wins one trick "
                   "only, J+9+9 = 2 raw points → rounds to 0, but it is not a dash: A stays "
                   "240 with dashes 2.")
     d["hands"] = [hand_of(d, auction=auction("B", 100, "C", "A"),
@@ -213,7 +213,7 @@ def w04a() -> tuple[Json, Json]:
 @scenario("w04b_nine_nine_nine_third_dash")
 def w04b() -> tuple[Json, Json]:
     d = base("russian", start={"totals": {"A": 240}, "dashes": {"A": 2}})
-    d["_note"] = ("RULES.md §8 W4 hand 2 and §2.13: A's only trick is 9+9+9, raw 0 → a true "
+    d["_note"] = ("worked example W4 hand 2 and dashes: A's only trick is 9+9+9, raw 0 → a true "
                   "zero, his third dash → −120 and dashes back to 0 → A 120.")
     d["hands"] = [hand_of(d, fixed={"A": "9S", "B": "KS QS", "C": "9D 9C"},
                           auction=auction("B", 100, "C", "A"), exchange=random_exchange("KS QS"),
@@ -236,7 +236,7 @@ def rospisat_hand(d: Json, decl: str, bid: int, others: tuple[str, ...], seed: i
 @scenario("w05a_third_rospisat")
 def w05a() -> tuple[Json, Json]:
     d = base("russian", start={"totals": {"A": 100, "B": 300, "C": 50}, "rospisat": {"B": 2}})
-    d["_note"] = ("RULES.md §8 W5 and §2.9: B's third rospisat: defenders +60 each, B −120; "
+    d["_note"] = ("worked example W5 and rospisat: B's third rospisat: defenders +60 each, B −120; "
                   "rospisat_calls B 3.")
     d["hands"] = [rospisat_hand(d, "B", 100, ("C", "A"))]
     md = {"ok": True, "hands": [{"declarer": "B", "contract": 100, "complete": True,
@@ -248,7 +248,7 @@ def w05a() -> tuple[Json, Json]:
 @scenario("w05b_first_rospisat")
 def w05b() -> tuple[Json, Json]:
     d = base("russian", start={"totals": {"A": 100, "B": 300, "C": 50}})
-    d["_note"] = ("RULES.md §8 W5 (\"had it been his 1st\"): a first rospisat costs B nothing; "
+    d["_note"] = ("worked example W5 (\"had it been his 1st\"): a first rospisat costs B nothing; "
                   "defenders +60.")
     d["hands"] = [rospisat_hand(d, "B", 100, ("C", "A"))]
     md = {"ok": True, "hands": [{"delta": {"A": 60, "B": 0, "C": 60}}],
@@ -259,7 +259,7 @@ def w05b() -> tuple[Json, Json]:
 @scenario("w06_climbing_onto_the_barrel")
 def w06() -> tuple[Json, Json]:
     d = base("russian", start={"totals": {"A": 820}})
-    d["_note"] = ("RULES.md §8 W6 and §2.12: A 820, defender, cards 67 → 65 → 885 lies in "
+    d["_note"] = ("worked example W6 and the barrel: A 820, defender, cards 67 → 65 → 885 lies in "
                   "880..999 → set to 880, on the barrel with 0 barrel hands used.")
     d["hands"] = [hand_of(d, auction=auction("B", 100, "C", "A"),
                           exchange=random_exchange(), points={"A": 67})]
@@ -273,7 +273,7 @@ def w06() -> tuple[Json, Json]:
 def w07() -> tuple[Json, Json]:
     d = base("russian", dealer="C", start={"totals": {"A": 880, "B": 400, "C": 300},
                                            "barrel": {"A": 1}})
-    d["_note"] = ("RULES.md §8 W7 and §2.12 case 1: A on the barrel declares 120, makes it "
+    d["_note"] = ("worked example W7 and the barrel case 1: A on the barrel declares 120, makes it "
                   "with cards 90 + ♠ 40 → 1000 → A wins; B 22 → 20, C 8 → 10. "
                   "A whole match played to its end.")
     d["hands"] = [hand_of(d, fixed={"A": "KS QS"}, auction=auction("A", 120, "B", "C"),
@@ -289,7 +289,8 @@ def w07() -> tuple[Json, Json]:
 @scenario("w08_failing_on_the_barrel")
 def w08() -> tuple[Json, Json]:
     d = base("russian", dealer="C", start={"totals": {"A": 880}, "barrel": {"A": 2}})
-    d["_note"] = ("RULES.md §8 W8 and §2.12 case 3: A on the barrel (2 hands used) raises to "
+    d["_note"] = ("worked example W8 and the barrel case 3: A on the barrel (2 hands used) raises "
+                  "to "
                   "125 (holds K♠ Q♠), takes 70 + ♠ 40 = 110 < 125 → 755, off the barrel, "
                   "barrel hands 0.")
     d["hands"] = [hand_of(d, fixed={"A": "KS QS"}, auction=auction("A", 100, "B", "C"),
@@ -304,7 +305,7 @@ def w08() -> tuple[Json, Json]:
 @scenario("w09a_third_barrel_hand_falls")
 def w09a() -> tuple[Json, Json]:
     d = base("russian", start={"totals": {"A": 880}, "barrel": {"A": 2}})
-    d["_note"] = ("RULES.md §8 W9 part 1 and §2.12: A on the barrel with 2 hands used, "
+    d["_note"] = ("worked example W9 part 1 and the barrel: A on the barrel with 2 hands used, "
                   "defender with raw 40 (counts nothing) → third barrel hand → falls to 760, "
                   "barrel hands 0; the fall is counted in barrel_falls.")
     d["hands"] = [hand_of(d, auction=auction("B", 100, "C", "A"),
@@ -317,7 +318,7 @@ def w09a() -> tuple[Json, Json]:
 @scenario("w09b_barrel_zero_no_dash")
 def w09b() -> tuple[Json, Json]:
     d = base("russian", start={"totals": {"A": 880}})
-    d["_note"] = ("RULES.md §8 W9 part 2 and §2.13: A on the barrel (0 hands used), defender "
+    d["_note"] = ("worked example W9 part 2 and dashes: A on the barrel (0 hands used), defender "
                   "with raw 0 → no dash on the barrel; stays 880 with barrel hands 1.")
     d["hands"] = [hand_of(d, auction=auction("B", 100, "C", "A"),
                           exchange=random_exchange(), points={"A": 0})]
@@ -329,7 +330,8 @@ def w09b() -> tuple[Json, Json]:
 @scenario("w10_barrel_declarer_small_contract")
 def w10() -> tuple[Json, Json]:
     d = base("russian", dealer="C", start={"totals": {"A": 880}})
-    d["_note"] = ("RULES.md §8 W10, §2.12 case 2 and §6 D2: A on the barrel makes a contract "
+    d["_note"] = ("worked example W10, the barrel case 2 and decision D2: A on the barrel makes a "
+                  "contract "
                   "of 100 with raw 115, but 880 + 100 < 1000 → stays 880; the hand counts as "
                   "a barrel hand (barrel hands 1).")
     d["hands"] = [hand_of(d, auction=auction("A", 100, "B", "C"),
@@ -343,7 +345,7 @@ def w10() -> tuple[Json, Json]:
 @scenario("w11_defender_wins_without_barrel")
 def w11() -> tuple[Json, Json]:
     d = base("russian", start={"totals": {"A": 845, "B": 500, "C": 200}})
-    d["_note"] = ("RULES.md §8 W11 and §2.12 (S0's 845 + 155): B fails 105 with 50; A, a "
+    d["_note"] = ("worked example W11 and the barrel (S0's 845 + 155): B fails 105 with 50; A, a "
                   "defender, takes 55 + ♥ 100 = 155 → 1000 → A wins the match.")
     d["hands"] = [hand_of(d, fixed={"A": "KH QH"}, auction=auction("B", 105, "C", "A"),
                           exchange=random_exchange(),
@@ -358,7 +360,8 @@ def w11() -> tuple[Json, Json]:
 @scenario("w12_declarer_wins_ties")
 def w12() -> tuple[Json, Json]:
     d = base("russian", start={"totals": {"A": 870, "B": 880, "C": 100}})
-    d["_note"] = ("RULES.md §8 W12 and §2.14: B (on the barrel) makes 120 → 1000; A (defender) "
+    d["_note"] = ("worked example W12 and the end of the match: B (on the barrel) makes 120 → "
+                  "1000; A (defender) "
                   "35 + ♥ 100 = 135 → 1005; both reach 1000 but the declarer wins.")
     d["hands"] = [hand_of(d, fixed={"A": "KH QH", "B": "KD QD"},
                           auction=auction("B", 120, "C", "A"),
@@ -368,11 +371,12 @@ def w12() -> tuple[Json, Json]:
                                  "taken": {"A": 135, "B": 145, "C": 20}}],
           "totals": {"A": 1005, "B": 1000, "C": 120}, "winner": "B"}
     return d, md
-# ---------------------------------------------------------------- RULES.md §8 W13 .. W29
+# ---------------------------------------------------------------- worked example W13 .. W29
 @scenario("w13a_golden_hand_made")
 def w13a() -> tuple[Json, Json]:
     d = base("russian", options={"golden_round": True})
-    d["_note"] = ("RULES.md §8 W13 (golden_round, §3.3, D11): in a golden hand B makes 130 "
+    d["_note"] = ("worked example W13 (golden_round, bidding options, D11): in a golden hand B "
+                  "makes 130 "
                   "(63 + ♦ 80 = 143) → +260; A 37 → 35 × 2 = 70; C 20 → 40.")
     d["hands"] = [hand_of(d, fixed={"B": "KD QD"}, auction=auction("B", 130, "C", "A"),
                           exchange=random_exchange("KD QD"),
@@ -385,7 +389,7 @@ def w13a() -> tuple[Json, Json]:
 @scenario("w13b_golden_hand_failed")
 def w13b() -> tuple[Json, Json]:
     d = base("russian", options={"golden_round": True})
-    d["_note"] = ("RULES.md §8 W13 (golden_round): golden hand, contract 120 (the golden "
+    d["_note"] = ("worked example W13 (golden_round): golden hand, contract 120 (the golden "
                   "minimum), B raw 110 → −240.")
     d["hands"] = [hand_of(d, auction=auction("B", 120, "C", "A"),
                           exchange=random_exchange(), points={"B": 110, "A": 5, "C": 5})]
@@ -397,7 +401,8 @@ def w13b() -> tuple[Json, Json]:
 @scenario("w13c_blind_bid_made")
 def w13c() -> tuple[Json, Json]:
     d = base("russian", options={"blind_bidding": True})
-    d["_note"] = ("RULES.md §8 W13 (blind_bidding, §3.3, D11): not golden; B wins with a blind "
+    d["_note"] = ("worked example W13 (blind_bidding, bidding options, D11): not golden; B wins "
+                  "with a blind "
                   "110 and makes it → +220; a defender with raw 25 → +50.")
     d["hands"] = [hand_of(d, fixed={"B": "KH QH"},
                           auction=auction("B", 110, "C", "A", blind=True),
@@ -411,7 +416,7 @@ def w13c() -> tuple[Json, Json]:
 @scenario("w13d_blind_and_golden_times_four")
 def w13d() -> tuple[Json, Json]:
     d = base("russian", options={"golden_round": True, "blind_bidding": True})
-    d["_note"] = ("RULES.md §8 W13 (\"Blind and golden together: ×4\"): a blind 120 in a golden "
+    d["_note"] = ("worked example W13 (\"Blind and golden together: ×4\"): a blind 120 in a golden "
                   "hand, made → +480; defenders 40 → 160 and 20 → 80.")
     d["hands"] = [hand_of(d, fixed={"B": "KH QH"},
                           auction=auction("B", 120, "C", "A", blind=True),
@@ -427,7 +432,8 @@ W14 = {"half_bid_up5": {100: 50, 105: 55, 145: 75, 150: 75, 155: 80},
 
 def w14(mode: str) -> tuple[Json, Json]:
     d = base("russian", options={"rospisat_award": mode})
-    d["_note"] = (f"RULES.md §8 W14 and §3.5 (rospisat_award {mode}): five rospisat hands with "
+    d["_note"] = (f"worked example W14 and rospisat options (rospisat_award {mode}): five "
+                  "rospisat hands with "
                   "winning bids 100, 105, 145, 150, 155; each defender gets half the winning "
                   "bid rounded up to a multiple of " + ("5" if mode.endswith("5") else "10")
                   + ": " + ", ".join(f"{b} → {v}" for b, v in W14[mode].items()) + ".")
@@ -458,7 +464,8 @@ def w14b() -> tuple[Json, Json]:
 @scenario("w15_polish_rounding_exact_contract")
 def w15() -> tuple[Json, Json]:
     d = base("polish")
-    d["_note"] = ("RULES.md §8 W15 and §1.5: polish; B's 108 does not make 110 (unrounded) → "
+    d["_note"] = ("worked example W15 and rounding: polish; B's 108 does not make 110 (unrounded) "
+                  "→ "
                   "−110; A 7 → 10, C 5 → 10 (halfway rounds up).")
     d["hands"] = [hand_of(d, auction=auction("B", 110, "C", "A"), exchange=random_exchange(),
                           points={"B": 108, "A": 7, "C": 5})]
@@ -471,7 +478,7 @@ def w15() -> tuple[Json, Json]:
 @scenario("w16a_polish_locked_then_wins")
 def w16a() -> tuple[Json, Json]:
     d = base("polish", dealer="B", start={"totals": {"A": 910, "B": 300, "C": 200}})
-    d["_note"] = ("RULES.md §8 W16 and §4.6: A at 910 is locked: as a defender his 30 count "
+    d["_note"] = ("worked example W16 and the lock: A at 910 is locked: as a defender his 30 count "
                   "nothing (B makes 120 with 70 + ♥ 100, C 20 → +20); next hand A declares "
                   "100 and takes 104 → 1010 → A wins the match.")
     h1 = hand_of(d, fixed={"B": "KH QH"},
@@ -494,7 +501,8 @@ def w16a() -> tuple[Json, Json]:
 def w16b() -> tuple[Json, Json]:
     d = base("polish", options={"lock_no_trick_penalty": 100},
              start={"totals": {"A": 910, "B": 300, "C": 200}})
-    d["_note"] = ("RULES.md §8 W16 (lock_no_trick_penalty 100, §3.9): A, locked and a defender, "
+    d["_note"] = ("worked example W16 (lock_no_trick_penalty 100, barrel and lock options): A, "
+                  "locked and a defender, "
                   "wins no trick → 910 − 100 = 810, no longer locked.")
     d["hands"] = [hand_of(d, auction=auction("B", 100, "C", "A"), exchange=random_exchange(),
                           points={"A": 0}, tricks={"A": 0})]
@@ -514,7 +522,8 @@ def w17(col: str) -> tuple[Json, Json]:
     d = base(preset, players="A B C D", **({"options": opts} if opts else {}))
     who = ("the dealer sits (polish4)" if preset == "polish4"
            else "the player right of the dealer sits (russian4)")
-    d["_note"] = (f"RULES.md §8 W17 column {col} (§3.10, §4.7): {who}; three hands whose "
+    d["_note"] = (f"worked example W17 column {col} (four-player options, the sitter bonus): "
+                  f"{who}; three hands whose "
                   f"talons are {' / '.join(SITTER_ROWS)}, each scored by a rospisat, give the "
                   f"sitter {' / '.join(map(str, SITTER_MD[col]))}.")
     hands_md = []
@@ -552,7 +561,8 @@ def w17c() -> tuple[Json, Json]:
 @scenario("w17d_sitter_on_barrel_gets_nothing")
 def w17d() -> tuple[Json, Json]:
     d = base("russian4", players="A B C D", start={"totals": {"D": 880}, "barrel": {"D": 1}})
-    d["_note"] = ("RULES.md §8 W17 (below the table), §3.10, D7: a russian4 sitter on the "
+    d["_note"] = ("worked example W17 (below the table), four-player options, D7: a russian4 "
+                  "sitter on the "
                   "barrel gets nothing from a talon worth 140 (A♠ K♥ Q♥), and sitting out is "
                   "not a barrel hand (barrel hands stay 1). The hand is played out.")
     d["hands"] = [hand_of(d, fixed={"talon": "AS KH QH"}, auction=auction("B", 100, "C", "A"),
@@ -565,7 +575,8 @@ def w17d() -> tuple[Json, Json]:
 @scenario("w17e_locked_sitter_gets_nothing")
 def w17e() -> tuple[Json, Json]:
     d = base("polish4", players="A B C D", dealer="D", start={"totals": {"D": 910}})
-    d["_note"] = ("RULES.md §8 W17 (below the table), §3.10, §4.6: a polish4 sitter (the "
+    d["_note"] = ("worked example W17 (below the table), four-player options, the lock: a polish4 "
+                  "sitter (the "
                   "dealer) who is locked gets nothing from a talon worth 150 (A♣ A♦ A♠). "
                   "The hand is played out.")
     d["hands"] = [hand_of(d, fixed={"talon": "AC AD AS"}, auction=auction("A", 100, "B", "C"),
@@ -577,7 +588,8 @@ def w17e() -> tuple[Json, Json]:
 @scenario("w18a_three_hand_1001_discards_count")
 def w18a() -> tuple[Json, Json]:
     d = base("german1001_3")
-    d["_note"] = ("RULES.md §8 W18, §4.2, §4.5: german1001_3; B declares 100, lays away 10♠ J♠ "
+    d["_note"] = ("worked example W18, discards for the declarer, points-taken scoring: "
+                  "german1001_3; B declares 100, lays away 10♠ J♠ "
                   "(12, counted for him), tricks 52 + ♥ 60 (1001 values) → raw 124 → scores "
                   "round(124) = 120; A 33 → 30, C 23 → 20.")
     d["hands"] = [hand_of(d, fixed={"B": "KH QH 10S JS"}, auction=auction("B", 100, "C", "A"),
@@ -595,7 +607,7 @@ def w18a() -> tuple[Json, Json]:
 @scenario("w18b_three_hand_1001_failed")
 def w18b() -> tuple[Json, Json]:
     d = base("german1001_3")
-    d["_note"] = ("RULES.md §8 W18 second part, §1.5: B bid 100 and has raw 96 (tricks 84 + "
+    d["_note"] = ("worked example W18 second part, rounding: B bid 100 and has raw 96 (tricks 84 + "
                   "discards J♠ J♣ 4): 96 < 100 → −100, although 96 would round to 100.")
     d["hands"] = [hand_of(d, fixed={"B": "JS JC"}, auction=auction("B", 100, "C", "A"),
                           exchange=fixed_exchange(["B", "discard", "JS"],
@@ -608,7 +620,8 @@ def w18b() -> tuple[Json, Json]:
 @scenario("w19a_russeln_made")
 def w19a() -> tuple[Json, Json]:
     d = base("russeln")
-    d["_note"] = ("RULES.md §8 W19, §4.3, §4.5: russeln; B bid 70, raw 75 → scores "
+    d["_note"] = ("worked example W19, no talon, points-taken scoring: russeln; B bid 70, raw 75 "
+                  "→ scores "
                   "round(75) = 80 (5 rounds up); A 30 → 30, C 15 → 20.")
     d["hands"] = [hand_of(d, auction=auction("B", 70, "C", "A"),
                           points={"B": 75, "A": 30, "C": 15})]
@@ -620,7 +633,7 @@ def w19a() -> tuple[Json, Json]:
 @scenario("w19b_russeln_failed")
 def w19b() -> tuple[Json, Json]:
     d = base("russeln")
-    d["_note"] = ("RULES.md §8 W19 second part: russeln; B bid 90 with raw 85 → −90; the "
+    d["_note"] = ("worked example W19 second part: russeln; B bid 90 with raw 85 → −90; the "
                   "defenders' 20 and 15 score 20 and 20.")
     d["hands"] = [hand_of(d, auction=auction("B", 90, "C", "A"),
                           points={"B": 85, "A": 20, "C": 15})]
@@ -643,7 +656,8 @@ def w20(bid: int) -> Json:
 @scenario("w20a_polish2_slam_claims_talons")
 def w20a() -> tuple[Json, Json]:
     d = w20(120)
-    d["_note"] = ("RULES.md §8 W20, §3.4 slam_claims_talons: polish2_bidding; B plays 120, "
+    d["_note"] = ("worked example W20, option slam_claims_talons: polish2_bidding; B plays "
+                  "120, "
                   "wins all 10 tricks (104) without a marriage; discards K♠ J♠ and the unused "
                   "talon 10♣ 9♣ make the rest → credited 120 → made → +120; A 0 → +0, no dash.")
     md = {"ok": True, "hands": [{"contract": 120, "taken": {"A": 0, "B": 120},
@@ -654,7 +668,7 @@ def w20a() -> tuple[Json, Json]:
 @scenario("w20b_polish2_no_slam_exception_below_120")
 def w20b() -> tuple[Json, Json]:
     d = w20(110)
-    d["_note"] = ("RULES.md §8 W20 second part: the same cards with contract 110: the slam "
+    d["_note"] = ("worked example W20 second part: the same cards with contract 110: the slam "
                   "exception needs exactly 120, so B has 104 < 110 → −110.")
     md = {"ok": True, "hands": [{"contract": 110, "taken": {"A": 0, "B": 104},
                                  "delta": {"A": 0, "B": -110}}]}
@@ -677,7 +691,8 @@ def then_random(*moves: list[Any]) -> Any:
 @scenario("w21_elwood_out_of_play_cards")
 def w21() -> tuple[Json, Json]:
     d = base("elwood2", players="A B")
-    d["_note"] = ("RULES.md §8 W21, §4.1: elwood2; B contract 90, discards K♣; the unused kitty "
+    d["_note"] = ("worked example W21, two talons: elwood2; B contract 90, discards K♣; the "
+                  "unused kitty "
                   "is A♠ 9♥ 9♦; those 15 points count for nobody: B's tricks 80 < 90 → −90, "
                   "A 25 → +25.")
     d["hands"] = [hand_of(d, fixed={"B": "KC", "talon1": "AS 9H 9D"},
@@ -692,7 +707,8 @@ def w21() -> tuple[Json, Json]:
 @scenario("w22_reset_at_555")
 def w22() -> tuple[Json, Json]:
     d = base("russian", options={"reset_at_555": True}, start={"totals": {"A": 515}})
-    d["_note"] = ("RULES.md §8 W22, §3.8 reset_at_555, D34: A 515, defender, raw 38 → 40 → "
+    d["_note"] = ("worked example W22, option reset_at_555, D34: A 515, defender, raw 38 "
+                  "→ 40 → "
                   "exactly 555 → back to 0.")
     d["hands"] = [hand_of(d, auction=auction("B", 100, "C", "A"), exchange=random_exchange(),
                           points={"A": 38})]
@@ -705,7 +721,8 @@ def w22() -> tuple[Json, Json]:
 def w23a() -> tuple[Json, Json]:
     d = base("russian", dealer="C", options={"target_exceed": True},
              start={"totals": {"A": 880}})
-    d["_note"] = ("RULES.md §8 W23, §3.8 target_exceed: A on the barrel makes 120 → 1000 is not "
+    d["_note"] = ("worked example W23, option target_exceed: A on the barrel makes 120 → "
+                  "1000 is not "
                   "over 1000 → stays 880, barrel hands +1.")
     d["hands"] = [hand_of(d, auction=auction("A", 120, "B", "C"), exchange=random_exchange(),
                           points={"A": 120, "B": 0, "C": 0})]
@@ -718,7 +735,8 @@ def w23a() -> tuple[Json, Json]:
 def w23b() -> tuple[Json, Json]:
     d = base("russian", dealer="C", options={"target_exceed": True},
              start={"totals": {"A": 880}})
-    d["_note"] = ("RULES.md §8 W23, §3.8 target_exceed: A on the barrel makes a contract of 125 "
+    d["_note"] = ("worked example W23, option target_exceed: A on the barrel makes a "
+                  "contract of 125 "
                   "(raised with K♥ Q♥) → 1005 > 1000 → A wins.")
     d["hands"] = [hand_of(d, fixed={"A": "KH QH"}, auction=auction("A", 120, "B", "C"),
                           exchange=random_exchange("KH QH"), contract=125,
@@ -731,7 +749,8 @@ def w23b() -> tuple[Json, Json]:
 @scenario("w23c_target_exceed_exact_1000_is_barrel")
 def w23c() -> tuple[Json, Json]:
     d = base("russian", options={"target_exceed": True}, start={"totals": {"C": 845}})
-    d["_note"] = ("RULES.md §8 W23, §3.8 target_exceed: C at 845 gains 155 (55 + ♥ 100) as a "
+    d["_note"] = ("worked example W23, option target_exceed: C at 845 gains 155 (55 + ♥ "
+                  "100) as a "
                   "defender → exactly 1000, inside the zone 880..1000 → set to 880.")
     d["hands"] = [hand_of(d, fixed={"C": "KH QH"}, auction=auction("B", 100, "C", "A"),
                           exchange=random_exchange(), points={"C": 55}, declare={"C": "H"})]
@@ -744,7 +763,8 @@ def w23c() -> tuple[Json, Json]:
 def w24() -> tuple[Json, Json]:
     d = base("russian", dealer="C", options={"hundred_concede": True},
              start={"totals": {"A": 300, "B": 100, "C": 0}})
-    d["_note"] = ("RULES.md §8 W24, §3.4 hundred_concede: A, forehand, bids the forced 100, B "
+    d["_note"] = ("worked example W24, option hundred_concede: A, forehand, bids the "
+                  "forced 100, B "
                   "and C pass; A takes the talon unseen and concedes: A −100, B and C +50.")
     d["hands"] = [rospisat_hand(d, "A", 100, ("B", "C"), verb="concede")]
     md = {"ok": True, "hands": [{"declarer": "A", "contract": 100, "taken": {},
@@ -757,7 +777,8 @@ def w24() -> tuple[Json, Json]:
 def w25a() -> tuple[Json, Json]:
     d = base("russian", options={"barrel_conflict": "all_fall"},
              start={"totals": {"A": 850, "B": 300, "C": 860}})
-    d["_note"] = ("RULES.md §8 W25, §3.9 barrel_conflict all_fall: B fails 100 with 50 → 200; "
+    d["_note"] = ("worked example W25, option barrel_conflict all_fall: B fails "
+                  "100 with 50 → 200; "
                   "A 42 → 40 → 890 and C 28 → 30 → 890 would both climb on → both 760.")
     d["hands"] = [hand_of(d, auction=auction("B", 100, "C", "A"), exchange=random_exchange(),
                           points={"B": 50, "A": 42, "C": 28})]
@@ -770,7 +791,7 @@ def w25a() -> tuple[Json, Json]:
 def w25b() -> tuple[Json, Json]:
     d = base("russian", options={"barrel_conflict": "newcomer_knocks_off"},
              start={"totals": {"A": 850, "B": 300, "C": 880}})
-    d["_note"] = ("RULES.md §8 W25 second part (newcomer_knocks_off): same hand with C already "
+    d["_note"] = ("worked example W25 second part (newcomer_knocks_off): same hand with C already "
                   "on the barrel at 880: A climbs on (880) and C is knocked off to 760.")
     d["hands"] = [hand_of(d, auction=auction("B", 100, "C", "A"), exchange=random_exchange(),
                           points={"B": 50, "A": 42, "C": 28})]
@@ -781,7 +802,8 @@ def w25b() -> tuple[Json, Json]:
 @scenario("w26a_polish2_stock_higher_total_wins")
 def w26a() -> tuple[Json, Json]:
     d = base("polish2_stock", players="A B", start={"totals": {"A": 980, "B": 960}})
-    d["_note"] = ("RULES.md §8 W26, §4.4: polish2_stock (exact points); A 980 + 45 = 1025, "
+    d["_note"] = ("worked example W26, stock games: polish2_stock (exact points); A 980 + 45 = "
+                  "1025, "
                   "B 960 + 75 = 1035: both reach 1000 → the higher total, B, wins the match.")
     d["hands"] = [hand_of(d, points={"A": 45, "B": 75})]
     md = {"ok": True, "hands": [{"declarer": None, "contract": None,
@@ -793,7 +815,7 @@ def w26a() -> tuple[Json, Json]:
 @scenario("w26b_polish2_stock_equal_play_on")
 def w26b() -> tuple[Json, Json]:
     d = base("polish2_stock", players="A B", start={"totals": {"A": 990, "B": 950}})
-    d["_note"] = ("RULES.md §8 W26 second part, final_tie play_on: A 990 + 40 = 1030, B 950 + "
+    d["_note"] = ("worked example W26 second part, final_tie play_on: A 990 + 40 = 1030, B 950 + "
                   "80 = 1030 → equal → no winner, another hand is played.")
     d["hands"] = [hand_of(d, points={"A": 40, "B": 80})]
     md = {"ok": True, "totals": {"A": 1030, "B": 1030}, "winner": None}
@@ -804,7 +826,8 @@ def w26b() -> tuple[Json, Json]:
 def w27() -> tuple[Json, Json]:
     d = base("russian", options={"barrel_third_fall_reset": True},
              start={"totals": {"A": 880}, "barrel": {"A": 2}, "barrel_falls": {"A": 2}})
-    d["_note"] = ("RULES.md §8 W27, §3.9 barrel_third_fall_reset, D8: A, on the barrel with 2 "
+    d["_note"] = ("worked example W27, option barrel_third_fall_reset, D8: A, on "
+                  "the barrel with 2 "
                   "hands used and 2 earlier falls, defends a third barrel hand → third fall → "
                   "0 instead of 760.")
     d["hands"] = [hand_of(d, auction=auction("B", 100, "C", "A"), exchange=random_exchange(),
@@ -818,7 +841,8 @@ def w27() -> tuple[Json, Json]:
 def w28() -> tuple[Json, Json]:
     d = base("russian", options={"nines_redeal_dealer_penalty": True},
              start={"totals": {"A": 300}})
-    d["_note"] = ("RULES.md §8 W28, §3.2 nines_redeal_dealer_penalty: dealer A's hand is "
+    d["_note"] = ("worked example W28, option nines_redeal_dealer_penalty: dealer A's "
+                  "hand is "
                   "annulled three times in a row by four-nines claims (after the exchange) → "
                   "A −120 → 180 and the deal passes to B (the fourth hand, dealt by B, is left "
                   "unplayed: an incomplete hand).")
@@ -847,7 +871,8 @@ def w28() -> tuple[Json, Json]:
 @scenario("w29_german_four_aces")
 def w29() -> tuple[Json, Json]:
     d = base("german_house")
-    d["_note"] = ("RULES.md §8 W29, §3.6, D30, D31: german_house; B bids 200 holding the four "
+    d["_note"] = ("worked example W29, declaration options, D30, D31: german_house; B bids 200 "
+                  "holding the four "
                   "aces and no marriage, leads A♠ with \"aces\" on trick 1: +200 and no trump "
                   "for the rest of the hand, even after C's later ♥ marriage; cards 70 → raw "
                   "270 ≥ 200 → +200.")
@@ -888,7 +913,8 @@ def err(name: str, preset: str, actions: list[list[Any]], action: int, error: st
 @scenario("err_bid_step")
 def e_step() -> tuple[Json, Json]:
     d = base("russian", players="Ann Bob Cid", dealer="Ann", options={"bid_step": 10})
-    d["_note"] = ("SCENARIOS.md's error example (§2.4 rule (a), bid_step 10): Cid's 105 is not a "
+    d["_note"] = ("The docs/scenarios.md error example (the auction rule (a), bid_step 10): Cid's "
+                  "105 is not a "
                   "multiple of 10; exact message; hand and action are 0-based; exit status 2.")
     d["_expect_error_contains"] = "steps of 10"
     d["hands"] = [{"deal": {"Bob": ["AH", "10H", "KH", "QH", "9C", "JC", "AS"],
@@ -907,14 +933,14 @@ def e_mar() -> tuple[Json, Json]:
     return err("", "russian", [["B", "bid", 100], ["C", "bid", 125]], 1,
                "C cannot bid 125: a bid above 120 needs a marriage (king and queen of one "
                "suit) in hand", "needs a marriage",
-               "RULES.md §2.4 rule (d): C holds no marriage, so he may not bid above 120.")
+               "the auction rule (d): C holds no marriage, so he may not bid above 120.")
 
 
 @scenario("err_forced_opening_pass")
 def e_forced() -> tuple[Json, Json]:
     return err("", "russian", [["B", "pass"]], 0,
                "B cannot pass: forehand must open the auction with at least 100",
-               "must open", "RULES.md §2.4: forehand's first action MUST be a bid of at least "
+               "must open", "the auction: forehand's first action MUST be a bid of at least "
                "100 (opening_bid_forced).")
 
 
@@ -930,7 +956,7 @@ def e_follow() -> tuple[Json, Json]:
             ["B", "play", "AS"], ["C", "play", "AD"]]
     return err("", "russian", acts, 6,
                "C cannot play AD: he must follow suit (spades)", "must follow suit",
-               "RULES.md §2.10 Following rule 1: C holds spades and must follow A♠.")
+               "card play Following rule 1: C holds spades and must follow A♠.")
 
 
 @scenario("err_not_trumping_when_void")
@@ -939,7 +965,7 @@ def e_trump() -> tuple[Json, Json]:
     return err("", "russian", acts, len(acts) - 1,
                "A cannot play AC: without spades he must play a trump (hearts)",
                "must play a trump",
-               "RULES.md §2.10 Following rule 2 (must_trump_when_void): ♥ is trump after B's "
+               "card play Following rule 2 (must_trump_when_void): ♥ is trump after B's "
                "marriage; A, void in spades, holds 9♥ and must trump K♠.")
 
 
@@ -952,7 +978,7 @@ def e_polish_beat() -> tuple[Json, Json]:
     acts = [*B_WINS_100, *HEAD]
     return err("", "polish", acts, len(acts) - 1,
                "A cannot play 9C: he must follow suit (clubs) and beat the trick when he can",
-               "beat the trick", "RULES.md §3.7 must_beat always (polish, D20): after J♣ Q♣ "
+               "beat the trick", "option must_beat always (polish, D20): after J♣ Q♣ "
                "A holds A♣ 10♣ K♣ and must head the trick; 9♣ is refused.")
 
 
@@ -961,7 +987,7 @@ def e_german_beat() -> tuple[Json, Json]:
     acts = [*B_WINS_100, *HEAD]
     return err("", "german_house", acts, len(acts) - 1,
                "A cannot play 9C: he must follow suit (clubs) and beat the trick when he can",
-               "beat the trick", "RULES.md §3.7 must_beat follow (german_house, S1 "
+               "beat the trick", "option must_beat follow (german_house, S1 "
                "Stichzwang): A follows clubs and must beat Q♣ with A♣, 10♣ or K♣.")
 
 
@@ -972,7 +998,7 @@ def e_first_lead() -> tuple[Json, Json]:
     return err("", "russian", acts, len(acts) - 1,
                "B cannot play QH with a marriage: nothing can be declared on the first lead "
                "of the hand; a marriage needs a lead after winning a trick", "first lead",
-               "RULES.md §2.10 Leading and declaring rule 3: no marriage on trick 1 in "
+               "card play Leading and declaring rule 3: no marriage on trick 1 in "
                "russian (marriage_on_first_lead false).")
 
 
@@ -980,7 +1006,7 @@ def e_first_lead() -> tuple[Json, Json]:
 def e_ros_barrel() -> tuple[Json, Json]:
     return err("", "russian", [*B_WINS_100, ["B", "rospisat"]], 3,
                "B cannot declare rospisat: a player on the barrel may not declare rospisat",
-               "on the barrel", "RULES.md §2.9 and §2.12 rule 5: B at 880 is on the barrel "
+               "on the barrel", "rospisat and the barrel rule 5: B at 880 is on the barrel "
                "and may not declare rospisat.", start={"totals": {"B": 880}})
 
 
@@ -989,7 +1015,7 @@ def e_ros_max() -> tuple[Json, Json]:
     return err("", "polish", [*B_WINS_100, ["B", "rospisat"]], 3,
                "B cannot declare rospisat: each player may declare rospisat at most 2 times "
                "a match", "at most 2 times",
-               "RULES.md §5.3 rospisat_max 2 (polish, D21): B has already made 2 bombs.",
+               "preset polish rospisat_max 2 (polish, D21): B has already made 2 bombs.",
                start={"rospisat": {"B": 2}})
 
 
@@ -1000,7 +1026,7 @@ def e_raise() -> tuple[Json, Json]:
     return err("", "russian", acts, 5,
                "A cannot set the contract at 125: a contract above 120 needs a marriage (king "
                "and queen of one suit) in hand", "needs a marriage",
-               "RULES.md §2.7 and D5: A (forehand, dealer C) holds no marriage after the "
+               "the contract and D5: A (forehand, dealer C) holds no marriage after the "
                "talon, so he may not raise above 120.", dealer="C")
 
 
@@ -1009,7 +1035,7 @@ def e_turn() -> tuple[Json, Json]:
     acts = [*B_WINS_100, ["B", "give", "9C", "C"], ["B", "give", "JC", "A"],
             ["C", "play", "AD"]]
     return err("", "russian", acts, 5, "C cannot play AD: it is B's turn to play",
-               "turn", "RULES.md §2.10 and §7 invariant 13: the declarer leads to trick 1; C "
+               "turn", "card play and invariant 13: the declarer leads to trick 1; C "
                "may not play out of turn.")
 
 
@@ -1018,13 +1044,14 @@ def e_card() -> tuple[Json, Json]:
     acts = [*B_WINS_100, ["B", "give", "9C", "C"], ["B", "give", "JC", "A"],
             ["B", "play", "AC"]]
     return err("", "russian", acts, 5, "B cannot play AC: that card is not in his hand",
-               "not in his hand", "RULES.md §0.3 and §7 invariant 22: B does not hold A♣.")
+               "not in his hand", "illegal actions and invariant 22: B does not hold A♣.")
 
 
 @scenario("err_unknown_option")
 def e_option() -> tuple[Json, Json]:
     d = base("russian", options={"bid_stepp": 10})
-    d["_note"] = ("SCENARIOS.md: unknown option names are an error; the result has ok false and "
+    d["_note"] = ("docs/scenarios.md: unknown option names are an error; the result has ok false "
+                  "and "
                   "an error but no hand/action (nothing was replayed).")
     d["_expect_error_contains"] = "bid_stepp"
     d["hands"] = [{"deal": DEAL2, "actions": []}]
@@ -1036,7 +1063,7 @@ def e_option() -> tuple[Json, Json]:
 def e_max() -> tuple[Json, Json]:
     return err("", "russian", [["B", "bid", 405]], 0,
                "B cannot bid 405: no hand can produce more than 400 points", "400",
-               "docs/rules-decisions.md (a), RULES.md §1.3: 120 card points + 280 for the four "
+               "docs/rules-decisions.md (a), marriage values: 120 card points + 280 for the four "
                "marriages is the most a hand can produce, so bids above 400 are refused "
                "(B holds a marriage).")
 
@@ -1044,7 +1071,7 @@ def e_max() -> tuple[Json, Json]:
 @scenario("err_contract_raise_not_allowed")
 def e_noraise() -> tuple[Json, Json]:
     d = base("german1001_3")
-    d["_note"] = ("RULES.md §3.3 contract_raise false (german1001_3, D42): after laying away, "
+    d["_note"] = ("option contract_raise false (german1001_3, D42): after laying away, "
                   "B may not raise 100 to 110.")
     d["_expect_error_contains"] = "cannot be raised"
     h = hand_of(d, fixed={"B": "JS JC"}, auction=auction("B", 100, "C", "A"),
@@ -1076,7 +1103,8 @@ def e_over() -> tuple[Json, Json]:
     with open(OUT / "w11_defender_wins_without_barrel.json", encoding="utf-8") as f:
         w11 = json.load(f)
     d["hands"] = [w11["hands"][0], {"deal": DEAL2, "actions": []}]
-    d["_note"] = ("RULES.md §2.14 (\"once there is a winner, no further hand is dealt\"): W11's "
+    d["_note"] = ("the end of the match (\"once there is a winner, no further hand is dealt\"): "
+                  "W11's "
                   "hand ends the match; a second hand is refused with hand 1, action null.")
     d["_expect_error_contains"] = "already over"
     return d, {"ok": False, "hand": 1, "action": None,
@@ -1085,7 +1113,7 @@ def e_over() -> tuple[Json, Json]:
 @scenario("dec_max_bid_400_accepted")
 def d_400() -> tuple[Json, Json]:
     d = base("russian")
-    d["_note"] = ("docs/rules-decisions.md (a): 400 (120 + all four marriages, RULES.md §1.3) "
+    d["_note"] = ("docs/rules-decisions.md (a): 400 (120 + all four marriages, marriage values) "
                   "is the highest bid and is accepted (B holds a marriage); B then declares "
                   "rospisat. See err_bid_above_max_400 for 405. " + DEAL2_NOTE)
     d["hands"] = [{"deal": DEAL2, "actions": [["B", "bid", 400], ["C", "pass"], ["A", "pass"],
@@ -1112,7 +1140,8 @@ def d_confirm() -> tuple[Json, Json]:
 def d_lviv() -> tuple[Json, Json]:
     d = base("russian", options={"barrel": "lviv", "barrel_at": 900},
              start={"totals": {"A": 850}})
-    d["_note"] = ("docs/rules-decisions.md (c), RULES.md §3.9 Lviv barrel and D10: A at 850 "
+    d["_note"] = ("docs/rules-decisions.md (c), the Lviv barrel (option barrel) and D10: A at "
+                  "850 "
                   "takes 65 as a defender → 915 arrives from below → clamped to 900; next hand "
                   "A, on the Lviv barrel, declares ♥ (scores 0, still sets trump) and takes 30 "
                   "→ 930: no clamp inside the zone, he climbs normally.")
@@ -1142,7 +1171,8 @@ def falls(n: int) -> tuple[Json, Json]:
 @scenario("dec_barrel_fourth_fall_no_reset")
 def d_fall4() -> tuple[Json, Json]:
     d, md = falls(3)
-    d["_note"] = ("docs/rules-decisions.md (d), RULES.md §3.9 barrel_third_fall_reset, D8: the "
+    d["_note"] = ("docs/rules-decisions.md (d), option barrel_third_fall_reset, "
+                  "D8: the "
                   "fourth fall is an ordinary fall to 760.")
     return d, md
 
@@ -1150,7 +1180,8 @@ def d_fall4() -> tuple[Json, Json]:
 @scenario("dec_barrel_sixth_fall_resets")
 def d_fall6() -> tuple[Json, Json]:
     d, md = falls(5)
-    d["_note"] = ("docs/rules-decisions.md (d), RULES.md §3.9 barrel_third_fall_reset: every "
+    d["_note"] = ("docs/rules-decisions.md (d), option barrel_third_fall_reset: "
+                  "every "
                   "third fall (3rd, 6th, ...) resets to 0; here the 6th.")
     return d, md
 
@@ -1166,7 +1197,7 @@ def golden_reset_hands(d: Json) -> None:
 def d_golden_reset() -> tuple[Json, Json]:
     d = base("russian", options={"golden_round": True, "golden_round_reset": True},
              start={"totals": {"A": 100, "B": 200, "C": 300}})
-    d["_note"] = ("docs/rules-decisions.md (f), RULES.md §3.3 golden_round_reset, D36: three "
+    d["_note"] = ("docs/rules-decisions.md (f), option golden_round_reset, D36: three "
                   "golden hands, each ended by rospisat at 120 (awards doubled: +120 per "
                   "defender), so no contract is made; the reset to 0 happens in the last hand "
                   "of the failed round and its delta shows it.")
@@ -1181,7 +1212,7 @@ def d_golden_reset() -> tuple[Json, Json]:
 @scenario("err_golden_round_repeats")
 def e_golden_again() -> tuple[Json, Json]:
     d = base("russian", options={"golden_round": True, "golden_round_reset": True})
-    d["_note"] = ("RULES.md §3.3 golden_round: no contract was made in the first golden round "
+    d["_note"] = ("option golden_round: no contract was made in the first golden round "
                   "(three rospisats), so another golden round follows and forehand's 100 in "
                   "the fourth hand is refused (the golden minimum is 120).")
     d["_expect_error_contains"] = "the lowest bid now is 120"
@@ -1197,7 +1228,7 @@ def e_golden_again() -> tuple[Json, Json]:
 @scenario("dec_golden_thrown_in_counts")
 def d_golden_thrown() -> tuple[Json, Json]:
     d = base("russian", options={"golden_round": True, "opening_bid_forced": False})
-    d["_note"] = ("docs/rules-decisions.md (g), RULES.md §3.3, D17, D36: a thrown-in hand (all "
+    d["_note"] = ("docs/rules-decisions.md (g), bidding options, D17, D36: a thrown-in hand (all "
                   "pass) during the golden round counts as one of its three hands: after it, "
                   "C's made 120 and A's rospisat, the fourth hand is not golden and B may "
                   "open at 100 (left unfinished).")
@@ -1222,7 +1253,7 @@ def d_golden_thrown() -> tuple[Json, Json]:
 @scenario("dec_predeal_redeal_out_of_turn")
 def d_predeal() -> tuple[Json, Json]:
     d = base("polish", options={"predeal_low_redeal_below": 10})
-    d["_note"] = ("docs/rules-decisions.md (h), RULES.md §3.2 predeal_low_redeal_below, D22: "
+    d["_note"] = ("docs/rules-decisions.md (h), option predeal_low_redeal_below, D22: "
                   "A (7 points, no marriage) claims a redeal while C is to bid, before his own "
                   "first bidding action: accepted out of turn; the hand is annulled and the "
                   "same dealer deals again (second hand left unfinished).")
@@ -1242,8 +1273,8 @@ def d_predeal() -> tuple[Json, Json]:
 @scenario("dec_incomplete_hand_mid_play")
 def d_incomplete() -> tuple[Json, Json]:
     d, _ = w00()
-    d["_note"] = ("docs/rules-decisions.md (j), SCENARIOS.md: W0 stopped after trick 2 "
-                  "(RULES.md §8 W0: B took 11 and 5 and declared ♥ 100): an incomplete hand "
+    d["_note"] = ("docs/rules-decisions.md (j), docs/scenarios.md: W0 stopped after trick 2 "
+                  "(worked example W0: B took 11 and 5 and declared ♥ 100): an incomplete hand "
                   "reports the raw points taken so far and delta 0 for everyone.")
     d["hands"][0]["actions"] = d["hands"][0]["actions"][:14]
     md = {"ok": True, "hands": [{"declarer": "B", "contract": 140, "complete": False,
@@ -1257,7 +1288,7 @@ def d_incomplete() -> tuple[Json, Json]:
 @scenario("german_house_all_pass_thrown_in")
 def d_thrown() -> tuple[Json, Json]:
     d = base("german_house")
-    d["_note"] = ("RULES.md §3.3 opening_bid_forced false and D17 (german_house): everyone "
+    d["_note"] = ("option opening_bid_forced false and D17 (german_house): everyone "
                   "passes → the hand is thrown in without score and the deal passes to the "
                   "left (the second hand, dealt by B, is left unfinished).")
     d["hands"] = [{"deal": DEAL2, "actions": [["B", "pass"], ["C", "pass"], ["A", "pass"]]}]
@@ -1273,7 +1304,7 @@ def d_thrown() -> tuple[Json, Json]:
 @scenario("german_house4_complete_hand")
 def p_gh4() -> tuple[Json, Json]:
     d = base("german_house4", players="A B C D", dealer="D")
-    d["_note"] = ("A complete german_house4 hand (RULES.md §5.5): the dealer D sits out; the "
+    d["_note"] = ("A complete german_house4 hand (preset german_house): the dealer D sits out; the "
                   "talon A♠ K♥ Q♥ gives him 50 + 100 = 150 (W17: the cap of 150 does not cut); "
                   "A plays 100 and the hand is played out.")
     d["hands"] = [hand_of(d, fixed={"talon": "AS KH QH"}, auction=auction("A", 100, "B", "C"),
@@ -1285,7 +1316,7 @@ def p_gh4() -> tuple[Json, Json]:
 @scenario("polish_marriage_on_first_lead")
 def p_polish_first() -> tuple[Json, Json]:
     d = base("polish")
-    d["_note"] = ("RULES.md §5.3 marriage_on_first_lead true (polish): B declares ♥ on the very "
+    d["_note"] = ("preset polish marriage_on_first_lead true (polish): B declares ♥ on the very "
                   "first lead of the hand; B makes 120 with it.")
     h = hand_of(d, fixed={"B": "KH QH"}, auction=auction("B", 120, "C", "A"),
                 exchange=random_exchange("KH QH"), points={"B": 50}, declare={"B": "H"})
@@ -1299,7 +1330,8 @@ def p_polish_first() -> tuple[Json, Json]:
 @scenario("tausendundeins2_complete_hand")
 def p_t2() -> tuple[Json, Json]:
     d = base("tausendundeins2", players="A B")
-    d["_note"] = ("A complete tausendundeins2 hand (RULES.md §4.4, §5.11): B (non-dealer) "
+    d["_note"] = ("A complete tausendundeins2 hand (stock games, preset tausendundeins2): B "
+                  "(non-dealer) "
                   "leads, 4 free tricks with draws, then 8 strict tricks; B declares the ♣ "
                   "marriage (100 in this preset) after winning a trick; each adds his exact "
                   "raw points.")
