@@ -74,6 +74,13 @@ def run_bot() -> int:
     except ValueError as exc:
         print(exc, file=sys.stderr)
         return 2
+    from bot.store import DatabaseUnusable, check_database_path
+
+    try:  # before Discord is contacted: a bad database is one line, not a hang
+        check_database_path(settings.database_path)
+    except DatabaseUnusable as exc:
+        print(exc, file=sys.stderr)
+        return 1
     # The Discord client lives in cogs/ (the only package that imports discord).
     from cogs._bot import main as discord_main
 

@@ -24,6 +24,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot.store._health import DatabaseUnusable, check_database_path, describe
 from bot.store._records import HandRow, MatchRow, MoveRow, SeatRow, TableRow
 
 log = logging.getLogger(__name__)
@@ -153,17 +154,31 @@ class Store:
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
-        db = await aiosqlite.connect(str(path))
-        db.row_factory = aiosqlite.Row
-        # WAL + synchronous=NORMAL: a commit is durable once it returns, against a killed
-        # process (SIGKILL); only a power cut may lose the last commits.
-        await db.execute("PRAGMA journal_mode = WAL")
-        await db.execute("PRAGMA synchronous = NORMAL")
-        await db.execute("PRAGMA foreign_keys = ON")
-        await db.execute("PRAGMA busy_timeout = 5000")
+        """Open (creating and migrating) the database; :class:`DatabaseUnusable` if it cannot
+        be used, with every connection closed (aiosqlite's thread would keep the process
+        alive)."""
+        check_database_path(path)
+        try:
+            db = await aiosqlite.connect(str(path))
+        except sqlite3.Error as exc:
+            raise DatabaseUnusable(describe(path, exc)) from exc
         store = cls(db, str(path))
-        await store.migrate()
-        store._writer = _writer(str(path))
+        try:
+            db.row_factory = aiosqlite.Row
+            # WAL + synchronous=NORMAL: a commit is durable once it returns, against a killed
+            # process (SIGKILL); only a power cut may lose the last commits.
+            await db.execute("PRAGMA journal_mode = WAL")
+            await db.execute("PRAGMA synchronous = NORMAL")
+            await db.execute("PRAGMA foreign_keys = ON")
+            await db.execute("PRAGMA busy_timeout = 5000")
+            await store.migrate()
+            store._writer = _writer(str(path))
+        except BaseException as exc:
+            with contextlib.suppress(Exception):
+                await store.close()
+            if isinstance(exc, sqlite3.Error):
+                raise DatabaseUnusable(describe(path, exc)) from exc
+            raise
         return store
 
     async def close(self) -> None:
