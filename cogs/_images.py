@@ -286,7 +286,7 @@ class Images:
         if store is None:
             return []
         rows = await store.moves(snap.table_id, snap.match_no)
-        moves = [r.move for r in rows]
+        moves = [r.move for r in rows if r.move is not None]
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
             None, _replay_results, snap.rules, snap.dealer, moves)

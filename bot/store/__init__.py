@@ -10,10 +10,10 @@ with another's; reads and background WAL checkpoints use an aiosqlite connection
 from __future__ import annotations
 
 from bot.store._health import DatabaseUnusable, check_database_path
-from bot.store._records import HandRow, MatchRow, MoveRow, SeatRow, TableRow
+from bot.store._records import HandRow, MatchRow, MoveRow, SeatRow, SetAsideRow, TableRow
 from bot.store._store import LIVE_STATUSES, ChannelTaken, Store, migrations
 
 __all__ = [
     "LIVE_STATUSES", "ChannelTaken", "DatabaseUnusable", "HandRow", "MatchRow", "MoveRow",
-    "SeatRow", "Store", "TableRow", "check_database_path", "migrations",
+    "SeatRow", "SetAsideRow", "Store", "TableRow", "check_database_path", "migrations",
 ]

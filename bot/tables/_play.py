@@ -253,6 +253,8 @@ class PlayMixin:
         state = new_match(table.rules, table.dealer)
         rows = await self.store.moves(table.id, table.match_no)
         for row in rows:
+            if row.move is None:  # restore() closes the table (or sets the rows aside)
+                raise ValueError(f"move {row.seq} of table {table.id} is not a JSON object")
             move: Move = move_from_json(row.move)
             state = apply_into(state, move, None, inplace=True)
         table.state, table.seq = state, len(rows)
