@@ -1,4 +1,4 @@
-"""Command line: ``python -m bot run|replay|simulate|presets|render|bench``."""
+"""Command line: ``python -m bot run|db|replay|simulate|presets|render|bench``."""
 
 from __future__ import annotations
 
@@ -110,10 +110,49 @@ def _cmd_run(_: argparse.Namespace) -> int:
     except SettingsError as exc:
         print(exc, file=sys.stderr)
         return 2
+    from bot.store import DatabaseUnusable, check_database_path
+
+    try:  # before Discord is contacted: a bad database is one line, not a hang
+        check_database_path(settings.database_path)
+    except DatabaseUnusable as exc:
+        print(exc, file=sys.stderr)
+        return 1
     # The Discord client lives in cogs/ (the only package that imports discord).
     from cogs._bot import main as discord_main
 
     return discord_main(settings)
+
+
+def _database_path(args: argparse.Namespace) -> str:
+    """--database, else DATABASE_PATH from the environment or .env, as ``run`` reads it."""
+    if args.database:
+        return str(args.database)
+    from bot.config import load_settings
+
+    return load_settings(need_token=False).database_path
+
+
+def _cmd_db_check(args: argparse.Namespace) -> int:
+    from bot.store.maintenance import check_database
+
+    report = check_database(_database_path(args))
+    for line in report.lines():
+        print(line)
+    return 0 if report.healthy else 1
+
+
+def _cmd_db_backup(args: argparse.Namespace) -> int:
+    from bot.store.maintenance import MaintenanceError, backup_database
+
+    source = _database_path(args)
+    try:
+        done = backup_database(source, args.file, force=args.force)
+    except MaintenanceError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    print(f"Backed up {source} to {done.path}: {done.size} bytes, schema version "
+          f"{done.version}, {done.tables} table(s).")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -121,6 +160,17 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("run", help="run the Discord bot (needs DISCORD_TOKEN in .env)")
     p.set_defaults(func=_cmd_run)
+    p = sub.add_parser("db", help="check the database or back it up (safe while the bot runs)")
+    db_sub = p.add_subparsers(dest="db_command", required=True)
+    q = db_sub.add_parser("check", help="integrity, schema version, and a replay of every live "
+                                        "table; exit 1 if anything is wrong")
+    q.add_argument("--database", help="the database file (default: DATABASE_PATH, as for run)")
+    q.set_defaults(func=_cmd_db_check)
+    q = db_sub.add_parser("backup", help="copy the database into FILE (SQLite online backup)")
+    q.add_argument("file", help="where to write the copy (must not exist unless --force)")
+    q.add_argument("--database", help="the database file (default: DATABASE_PATH, as for run)")
+    q.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    q.set_defaults(func=_cmd_db_backup)
     p = sub.add_parser("replay", help="replay scenario files, one JSON result per line")
     p.add_argument("files", nargs="+")
     p.set_defaults(func=_cmd_replay)

@@ -9,11 +9,13 @@ with another's; reads and background WAL checkpoints use an aiosqlite connection
 
 from __future__ import annotations
 
-from bot.store._records import HandRow, MatchRow, MoveRow, SeatRow, TableRow
+from bot.store._health import DatabaseUnusable, check_database_path
+from bot.store._records import HandRow, MatchRow, MoveRow, SeatRow, SetAsideRow, TableRow
 from bot.store._status import LIVE_STATUSES, TableStatus
 from bot.store._store import ChannelTaken, Store, migrations
 
 __all__ = [
-    "LIVE_STATUSES", "ChannelTaken", "HandRow", "MatchRow", "MoveRow", "SeatRow", "Store",
-    "TableRow", "TableStatus", "migrations",
+    "LIVE_STATUSES", "ChannelTaken", "DatabaseUnusable", "HandRow", "MatchRow", "MoveRow",
+    "SeatRow", "SetAsideRow", "Store", "TableRow", "TableStatus", "check_database_path",
+    "migrations",
 ]

@@ -42,9 +42,24 @@ class TableRow:
 @dataclass(frozen=True, slots=True)
 class MoveRow:
     seq: int
-    move: dict[str, Any]
+    move: dict[str, Any] | None  # None: ``raw`` is not a JSON object (a damaged row)
     user_id: int | None
     created_at: float
+    raw: str  # the stored text
+
+
+@dataclass(frozen=True, slots=True)
+class SetAsideRow:
+    """A move taken out of a match's log because it could not be replayed."""
+
+    table_id: int
+    match_no: int
+    seq: int
+    raw: str
+    user_id: int | None
+    created_at: float
+    reason: str
+    set_aside_at: float
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,8 @@ from typing import Any
 
 import aiosqlite
 
-from bot.store._records import HandRow, MatchRow, MoveRow, SeatRow, TableRow
+from bot.store._health import DatabaseUnusable, check_database_path, describe
+from bot.store._records import HandRow, MatchRow, MoveRow, SeatRow, SetAsideRow, TableRow
 from bot.store._status import LIVE_STATUSES, TableStatus
 
 log = logging.getLogger(__name__)
@@ -111,6 +112,19 @@ class Tx:
             [(table_id, match_no, first_seq + i, _dumps(m), uid, now)
              for i, (m, uid) in enumerate(moves)])
 
+    async def set_aside_moves(self, table_id: int, match_no: int, from_seq: int, reason: str,
+                              now: float) -> int:
+        """Move this match's moves from ``from_seq`` on into ``set_aside_moves``; how many."""
+        self.db.execute(
+            "INSERT INTO set_aside_moves (table_id, match_no, seq, move, user_id, created_at,"
+            " reason, set_aside_at) SELECT table_id, match_no, seq, move, user_id, created_at,"
+            " ?, ? FROM moves WHERE table_id = ? AND match_no = ? AND seq >= ?",
+            (reason, now, table_id, match_no, from_seq))
+        cur = self.db.execute(
+            "DELETE FROM moves WHERE table_id = ? AND match_no = ? AND seq >= ?",
+            (table_id, match_no, from_seq))
+        return cur.rowcount
+
     async def start_match(self, table_id: int, match_no: int, *, rules: dict[str, Any],
                           dealer: int, seats: list[dict[str, Any]], now: float) -> None:
         self.db.execute(
@@ -153,17 +167,31 @@ class Store:
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
-        db = await aiosqlite.connect(str(path))
-        db.row_factory = aiosqlite.Row
-        # WAL + synchronous=NORMAL: a commit is durable once it returns, against a killed
-        # process (SIGKILL); only a power cut may lose the last commits.
-        await db.execute("PRAGMA journal_mode = WAL")
-        await db.execute("PRAGMA synchronous = NORMAL")
-        await db.execute("PRAGMA foreign_keys = ON")
-        await db.execute("PRAGMA busy_timeout = 5000")
+        """Open (creating and migrating) the database; :class:`DatabaseUnusable` if it cannot
+        be used, with every connection closed (aiosqlite's thread would keep the process
+        alive)."""
+        check_database_path(path)
+        try:
+            db = await aiosqlite.connect(str(path))
+        except sqlite3.Error as exc:
+            raise DatabaseUnusable(describe(path, exc)) from exc
         store = cls(db, str(path))
-        await store.migrate()
-        store._writer = _writer(str(path))
+        try:
+            db.row_factory = aiosqlite.Row
+            # WAL + synchronous=NORMAL: a commit is durable once it returns, against a killed
+            # process (SIGKILL); only a power cut may lose the last commits.
+            await db.execute("PRAGMA journal_mode = WAL")
+            await db.execute("PRAGMA synchronous = NORMAL")
+            await db.execute("PRAGMA foreign_keys = ON")
+            await db.execute("PRAGMA busy_timeout = 5000")
+            await store.migrate()
+            store._writer = _writer(str(path))
+        except BaseException as exc:
+            with contextlib.suppress(Exception):
+                await store.close()
+            if isinstance(exc, sqlite3.Error):
+                raise DatabaseUnusable(describe(path, exc)) from exc
+            raise
         return store
 
     async def close(self) -> None:
@@ -261,7 +289,16 @@ class Store:
         async with self.db.execute(
                 "SELECT seq, move, user_id, created_at FROM moves"
                 " WHERE table_id = ? AND match_no = ? ORDER BY seq", (table_id, match_no)) as cur:
-            return [MoveRow(r[0], json.loads(r[1]), r[2], r[3]) for r in await cur.fetchall()]
+            return [MoveRow(r[0], _object_or_none(r[1]), r[2], r[3], r[1])
+                    for r in await cur.fetchall()]
+
+    async def set_aside(self, table_id: int) -> list[SetAsideRow]:
+        """The moves set aside from this table's logs (see :meth:`Tx.set_aside_moves`)."""
+        async with self.db.execute(
+                "SELECT table_id, match_no, seq, move, user_id, created_at, reason, set_aside_at"
+                " FROM set_aside_moves WHERE table_id = ? ORDER BY match_no, seq, set_aside_at",
+                (table_id,)) as cur:
+            return [SetAsideRow(*r) for r in await cur.fetchall()]
 
     async def looks(self, table_id: int, match_no: int) -> set[tuple[int, int]]:
         """(hand_no, seat) of every look at the cards recorded in this match."""
@@ -284,6 +321,15 @@ class Store:
                 " WHERE table_id = ? AND match_no = ? ORDER BY hand_no",
                 (table_id, match_no)) as cur:
             return [HandRow(r[0], r[1], json.loads(r[2]), r[3]) for r in await cur.fetchall()]
+
+
+def _object_or_none(text: Any) -> dict[str, Any] | None:
+    """A stored move as a dict, or None if the text is not a JSON object (never raises)."""
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError):
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def _table_row(r: aiosqlite.Row) -> TableRow:

@@ -1,0 +1,295 @@
+"""``python -m bot db check`` and ``db backup``: is the database sound, and a safe copy of it.
+
+Both work on a plain ``sqlite3`` connection, without the Store: a check must not migrate or
+write the file it examines, and either may run while the bot is running (WAL lets a reader
+see a consistent snapshot while the bot goes on writing).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+import stat
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.game.dealing import new_match
+from bot.game.engine import apply_into
+from bot.game.rules import Rules
+from bot.game.serialize import move_from_json
+from bot.store._health import RESTORE_HINT
+from bot.store._records import SetAsideRow
+from bot.store._status import LIVE_STATUSES, TableStatus
+from bot.store._store import migrations
+
+SHOWN = 20  # problems listed per kind; the rest are counted
+
+
+class MaintenanceError(Exception):
+    """A maintenance command cannot do its job; ``str(exc)`` is one line for the operator."""
+
+
+@dataclass(frozen=True, slots=True)
+class BadMove:
+    """A stored move that cannot be replayed, and why."""
+
+    table_id: int
+    match_no: int
+    seq: int
+    problem: str
+
+
+@dataclass(slots=True)
+class CheckReport:
+    """What ``db check`` found; ``healthy`` decides its exit code."""
+
+    path: str
+    integrity: list[str] = field(default_factory=list)  # ["ok"] when sound
+    version: int = 0
+    latest: int = 0
+    live_tables: int = 0
+    bad_tables: list[str] = field(default_factory=list)  # live tables that cannot replay
+    bad_moves: list[BadMove] = field(default_factory=list)
+    set_aside: list[SetAsideRow] = field(default_factory=list)
+    fatal: str = ""  # the file could not be examined at all
+
+    @property
+    def healthy(self) -> bool:
+        return (not self.fatal and self.integrity == ["ok"] and self.version <= self.latest
+                and not self.bad_tables and not self.bad_moves)
+
+    def lines(self) -> list[str]:
+        """The report as printed, one finding a line."""
+        out = [f"Database: {self.path}"]
+        if self.fatal:
+            return [*out, self.fatal, "Not healthy."]
+        out.append("Integrity: ok" if self.integrity == ["ok"] else
+                   f"Integrity: {len(self.integrity)} problem(s) found by SQLite")
+        out += [f"  {p}" for p in self.integrity[:SHOWN] if self.integrity != ["ok"]]
+        out.append(self._schema_line())
+        out.append(f"Live tables: {self.live_tables}, " + (
+            "each replays cleanly" if not self.bad_tables else
+            f"{len(self.bad_tables)} cannot be replayed"))
+        out += [f"  {t}" for t in self.bad_tables[:SHOWN]]
+        out.append(f"Unreadable moves: {len(self.bad_moves) or 'none'}")
+        out += [f"  table {m.table_id}, match {m.match_no}, seq {m.seq}: {m.problem}"
+                for m in self.bad_moves[:SHOWN]]
+        out += _more(self.bad_moves)
+        out.append(f"Set-aside moves: {len(self.set_aside) or 'none'}")
+        out += [f"  table {r.table_id}, match {r.match_no}, seq {r.seq}: {r.reason}"
+                f" (stored as {_clip(r.raw)})" for r in self.set_aside[:SHOWN]]
+        out += _more(self.set_aside)
+        out.append("Healthy." if self.healthy else f"Not healthy: {_advice(self)}")
+        return out
+
+    def _schema_line(self) -> str:
+        if self.version == self.latest:
+            return f"Schema: version {self.version} (up to date)"
+        if self.version < self.latest:
+            return (f"Schema: version {self.version} of {self.latest} (the bot brings it up to"
+                    f" date when it starts)")
+        return (f"Schema: version {self.version}, newer than this bot knows ({self.latest}):"
+                f" run the newer bot that wrote it")
+
+
+def check_database(path: str | Path) -> CheckReport:
+    """Integrity, schema version and a replay of every live table, without writing."""
+    report = CheckReport(str(path), latest=len(migrations()))
+    if not Path(path).is_file():
+        report.fatal = f"There is no database file at {path}: check --database or DATABASE_PATH."
+        return report
+    try:
+        db = _read_only(path)
+    except sqlite3.Error as exc:
+        report.fatal = f"The file cannot be opened (SQLite says: {exc})."
+        return report
+    try:
+        report.integrity = [str(r[0]) for r in db.execute("PRAGMA integrity_check")]
+        report.version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if "tables" in names:
+            _check_live_tables(db, report)
+        if "set_aside_moves" in names:
+            report.set_aside = [SetAsideRow(*r) for r in db.execute(
+                "SELECT table_id, match_no, seq, move, user_id, created_at, reason,"
+                " set_aside_at FROM set_aside_moves ORDER BY table_id, match_no, seq")]
+    except sqlite3.Error as exc:
+        report.fatal = f"The database is damaged (SQLite says: {exc}): {RESTORE_HINT}."
+    finally:
+        db.close()
+    return report
+
+
+@dataclass(frozen=True, slots=True)
+class BackupResult:
+    path: str
+    size: int  # bytes
+    version: int  # schema version of the copy
+    tables: int  # rows in its ``tables`` table
+
+
+def backup_database(source: str | Path, target: str | Path, *,
+                    force: bool = False) -> BackupResult:
+    """Copy ``source`` into ``target`` with SQLite's online backup (safe while the bot runs).
+
+    The copy is a single file (no -wal), checked, and appears at ``target`` only once complete;
+    MaintenanceError if ``target`` exists (unless ``force``) or anything fails."""
+    target = Path(target)
+    if not Path(source).is_file():
+        raise MaintenanceError(
+            f"There is no database file at {source}: check --database or DATABASE_PATH.")
+    if target.is_dir():
+        raise MaintenanceError(f"{target} is a folder: give the backup a file name.")
+    if target.exists() and not force:
+        raise MaintenanceError(
+            f"{target} already exists: choose another name, or add --force to replace it.")
+    folder = target.parent.absolute()
+    if not folder.is_dir():
+        raise MaintenanceError(f"The folder {folder} does not exist: create it first.")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=folder)
+    except OSError as exc:
+        raise MaintenanceError(f"Cannot write in {folder} ({exc.strerror}).") from exc
+    os.close(fd)
+    try:
+        os.chmod(tmp, stat.S_IMODE(Path(source).stat().st_mode))  # as a plain copy would be
+        result = _copy(source, tmp)
+        os.replace(tmp, target)
+    except BaseException:
+        for leftover in (tmp, f"{tmp}-journal", f"{tmp}-wal", f"{tmp}-shm"):
+            with contextlib.suppress(OSError):
+                os.unlink(leftover)
+        raise
+    return BackupResult(str(target), target.stat().st_size, result[0], result[1])
+
+
+def _copy(source: str | Path, tmp: str) -> tuple[int, int]:
+    """Back ``source`` up into the file ``tmp``; (schema version, tables) of the copy."""
+    try:
+        src = _read_only(source)
+    except sqlite3.Error as exc:
+        raise MaintenanceError(f"Cannot open {source} (SQLite says: {exc}).") from exc
+    try:
+        dst = sqlite3.connect(tmp, isolation_level=None)
+        try:
+            # One step (pages=-1): a single read transaction, so the copy is the snapshot
+            # of one moment even while the bot commits moves into the WAL.
+            src.backup(dst)
+            # The copy keeps the WAL flag of its source: make it one self-contained file.
+            dst.execute("PRAGMA journal_mode = DELETE")
+            check = dst.execute("PRAGMA quick_check(1)").fetchone()
+            if check is None or check[0] != "ok":
+                raise MaintenanceError(f"The copy fails SQLite's check ({check}): the source "
+                                       f"{source} may be damaged; run `python -m bot db check`.")
+            version = int(dst.execute("PRAGMA user_version").fetchone()[0])
+            names = {r[0] for r in dst.execute(
+                "SELECT name FROM sqlite_master WHERE type='table'")}
+            tables = (int(dst.execute("SELECT count(*) FROM tables").fetchone()[0])
+                      if "tables" in names else 0)
+        finally:
+            dst.close()
+    except sqlite3.Error as exc:
+        raise MaintenanceError(
+            f"The backup of {source} failed (SQLite says: {exc}); run `python -m bot db check`."
+        ) from exc
+    finally:
+        src.close()
+    return version, tables
+
+
+def _read_only(path: str | Path) -> sqlite3.Connection:
+    """A connection that cannot write (or create) the database."""
+    file = Path(path).absolute()
+    # A read-write connection that refuses writes (query_only) where the file may be
+    # written: the last one to close removes the -wal and -shm files, which a mode=ro
+    # connection would leave behind.
+    writable = os.access(file, os.W_OK) and os.access(file.parent, os.W_OK)
+    db = sqlite3.connect(f"{file.as_uri()}?mode={'rw' if writable else 'ro'}", uri=True,
+                         timeout=10.0)
+    db.execute("PRAGMA query_only = ON")
+    return db
+
+
+def _check_live_tables(db: sqlite3.Connection, report: CheckReport) -> None:
+    marks = ",".join("?" * len(LIVE_STATUSES))
+    tables = db.execute(
+        f"SELECT id, status, match_no, dealer, rules FROM tables WHERE status IN ({marks})"
+        f" ORDER BY id", [str(x) for x in LIVE_STATUSES]).fetchall()
+    report.live_tables = len(tables)
+    for table_id, status, match_no, dealer, rules_text in tables:
+        if status == TableStatus.SEATING or match_no == 0:
+            continue  # nothing to replay (as the service's restore)
+        try:
+            rules = Rules.from_json(json.loads(rules_text))
+        except Exception as exc:
+            report.bad_tables.append(f"table {table_id}: its rules cannot be read ({exc})")
+            continue
+        rows = db.execute(
+            "SELECT seq, move FROM moves WHERE table_id = ? AND match_no = ? ORDER BY seq",
+            (table_id, match_no)).fetchall()
+        _replay(table_id, match_no, rules, dealer, rows, report)
+
+
+def _replay(table_id: int, match_no: int, rules: Rules, dealer: int,
+            rows: list[tuple[int, Any]], report: CheckReport) -> None:
+    """Replay a match as the service does; every undecodable row, and the first one the
+    engine refuses (later moves depend on it, so the replay stops there)."""
+    state = new_match(rules, dealer)
+    stopped_at: int | None = None
+    for index, (seq, text) in enumerate(rows):
+        try:
+            data = json.loads(text)
+            if not isinstance(data, dict):
+                raise TypeError("not a JSON object")
+        except (TypeError, ValueError) as exc:
+            report.bad_moves.append(BadMove(table_id, match_no, seq,
+                                            f"not a stored move ({exc}): {_clip(text)}"))
+            stopped_at = index if stopped_at is None else stopped_at
+            continue
+        if stopped_at is not None:
+            continue
+        try:
+            move = move_from_json(data)
+        except Exception as exc:
+            report.bad_moves.append(BadMove(table_id, match_no, seq,
+                                            f"unknown move ({_why(exc)}): {_clip(text)}"))
+            stopped_at = index
+            continue
+        try:
+            state = apply_into(state, move, None, inplace=True)
+        except Exception as exc:
+            report.bad_moves.append(BadMove(table_id, match_no, seq,
+                                            f"illegal move ({_why(exc)}): {_clip(text)}"))
+            stopped_at = index
+    if stopped_at is not None:
+        later = len(rows) - stopped_at - 1
+        report.bad_tables.append(
+            f"table {table_id}, match {match_no}: the replay stops at seq "
+            f"{rows[stopped_at][0]}" + (f" ({later} later move(s) not replayed)" if later
+                                        else " (its last move)"))
+
+
+def _why(exc: Exception) -> str:
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+def _clip(text: Any, limit: int = 80) -> str:
+    shown = repr(text)
+    return shown if len(shown) <= limit else shown[:limit - 3] + "..."
+
+
+def _more(items: list[Any]) -> list[str]:
+    return [f"  ... and {len(items) - SHOWN} more"] if len(items) > SHOWN else []
+
+
+def _advice(report: CheckReport) -> str:
+    if report.integrity != ["ok"]:
+        return RESTORE_HINT + "."
+    if report.version > report.latest:
+        return "this bot is older than the database; run the newer one."
+    return ("the tables listed cannot be restored as stored; restore a backup made before "
+            "the damage if they must go on exactly as they were.")

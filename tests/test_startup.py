@@ -1,0 +1,187 @@
+"""``python -m bot run`` with a database it cannot use: one clear line, a non-zero exit, and
+no attempt to reach Discord.
+
+Each case runs the real command in a subprocess. Discord is pointed (DISCORD_API_BASE) at a
+listening socket of the test's: had the bot tried to log in, the connection would be
+waiting there. The permission cases run the bot as an unprivileged user (``setpriv`` to
+``nobody``) when the tests run as root, since root may write a read-only file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bot.store import Store
+
+TIMEOUT = 60.0  # seconds; a healthy refusal takes well under one
+
+
+@dataclass
+class Started:
+    code: int
+    stderr: str
+    contacted_discord: bool
+
+    @property
+    def lines(self) -> list[str]:
+        return [line for line in self.stderr.splitlines() if line.strip()]
+
+
+def unprivileged() -> tuple[list[str], int, int] | None:
+    """(command prefix, uid, gid) to run as a user without special rights; None: already one."""
+    if os.geteuid() != 0:
+        return None
+    if shutil.which("setpriv") is None:
+        pytest.skip("running as root without setpriv: cannot test as an ordinary user")
+    nobody = pwd.getpwnam("nobody")
+    return ([f"--reuid={nobody.pw_uid}", f"--regid={nobody.pw_gid}", "--clear-groups"],
+            nobody.pw_uid, nobody.pw_gid)
+
+
+def start_bot(database: Path | str, cwd: Path, *, as_user: bool = False) -> Started:
+    """Run ``python -m bot run`` against ``database``; what it printed and whether it tried
+    to reach Discord."""
+    with socket.socket() as discord:
+        discord.bind(("127.0.0.1", 0))
+        discord.listen(8)
+        port = discord.getsockname()[1]
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "DISCORD_TOKEN": "dummy-token-for-tests",
+            "DATABASE_PATH": str(database),
+            "DISCORD_API_BASE": f"http://127.0.0.1:{port}/api/v10",
+            "DISCORD_GATEWAY_URL": f"ws://127.0.0.1:{port}/gateway",
+            "PYTHONDONTWRITEBYTECODE": "1",
+        }
+        cmd = [sys.executable, "-m", "bot", "run"]
+        prefix = unprivileged() if as_user else None
+        if prefix is not None:
+            cmd = ["setpriv", *prefix[0], "--", *cmd]
+        try:
+            proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True,
+                                  timeout=TIMEOUT, check=False)
+        except subprocess.TimeoutExpired as exc:
+            pytest.fail(f"the bot did not exit within {TIMEOUT:.0f} s: {exc.stderr!r}")
+        discord.setblocking(False)
+        try:
+            discord.accept()[0].close()
+            contacted = True
+        except BlockingIOError:
+            contacted = False
+    return Started(proc.returncode, proc.stderr, contacted)
+
+
+@pytest.fixture
+def shared_dir() -> Iterator[Path]:
+    """A folder an unprivileged user can reach (pytest's tmp_path is private to root)."""
+    path = Path(tempfile.mkdtemp(prefix="tysiac-startup-"))
+    path.chmod(0o755)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def make_database(path: Path) -> None:
+    """A real, migrated database with a table in it."""
+    async def build() -> None:
+        store = await Store.open(path)
+        async with store.transaction() as tx:
+            await tx.create_table(guild_id=1, channel_id=10, host_id=5, preset="russian",
+                                  rules={}, timer=0, now=1.0)
+        await store.close()
+    asyncio.run(build())
+
+
+def give_to_user(path: Path, as_user: bool) -> None:
+    who = unprivileged() if as_user else None
+    if who is not None:
+        os.chown(path, who[1], who[2])
+
+
+def assert_refused(started: Started, *words: str) -> None:
+    assert started.code != 0
+    assert len(started.lines) == 1, started.stderr
+    line = started.lines[0]
+    assert "Traceback" not in started.stderr
+    for word in words:
+        assert word in line, line
+    assert not started.contacted_discord
+
+
+def test_random_bytes_exit_at_once_naming_the_file_and_the_backup(tmp_path):
+    bad = tmp_path / "bad.db"
+    bad.write_bytes(os.urandom(65536))
+    started = start_bot(bad, tmp_path)
+    assert_refused(started, str(bad), "damaged", "python -m bot db backup", "move the file")
+
+
+def test_a_database_cut_in_half_exits_at_once(tmp_path):
+    path = tmp_path / "half.db"
+    make_database(path)
+    with open(path, "r+b") as f:
+        f.truncate(path.stat().st_size // 2)
+    started = start_bot(path, tmp_path)
+    assert_refused(started, str(path), "damaged", "backup")
+
+
+def test_a_folder_as_the_database(tmp_path):
+    folder = tmp_path / "data"
+    folder.mkdir()
+    assert_refused(start_bot(folder, tmp_path), str(folder), "is a folder")
+
+
+def test_a_missing_folder(tmp_path):
+    path = tmp_path / "nowhere" / "tysiac.db"
+    started = start_bot(path, tmp_path)
+    assert_refused(started, str(path.parent), "does not exist")
+    assert not path.parent.exists()
+
+
+def test_a_read_only_database(shared_dir):
+    folder = shared_dir / "data"
+    folder.mkdir()
+    path = folder / "tysiac.db"
+    make_database(path)
+    as_user = os.geteuid() == 0
+    for p in (folder, path):
+        give_to_user(p, as_user)
+    path.chmod(0o444)
+    started = start_bot(path, shared_dir, as_user=as_user)
+    assert_refused(started, str(path), "not writable")
+
+
+def test_a_database_in_a_folder_it_cannot_write(shared_dir):
+    folder = shared_dir / "data"
+    folder.mkdir()
+    path = folder / "tysiac.db"
+    make_database(path)
+    as_user = os.geteuid() == 0
+    give_to_user(path, as_user)  # the file is his, the folder is not: no -wal, no -shm
+    folder.chmod(0o555)
+    try:
+        started = start_bot(path, shared_dir, as_user=as_user)
+    finally:
+        folder.chmod(0o755)
+    assert_refused(started, str(folder), "not writable", "-wal")
+
+
+def test_a_new_database_in_a_folder_it_cannot_write(shared_dir):
+    folder = shared_dir / "data"
+    folder.mkdir()
+    folder.chmod(0o555)
+    try:
+        started = start_bot(folder / "tysiac.db", shared_dir, as_user=os.geteuid() == 0)
+    finally:
+        folder.chmod(0o755)
+    assert_refused(started, str(folder), "not writable")
