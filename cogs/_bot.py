@@ -25,7 +25,15 @@ from discord.ext import commands
 
 from bot.config import RenderIn, Settings
 from bot.i18n import t, translation
-from bot.tables import Actor, Clock, TableError, TableService, Update, open_service
+from bot.tables import (
+    Actor,
+    Clock,
+    DatabaseUnusable,
+    TableError,
+    TableService,
+    Update,
+    open_service,
+)
 from cogs._ids import is_ours, known_verb
 from cogs._images import Images
 from cogs._lanes import Lanes
@@ -312,6 +320,9 @@ def main(settings: Settings) -> int:
     where = settings.api_base or "https://discord.com"
     try:
         bot.run(settings.token, log_handler=None)
+    except DatabaseUnusable as exc:  # damaged after the start-up check: still one line
+        print(exc, file=sys.stderr)
+        return 1
     except discord.LoginFailure:
         print("error: Discord refused the bot token (DISCORD_TOKEN); copy it again from the "
               "Developer Portal (your application -> Bot -> Reset Token).", file=sys.stderr)

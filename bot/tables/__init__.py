@@ -7,7 +7,7 @@ asks: what a seat may do now (``Table.offer``), the table's title and its talon'
 the presets, options and AI levels, and the results of a match for its images.
 """
 
-from bot.store import TableStatus
+from bot.store import DatabaseUnusable, TableStatus
 from bot.tables._autoplay import Gate
 from bot.tables._catalog import RulesSummary, ai_levels, presets
 from bot.tables._inputs import (
@@ -25,8 +25,31 @@ from bot.tables._service import DEFAULT_TIMER, Listener, TableService
 from bot.tables.clock import Clock, FakeClock, RealClock
 
 __all__ = [
-    "DEFAULT_TIMER", "Actor", "Clock", "FakeClock", "Gate", "Listener", "Notice", "Offer",
-    "Outcome", "RealClock", "RulesSummary", "Seat", "Table", "TableError", "TableService",
-    "TableStatus", "Update", "ai_levels", "amount_from_text", "card_from_text",
-    "index_from_text", "open_service", "presets", "quote", "result_json", "seat_from_text",
+    "DEFAULT_TIMER",
+    "Actor",
+    "Clock",
+    "DatabaseUnusable",
+    "FakeClock",
+    "Gate",
+    "Listener",
+    "Notice",
+    "Offer",
+    "Outcome",
+    "RealClock",
+    "RulesSummary",
+    "Seat",
+    "Table",
+    "TableError",
+    "TableService",
+    "TableStatus",
+    "Update",
+    "ai_levels",
+    "amount_from_text",
+    "card_from_text",
+    "index_from_text",
+    "open_service",
+    "presets",
+    "quote",
+    "result_json",
+    "seat_from_text",
 ]
