@@ -25,6 +25,7 @@ from bot.config import Settings
 from bot.i18n import t, translation
 from bot.store import Store
 from bot.tables import Actor, Clock, TableError, TableService, Update
+from bot.watchdog import LoopWatchdog
 from cogs._lanes import Lanes
 from cogs._publisher import Publisher
 from cogs._views import DYNAMIC_ITEMS, MessageParts
@@ -232,6 +233,7 @@ class TysiacBot(commands.AutoShardedBot):
         self.publisher = Publisher(self, limit=options.edit_limit, per=options.edit_per,
                                    debounce=options.edit_debounce)
         self._sweeper: asyncio.Task[None] | None = None
+        self.watchdog = LoopWatchdog.from_env()  # threshold: TYSIAC_STALL_MS
 
     @property
     def service(self) -> TableService:
@@ -240,7 +242,8 @@ class TysiacBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         o = self.options
-        if self.owns_process:
+        if self.owns_process:  # in tests the loop is not the bot's alone
+            self.watchdog.start()
             gc.collect()
             gc.freeze()  # start-up's objects live as long as the process: no more GC scans
             with contextlib.suppress(NotImplementedError, RuntimeError):  # systemd, docker
@@ -279,6 +282,7 @@ class TysiacBot(commands.AutoShardedBot):
         await self.publisher.close()
         self.lanes.close()
         await super().close()
+        await self.watchdog.stop()  # logs: event loop: longest stall N ms, ...
         if self.store is not None:
             with contextlib.suppress(Exception):
                 await self.store.close()
