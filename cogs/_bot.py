@@ -34,6 +34,7 @@ from bot.tables import (
     Update,
     open_service,
 )
+from bot.watchdog import LoopWatchdog
 from cogs._ids import is_ours, known_verb
 from cogs._images import Images
 from cogs._lanes import Lanes
@@ -214,6 +215,7 @@ class TysiacBot(commands.AutoShardedBot):
                                    debounce=settings.edit_debounce, images=images,
                                    results=self._match_results)
         self._sweeper: asyncio.Task[None] | None = None
+        self.watchdog = LoopWatchdog(settings.stall_ms / 1000)
 
     @property
     def service(self) -> TableService:
@@ -225,7 +227,8 @@ class TysiacBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         s = self.settings
-        if self.owns_process:
+        if self.owns_process:  # in tests the loop is not the bot's alone
+            self.watchdog.start()
             gc.collect()
             gc.freeze()  # start-up's objects live as long as the process: no more GC scans
             with contextlib.suppress(NotImplementedError, RuntimeError):  # systemd, docker
@@ -271,6 +274,7 @@ class TysiacBot(commands.AutoShardedBot):
         await self.publisher.close()
         self.lanes.close()
         await super().close()
+        await self.watchdog.stop()  # logs: event loop: longest stall N ms, ...
         if self._service is not None:
             with contextlib.suppress(Exception):
                 await self._service.close_store()

@@ -10,8 +10,9 @@ Pass or a talon button, and wait for the hand to say it is their turn again.
 For every interaction the time from sending it to the bot's initial response is measured
 (at the emulator, so it includes the gateway and the callback request). Errors: refusals
 of a move offered as legal, failed or unexpected interaction answers, rule violations the
-emulator recorded, and ERROR lines in the bot's log. The last line printed is one JSON
-object.
+emulator recorded, and ERROR lines in the bot's log. The bot's event-loop watchdog
+(bot/watchdog.py) reports the longest stall of its loop in that log. The last line printed
+is one JSON object.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import sqlite3
 import statistics
 import sys
@@ -39,6 +41,9 @@ ROOT = Path(__file__).resolve().parents[1]
 YOUR_TURN = "**Your turn.**"
 MATCH_OVER = "The match is over."
 STALL = 5.0  # seconds without a hand update before asking for the hand again
+# bot/watchdog.py: its closing line, and the end of each stall over its threshold
+LOOP_SUMMARY = re.compile(r"event loop: longest stall (\d+) ms, (\d+) stalls over (\d+) ms")
+LOOP_STALL = re.compile(r"event loop (?:stall over after|stalled) (\d+) ms")
 
 
 @dataclass
@@ -238,6 +243,17 @@ def _cpu_seconds(pid: int) -> float | None:
         return None
 
 
+def loop_stalls(log: str) -> tuple[int | None, str]:
+    """The bot's longest event-loop stall in ms (None: not in its log) and a note on it."""
+    if closing := LOOP_SUMMARY.findall(log):
+        longest, count, threshold = closing[-1]
+        return int(longest), f"{count} stalls over {threshold} ms"
+    ends = [int(ms) for ms in LOOP_STALL.findall(log)]  # the bot did not close cleanly
+    if ends:
+        return max(ends), f"{len(ends)} stalls over the threshold, no closing line"
+    return None, "no watchdog lines in the bot's log"
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return 0.0
@@ -247,7 +263,8 @@ def percentile(values: list[float], q: float) -> float:
 
 
 async def spawn_bot(fd: FakeDiscord, db: Path, log: Path) -> asyncio.subprocess.Process:
-    env = {**os.environ, **fd.env, "DATABASE_PATH": str(db), "LOG_LEVEL": "WARNING",
+    # INFO for the watchdog's closing line (the longest stall); little else logs at INFO
+    env = {**os.environ, **fd.env, "DATABASE_PATH": str(db), "LOG_LEVEL": "INFO",
            "TYSIAC_AI_DELAY": "0"}
     env.pop("DEV_GUILD_ID", None)
     profile = os.environ.get("BENCH_PROFILE")  # a path: profile the bot with cProfile
@@ -313,7 +330,9 @@ async def run(tables: int, seconds: float, *, preset: str = "russian", humans: i
         with sqlite3.connect(db) as con:
             stats.hands = con.execute("SELECT COUNT(*) FROM hands").fetchone()[0]
             stats.committed = con.execute("SELECT COUNT(*) FROM moves").fetchone()[0]
-        bot_errors = [line for line in log.read_text(errors="replace").splitlines()
+        bot_log = log.read_text(errors="replace")
+        longest_stall, stall_note = loop_stalls(bot_log)
+        bot_errors = [line for line in bot_log.splitlines()
                       if " ERROR " in line or line.startswith("Traceback")]
         for line in bot_errors:
             stats.error(f"bot log: {line}"[:300])
@@ -345,6 +364,8 @@ async def run(tables: int, seconds: float, *, preset: str = "russian", humans: i
         "turn_p50_ms": round(percentile([x * 1000 for x in stats.turns], 50), 1),
         "turn_p99_ms": round(percentile([x * 1000 for x in stats.turns], 99), 1),
         "errors": len(stats.errors),
+        "longest_stall_ms": longest_stall,
+        "longest_stall_note": stall_note,
     }
     if verbose:
         for e in stats.errors[:20]:
@@ -384,9 +405,13 @@ def main(argv: list[str] | None = None) -> int:
                                       "setup_ack_p99_ms", "play_ack_p99_ms",
                                       "turn_p50_ms", "turn_p99_ms", "bot_cpu_s",
                                       "bot_cpu_ms_per_interaction")}
+    stall = result["longest_stall_ms"]
+    print(f"# longest stall: {'?' if stall is None else stall} ms "
+          f"({result['longest_stall_note']})")
     print("# " + json.dumps(summary))
     print(json.dumps({k: result[k] for k in ("tables", "interactions_per_s", "ack_p50_ms",
-                                             "ack_p95_ms", "ack_p99_ms", "errors")}))
+                                             "ack_p95_ms", "ack_p99_ms", "errors",
+                                             "longest_stall_ms")}))
     return 0 if result["errors"] == 0 else 1
 
 

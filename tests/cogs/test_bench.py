@@ -18,7 +18,9 @@ def test_bench_tables_cli() -> None:
     assert out.returncode == 0, out.stdout + out.stderr
     last = json.loads(out.stdout.strip().splitlines()[-1])
     assert list(last) == ["tables", "interactions_per_s", "ack_p50_ms", "ack_p95_ms",
-                          "ack_p99_ms", "errors"]
+                          "ack_p99_ms", "errors", "longest_stall_ms"]
+    assert isinstance(last["longest_stall_ms"], int)  # the watchdog's closing line was read
+    assert f"# longest stall: {last['longest_stall_ms']} ms (" in out.stdout
     assert last["tables"] == 3 and last["errors"] == 0
     assert last["interactions_per_s"] > 0 and 0 < last["ack_p50_ms"] <= last["ack_p99_ms"]
     summary = json.loads(out.stdout.strip().splitlines()[-2].removeprefix("# "))

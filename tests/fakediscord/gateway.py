@@ -12,6 +12,7 @@ bot process) starts a new session that receives every later dispatch.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import secrets
@@ -70,6 +71,11 @@ class Gateway:
     """Serves ``/gateway`` and delivers events to the bot's current session."""
 
     heartbeat_interval = 41250
+    # Discord acks a heartbeat a network round trip after the client sent it.  discord.py
+    # notes its send time only once its keep-alive thread wakes after the send; an
+    # instant loopback ack beats that thread, and the client measures the ack against
+    # the previous heartbeat ("Can't keep up ... 41.3s behind").
+    ack_delay = 0.05
 
     def __init__(self, emulator: Emulator) -> None:
         self.emu = emulator
@@ -79,6 +85,7 @@ class Gateway:
         self.identifies = 0
         self.last_query: dict[str, str] = {}
         self.resumes = 0
+        self.heartbeats = 0  # acknowledged
 
     @property
     def connected(self) -> bool:
@@ -90,6 +97,7 @@ class Gateway:
         self.last_query = dict(request.query)  # e.g. {"v": "10", "compress": "zlib-stream"}
         conn = Connection(ws, request.query.get("compress"))
         session: Session | None = None
+        acks: set[asyncio.Task[None]] = set()
         await conn.send({"op": HELLO, "d": {"heartbeat_interval": self.heartbeat_interval}})
         try:
             async for msg in ws:
@@ -97,8 +105,10 @@ class Gateway:
                     continue
                 frame = json.loads(msg.data)
                 op, data = frame.get("op"), frame.get("d")
-                if op == HEARTBEAT:
-                    await conn.send({"op": HEARTBEAT_ACK})
+                if op == HEARTBEAT:  # acked later without holding up the frames after it
+                    task = asyncio.create_task(self._ack(conn))
+                    acks.add(task)
+                    task.add_done_callback(acks.discard)
                 elif op == IDENTIFY:
                     session = await self._identify(conn, data)
                 elif op == RESUME:
@@ -106,12 +116,20 @@ class Gateway:
                 elif op == REQUEST_MEMBERS and session is not None:
                     await self._members_chunk(session, data)
         finally:
+            for task in acks:
+                task.cancel()
             if session is not None and session.conn is conn:
                 session.conn = None
                 if session is self.current:
                     self.ready.clear()
                 log.info("gateway connection of session %s closed", session.id)
         return ws
+
+    async def _ack(self, conn: Connection) -> None:
+        await asyncio.sleep(self.ack_delay)
+        with contextlib.suppress(ConnectionError):  # the socket closed meanwhile
+            await conn.send({"op": HEARTBEAT_ACK})
+            self.heartbeats += 1
 
     async def _identify(self, conn: Connection, data: dict[str, Any]) -> Session | None:
         if data.get("token") != self.emu.token:
