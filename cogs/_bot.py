@@ -22,9 +22,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.game.rules import Rules
+from bot.game.state import HandResult
 from bot.i18n import t, translation
 from bot.store import Store
 from bot.tables import Actor, Clock, TableError, TableService, Update
+from cogs._images import Images, MatchSnapshot
 from cogs._lanes import Lanes
 from cogs._publisher import Publisher
 from cogs._views import DYNAMIC_ITEMS, MessageParts
@@ -229,8 +232,9 @@ class TysiacBot(commands.AutoShardedBot):
         self.components: dict[str, ComponentHandler] = {}
         self.store: Store | None = None
         self._service: TableService | None = None
-        self.publisher = Publisher(self, limit=options.edit_limit, per=options.edit_per,
-                                   debounce=options.edit_debounce)
+        self.publisher = Publisher(self.get_partial_messageable, self.lanes, Images(),
+                                   self._match_results, limit=options.edit_limit,
+                                   per=options.edit_per, debounce=options.edit_debounce)
         self._sweeper: asyncio.Task[None] | None = None
 
     @property
@@ -261,6 +265,19 @@ class TysiacBot(commands.AutoShardedBot):
         if o.sync_commands:
             await self._sync()
         self._sweeper = asyncio.create_task(self._service.run_sweeper(o.sweep_every))
+
+    async def _match_results(self, table_id: int, match_no: int) -> list[HandResult]:
+        """A match's hand results replayed from the log (the score sheet after a restart)."""
+        # TODO: the table service's own ``match_results`` replaces this adapter.
+        store = self.store
+        if store is None:
+            return []
+        row = next((m for m in await store.matches(table_id) if m.match_no == match_no), None)
+        if row is None:
+            return []
+        snap = MatchSnapshot(table_id, match_no, None, (), Rules.from_json(row.rules),
+                             row.dealer, "")
+        return await self.publisher.images.match_results(snap, store)
 
     async def _sync(self) -> None:
         gid = self.settings.dev_guild_id
