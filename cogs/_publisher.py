@@ -220,6 +220,8 @@ class Publisher:
 
     # ---- from the service --------------------------------------------------------------
     def __call__(self, update: Update) -> None:
+        if self._closed:
+            return
         table = update.table
         if table.message_id is not None:
             self._put_table(table)
@@ -499,7 +501,10 @@ class Publisher:
                     self._refresh_hand(ref, table, now)
 
     def _refresh_hand(self, ref: _Hand, table: Table, now: float) -> None:
-        if now - ref.created > TOKEN_LIFETIME or not table.live:
+        if not table.live:
+            self._close_hands(table.id)
+            return
+        if now - ref.created > TOKEN_LIFETIME:
             self.forget_hand(ref.table_id, ref.user_id)
             return
         sig = hand_signature(table, ref.seat)
