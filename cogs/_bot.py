@@ -24,6 +24,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import RenderIn, Settings
+from bot.game.state import HandResult
 from bot.i18n import t, translation
 from bot.tables import (
     Actor,
@@ -211,9 +212,9 @@ class TysiacBot(commands.AutoShardedBot):
         self._service: TableService | None = None
         images = Images(settings.render_workers, enabled=settings.images,
                         in_process=settings.render_in is RenderIn.THREAD)
-        self.publisher = Publisher(self, limit=settings.edit_limit, per=settings.edit_per,
-                                   debounce=settings.edit_debounce, images=images,
-                                   results=self._match_results)
+        self.publisher = Publisher(self.get_partial_messageable, self.lanes, images,
+                                   self._match_results, limit=settings.edit_limit,
+                                   per=settings.edit_per, debounce=settings.edit_debounce)
         self._sweeper: asyncio.Task[None] | None = None
         self.watchdog = LoopWatchdog(settings.stall_ms / 1000)
 
@@ -222,8 +223,9 @@ class TysiacBot(commands.AutoShardedBot):
         assert self._service is not None, "the bot is not set up yet"
         return self._service
 
-    async def _match_results(self, *args: Any) -> Any:
-        return await self.service.match_results(*args)
+    async def _match_results(self, table_id: int, match_no: int) -> list[HandResult]:
+        """A match's hand results (the score sheet after a restart), from the service."""
+        return await self.service.match_results(table_id, match_no)
 
     async def setup_hook(self) -> None:
         s = self.settings

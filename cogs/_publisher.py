@@ -1,19 +1,29 @@
-"""Channel output: the coalesced table-message edits, hand results, notices, hand refreshes.
+"""Channel output: table-message edits, hand results, notices, hand refreshes.
 
 The service reports changes as ``Update`` values (synchronously, under the table lock);
-this queues them per channel. One worker per channel sends at most ``limit`` creates and
-edits per ``per`` seconds (Discord's per-channel limit), so a fast table edits its message
-once for many moves. Ephemeral hands refresh through their interaction token while it is
-valid (webhook routes, not the channel's budget).
+every message this module keeps up to date is a key of a ``cogs._latest.Latest``: the newest
+version waits until it is sent, within its budget, at most one send in flight per key, a
+failed send retried. Four of them:
+
+* each table's public message (keyed by table id: a new table in the channel never takes
+  the place of the old one's closing edit), paced by the channel's ``RateLimiter`` (Discord's
+  per-channel limit), so a fast table edits its message once for many moves;
+* each channel's posts (hand results and notices, in order), paced by the same limiter; the
+  limiter serves its waiters in turn, so a busy table's edits do not starve them;
+* each hand message's text and components, and its image in its own later edit, through
+  the interaction token while it is valid (webhook routes, not the channel's budget).
 
 Images (``cogs._images``) are rendered here, never on an interaction's acknowledgement
 path: the table image only when its coalesced edit is actually sent (from the state of that
 moment, so a table that moved on while the edit waited is drawn once, as it is now); a
-hand's image in its own edit after the interaction was answered with text and components
-(neither the answer nor a later refresh of the hand's text and components waits for it;
-an image of a hand that changed again while it was drawn is not sent); a hand result
+hand's image after the interaction was answered with text and components (neither the
+answer nor a later refresh of the text waits for it; an image of a hand that changed again
+while it was drawn is not sent; an unchanged one is not uploaded again); a hand result
 carries the score sheet so far, the end of a match the final sheet and the match summary.
 Each upload replaces the message's previous image.
+
+Background steps hold a lane of ``cogs._lanes.Lanes`` so that interactions are answered
+first. A channel, a table or a hand without pending work has neither state nor task here.
 """
 
 from __future__ import annotations
@@ -23,14 +33,13 @@ import collections
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 
 from bot.game.events import HandScored, MatchWon
-from bot.game.rules import Rules
 from bot.game.state import HandResult
 from bot.i18n import t
 from bot.tables import Notice, Table, Update
@@ -46,29 +55,29 @@ from cogs._images import (
     image_file,
 )
 from cogs._lanes import Lanes
+from cogs._latest import Latest
 from cogs._views import MessageParts, hand_message, table_message
-
-
-class Host(Protocol):
-    """What the publisher needs of the bot: channels to send to, and lanes to wait in."""
-
-    lanes: Lanes
-
-    def get_partial_messageable(self, id: int, /) -> discord.PartialMessageable: ...
 
 log = logging.getLogger(__name__)
 TOKEN_LIFETIME = 14 * 60.0  # interaction tokens last 15 minutes
 
+ChannelOf = Callable[[int], discord.PartialMessageable]
+Results = Callable[[int, int], Awaitable[list[HandResult]]]
+
 
 class RateLimiter:
-    """A sliding log: at most ``limit`` calls in any ``per`` seconds (plus a margin)."""
+    """A sliding log: at most ``limit`` calls in any ``per`` seconds (plus a margin).
+
+    Waiters are served in turn (first come, first served)."""
 
     def __init__(self, limit: int = 5, per: float = 5.0, margin: float = 0.3) -> None:
         self.limit, self.window = limit, per + margin
         self.spacing = per / limit  # spread the budget: no burst that starves later sends
         self.stamps: collections.deque[float] = collections.deque()
+        self._line: collections.deque[asyncio.Future[None]] = collections.deque()
 
     def delay(self) -> float:
+        """Seconds until the next call may be made."""
         now = time.monotonic()
         while self.stamps and now - self.stamps[0] >= self.window:
             self.stamps.popleft()
@@ -79,12 +88,40 @@ class RateLimiter:
             wait = max(wait, self.window - (now - self.stamps[0]))
         return max(0.0, wait)
 
+    def quiet_in(self) -> float:
+        """Seconds until no call made so far counts any more (the limiter may be dropped)."""
+        if not self.stamps:
+            return 0.0
+        return max(0.0, self.window - (time.monotonic() - self.stamps[-1]))
+
+    def note(self) -> None:
+        """Count a call made now without waiting (e.g. a message the cogs created)."""
+        self.stamps.append(time.monotonic())
+
     async def acquire(self) -> float:
-        """Take a place in the budget; returns its stamp (see ``restamp``)."""
-        wait = self.delay()
-        while wait > 0:
-            await asyncio.sleep(wait)
+        """Take a place in the budget, in turn; returns its stamp (see ``restamp``)."""
+        if not self._line and self.delay() <= 0:
+            return self._take()
+        me: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._line.append(me)
+        try:
+            if self._line[0] is not me:
+                await me  # the waiter ahead hands the turn on when it takes its place
             wait = self.delay()
+            while wait > 0:
+                await asyncio.sleep(wait)
+                wait = self.delay()
+            return self._take()
+        finally:
+            if self._line and self._line[0] is me:
+                self._line.popleft()
+                if self._line and not self._line[0].done():
+                    self._line[0].set_result(None)
+            else:
+                with contextlib.suppress(ValueError):
+                    self._line.remove(me)
+
+    def _take(self) -> float:
         stamp = time.monotonic()
         self.stamps.append(stamp)
         return stamp
@@ -112,175 +149,201 @@ class _Out:
     summary: bool = False
 
 
-@dataclass
+@dataclass(eq=False)
 class _Channel:
+    """A channel while something of it is pending (and its budget's window after)."""
+
+    id: int
     limiter: RateLimiter
-    table: Table | None = None  # a table-message edit is due (latest state wins)
-    sends: collections.deque[_Out] = field(default_factory=collections.deque)
-    wake: asyncio.Event = field(default_factory=asyncio.Event)
-    task: asyncio.Task[None] | None = None
-    edited_last: bool = False  # the last slot went to a table edit
+    posts: collections.deque[_Out] = field(default_factory=collections.deque)
+    active: int = 0  # its keys with pending sends (table messages, the posts)
+    prune: asyncio.TimerHandle | None = None
 
 
-@dataclass
-class _HandRef:
+@dataclass(eq=False)
+class _Picture:
+    """What one hand message's image shows; shared by the answers that edit that message."""
+
+    message_id: int | None
+    view: object = None  # the HandView in the image: None = no image, or _UNKNOWN
+    uploads: int = 0  # uploads started: only the latest one records what the image shows
+
+
+@dataclass(eq=False)
+class _Hand:
+    """A user's current hand message: refreshed through its interaction's token."""
+
     interaction: discord.Interaction[Any]
     created: float
-    signature: object  # the hand state its text and components show
     table_id: int
+    user_id: int
     seat: int
-    loc: str | None = None  # the owner's locale (from the interaction)
-    pending: bool = False  # the answer, or a text refresh, is under way
+    loc: str | None  # the owner's locale (from the interaction)
+    signature: object  # the hand state its text and components show
+    picture: _Picture
+    drawn: object = None  # the hand state its image was last drawn for
     ready: bool = False  # the message exists (the interaction was answered)
-    imaging: bool = False  # an image refresh is under way
-    image_signature: object = None  # the hand state its image was drawn for (None: none yet)
-    shown: object = None  # the HandView in the message's image: None = no image, or _UNKNOWN
-    message_id: int | None = None
 
 
 _UNKNOWN = object()
-# The hand results of a match (table id, match number, rules, first dealer), after a
-# restart: replayed from the log by the table service.
-Results = Callable[[int, int, Rules, int], Awaitable[list[HandResult]]]
-
-
-async def _no_results(table_id: int, match_no: int, rules: Rules,
-                      dealer: int) -> list[HandResult]:
-    return []
+_NONE: dict[int, _Hand] = {}
 
 
 class Publisher:
-    def __init__(self, bot: Host, *, limit: int = 5, per: float = 5.0,
-                 debounce: float = 0.25, images: Images | None = None,
-                 image_delay: float = 0.25, results: Results | None = None) -> None:
-        self.bot = bot
-        self.results: Results = results or _no_results
-        self.image_delay = image_delay  # a hand's image waits this long for more moves
-        self.images = images if images is not None else Images()
-        self.limit, self.per, self.debounce = limit, per, debounce
-        self._channels: dict[int, _Channel] = {}
-        self._hands: dict[tuple[int, int], _HandRef] = {}
-        # per (table, user): the hand message and the HandView its image shows
-        self._shown: dict[tuple[int, int], tuple[int, object]] = {}
-        self._tasks: set[asyncio.Task[Any]] = set()
+    """The bot's channel output. ``channel(id)`` gives a channel's partial messageable;
+    ``results(table_id, match_no)`` a match's hand results (the sheet after a restart)."""
+
+    def __init__(self, channel: ChannelOf, lanes: Lanes, images: Images, results: Results, *,
+                 limit: int = 5, per: float = 5.0, debounce: float = 0.25,
+                 image_delay: float = 0.25, retries: int = 3, backoff: float = 0.5) -> None:
+        self.channel, self.lanes, self.images, self.results = channel, lanes, images, results
+        self.limit, self.per = limit, per
         self.sent = 0  # channel creates and edits made (for tests and the benchmark)
-        self._inflight = 0
+        self._channels: dict[int, _Channel] = {}
+        self._hands: dict[int, dict[int, _Hand]] = {}  # table -> user -> hand message
+        self._pictures: dict[int, dict[int, _Picture]] = {}  # table -> user -> latest one
+        self._tables: Latest[int, Table] = Latest(
+            self._send_table, delay=debounce, budget=self._table_budget,
+            gone=lambda exc: isinstance(exc, discord.NotFound), failed=self._table_failed,
+            ended=self._table_ended, retries=retries, backoff=backoff)
+        self._posts: Latest[int, _Channel] = Latest(
+            self._send_post, delay=debounce, budget=lambda cid, ch: ch.limiter,
+            gone=lambda exc: isinstance(exc, discord.NotFound), failed=self._post_failed,
+            ended=lambda cid, ch: self._release(ch), retries=retries, backoff=backoff)
+        self._texts: Latest[_Hand, Table] = Latest(
+            self._send_text, gone=_hand_gone, failed=self._hand_failed, retries=retries,
+            backoff=backoff)
+        self._images: Latest[_Hand, Table] = Latest(
+            self._send_image, delay=image_delay, gone=_hand_gone, failed=self._hand_failed,
+            retries=retries, backoff=backoff)
+        self._closed = False
 
     # ---- from the service --------------------------------------------------------------
     def __call__(self, update: Update) -> None:
+        if self._closed:
+            return
         table = update.table
-        ch = self._channel(table.channel_id)
         if table.message_id is not None:
-            ch.table = table
+            self._put_table(table)
         snap = self.images.note_events(table, update.events)
         over = any(isinstance(e, MatchWon) for e in update.events)
+        posts: list[_Out] = []
         last: _Out | None = None
         for e in update.events:
             if isinstance(e, HandScored):
                 last = _Out(result_text(table, e.result, update.hand_no, table.locale))
-                ch.sends.append(last)
+                posts.append(last)
         if last is not None:  # the score sheet so far (the final one at the end)
             last.match, last.sheet = snap, True
+        # a closing notice names its table: a new table may be posted before it goes out
+        extra = {"table": table.id} if update.closed else {}
         for n in update.notices:
-            out = _Out(_notice_text(n, table.locale), n.mention)
+            out = _Out(_notice_text(n, table.locale, extra), n.mention)
             if over and n.key == "notice.match_won":
                 out.match, out.summary, over = snap, True, False
-            ch.sends.append(out)
+            posts.append(out)
         if over and last is not None:  # no "won" notice to carry the summary
             last.summary = True
+        if posts:
+            ch = self._channel(table.channel_id)
+            ch.posts.extend(posts)
+            if self._posts.put(ch.id, ch):
+                ch.active += 1
         if update.closed:
             self.images.forget(table.id)
-            for key in [k for k in self._shown if k[0] == table.id]:
-                del self._shown[key]
-        ch.wake.set()
-        self._refresh_hands(table)
-
-    def _channel(self, channel_id: int) -> _Channel:
-        ch = self._channels.get(channel_id)
-        if ch is None:
-            ch = self._channels[channel_id] = _Channel(RateLimiter(self.limit, self.per))
-        if ch.task is None or ch.task.done():
-            ch.task = asyncio.get_running_loop().create_task(self._worker(channel_id, ch))
-        return ch
+            self._close_hands(table.id)
+        else:
+            self._refresh_hands(table)
 
     def refresh_table(self, table: Table) -> None:
         """Queue a (paced) edit of the table message: e.g. one just posted again by
         ``/table show`` gets its image this way (an interaction answer carries none)."""
         if table.message_id is not None:
-            ch = self._channel(table.channel_id)
-            ch.table = table
-            ch.wake.set()
+            self._put_table(table)
 
     def settled(self, table: Table, version: int) -> None:
         """The table message already shows ``version`` (edited by an interaction answer,
-        which carries no image: a table with one still gets its paced edit with the image)."""
-        ch = self._channels.get(table.channel_id)
-        if (ch is not None and ch.table is table and table.version == version
+        which carries no image: a table with one still gets its paced edit with the image;
+        a closed table's last edit is never dropped)."""
+        if (table.version == version and table.live
                 and not (self.images.enabled and table.state is not None)):
-            ch.table = None
+            self._tables.drop(table.id)
 
     def note_sent(self, channel_id: int) -> None:
         """Count a message the cogs created through the channel route (e.g. /table show)."""
-        self._channel(channel_id).limiter.stamps.append(time.monotonic())
+        ch = self._channel(channel_id)
+        ch.limiter.note()
+        if not ch.active:
+            self._schedule_prune(ch)
 
     def busy(self) -> bool:
-        channels = self._channels.values()
-        return (self._inflight > 0 or any(ch.table is not None or ch.sends for ch in channels)
-                or any(h.pending or h.imaging for h in self._hands.values()))
+        """Something is still to be sent."""
+        return bool(len(self._tables) or len(self._posts) or len(self._texts)
+                    or len(self._images))
 
     async def idle(self, timeout: float = 30.0) -> None:  # noqa: ASYNC109
         """Wait until every queued edit and message went out (tests, benchmarks)."""
         end = time.monotonic() + timeout
-        while self.busy() or self._tasks:
+        while self.busy():
             if time.monotonic() > end:
                 raise TimeoutError("publisher still busy")
             await asyncio.sleep(0.01)
 
     async def close(self) -> None:
+        """Stop: nothing more is sent, and no task of the publisher is left."""
+        self._closed = True
+        await asyncio.gather(self._tables.aclose(), self._posts.aclose(),
+                             self._texts.aclose(), self._images.aclose())
         for ch in self._channels.values():
-            if ch.task is not None:
-                ch.task.cancel()
-        for task in list(self._tasks):
-            task.cancel()
+            if ch.prune is not None:
+                ch.prune.cancel()
+        self._channels.clear()
+        self._hands.clear()
+        self._pictures.clear()
         self.images.close()
 
-    # ---- the channel worker --------------------------------------------------------------
-    async def _worker(self, channel_id: int, ch: _Channel) -> None:
-        channel = self.bot.get_partial_messageable(channel_id)
-        while True:
-            if ch.table is None and not ch.sends:
-                ch.wake.clear()
-                await ch.wake.wait()
-                # Let a burst of moves (a trick, AI turns) land in one edit.
-                await asyncio.sleep(self.debounce)
-                continue
-            stamp = await ch.limiter.acquire()
-            if ch.table is None and not ch.sends:  # settled by an interaction meanwhile
-                ch.limiter.release(stamp)
-                continue
-            self._inflight += 1
-            try:
-                # The table edit (latest state) goes first, but a busy table does not
-                # hold queued messages back: after an edit, a waiting message goes next.
-                if ch.table is not None and not (ch.sends and ch.edited_last):
-                    table, ch.table = ch.table, None
-                    ch.edited_last = True
-                    await self._edit_table(channel, table, ch, stamp)
-                else:
-                    ch.edited_last = False
-                    await self._send(channel, ch.sends.popleft(), ch, stamp)
-                self.sent += 1
-            except asyncio.CancelledError:
-                raise
-            except discord.NotFound:
-                log.info("table message in channel %s is gone", channel_id)
-            except Exception:
-                log.exception("publishing to channel %s failed", channel_id)
-            finally:
-                self._inflight -= 1
+    # ---- channels ----------------------------------------------------------------------
+    def _channel(self, channel_id: int) -> _Channel:
+        ch = self._channels.get(channel_id)
+        if ch is None:
+            ch = self._channels[channel_id] = _Channel(
+                channel_id, RateLimiter(self.limit, self.per))
+        return ch
 
-    async def _edit_table(self, channel: discord.PartialMessageable, table: Table,
-                          ch: _Channel, stamp: float) -> None:
+    def _release(self, ch: _Channel) -> None:
+        """One of the channel's keys has nothing pending any more."""
+        ch.active -= 1
+        if not ch.active:
+            self._schedule_prune(ch)
+
+    def _schedule_prune(self, ch: _Channel) -> None:
+        # The limiter is kept while its calls still count: a new one would allow a burst.
+        if ch.prune is not None:
+            ch.prune.cancel()
+        ch.prune = asyncio.get_running_loop().call_later(ch.limiter.quiet_in(), self._prune, ch)
+
+    def _prune(self, ch: _Channel) -> None:
+        ch.prune = None
+        if ch.active or self._channels.get(ch.id) is not ch:
+            return
+        if ch.limiter.quiet_in() > 0:  # a message was noted meanwhile
+            self._schedule_prune(ch)
+        else:
+            del self._channels[ch.id]
+
+    # ---- table messages ----------------------------------------------------------------
+    def _put_table(self, table: Table) -> None:
+        ch = self._channel(table.channel_id)
+        if self._tables.put(table.id, table):
+            ch.active += 1
+
+    def _table_budget(self, table_id: int, table: Table) -> RateLimiter:
+        return self._channels[table.channel_id].limiter
+
+    def _table_ended(self, table_id: int, table: Table) -> None:
+        self._release(self._channels[table.channel_id])
+
+    async def _send_table(self, table_id: int, table: Table, going: Callable[[], None]) -> None:
         if table.message_id is None:
             return
         # Text and image of one moment: the latest state when a render slot is free.
@@ -297,28 +360,65 @@ class Publisher:
         if data is not None and parts.embed is not None:
             parts.embed.set_image(url=TABLE_URL)
             files.append(image_file(data, TABLE_FILE, "the table"))
-        async with self.bot.lanes.background():
+        async with self.lanes.background():
             if drawn and drawn[-1] != table.version:
-                # The table moved on while this edit waited for a lane: its text and
-                # buttons are taken again now (an older view must never overwrite a newer
-                # answer) and the image, one move behind, is redrawn in the next paced edit.
+                # The table moved on while this edit waited: its text and buttons are taken
+                # again now (an older view must never overwrite a newer answer) and the
+                # image, one move behind, is redrawn in the next paced edit.
                 parts = table_message(table, table.locale)
                 if files and parts.embed is not None:
                     parts.embed.set_image(url=TABLE_URL)
                 if table.live:
-                    ch.table = table
-            ch.limiter.restamp(stamp)
-            await channel.get_partial_message(table.message_id).edit(
-                content=parts.content, embed=parts.embed, view=parts.view, attachments=files)
+                    self._tables.put(table.id, table)
+            message_id = table.message_id
+            if message_id is None:
+                return
+            going()
+            try:
+                await self.channel(table.channel_id).get_partial_message(message_id).edit(
+                    content=parts.content, embed=parts.embed, view=parts.view,
+                    attachments=files)
+            except discord.NotFound:
+                if table.message_id == message_id:
+                    raise
+                self._tables.put(table.id, table)  # posted again meanwhile: edit that one
+                return
+        self.sent += 1
 
-    async def _send(self, channel: discord.PartialMessageable, out: _Out, ch: _Channel,
-                    stamp: float) -> None:
+    def _table_failed(self, table_id: int, table: Table, exc: Exception) -> None:
+        if isinstance(exc, discord.NotFound):
+            log.info("the message of table %s is gone", table_id)
+        else:
+            log.error("editing the message of table %s failed", table_id, exc_info=exc)
+
+    # ---- posts (hand results, notices) -------------------------------------------------
+    async def _send_post(self, channel_id: int, ch: _Channel,
+                         going: Callable[[], None]) -> None:
+        if not ch.posts:
+            return
+        out = ch.posts[0]  # taken off the queue once sent (a failed one is retried)
         text = out.text if out.mention is None else f"<@{out.mention}> {out.text}"
         files = await self._match_files(out)
         allowed = discord.AllowedMentions(users=True, everyone=False, roles=False)
-        async with self.bot.lanes.background():
-            ch.limiter.restamp(stamp)  # it goes out now, not when its place was taken
-            await channel.send(text[:2000], allowed_mentions=allowed, files=files)
+        async with self.lanes.background():
+            going()
+            await self.channel(channel_id).send(text[:2000], allowed_mentions=allowed,
+                                                files=files)
+        ch.posts.popleft()
+        self.sent += 1
+        if ch.posts:
+            self._posts.put(channel_id, ch)
+
+    def _post_failed(self, channel_id: int, ch: _Channel, exc: Exception) -> None:
+        if isinstance(exc, discord.NotFound):  # the channel is gone: so are its posts
+            log.info("channel %s is gone", channel_id)
+            ch.posts.clear()
+            return
+        log.error("posting to channel %s failed", channel_id, exc_info=exc)
+        if ch.posts:
+            ch.posts.popleft()
+        if ch.posts:
+            self._posts.put(channel_id, ch)
 
     async def _match_files(self, out: _Out) -> list[discord.File]:
         snap = out.match
@@ -326,8 +426,7 @@ class Publisher:
             return []
         try:
             results = (list(snap.results) if snap.results is not None
-                       else await self.results(snap.table_id, snap.match_no, snap.rules,
-                                               snap.dealer))
+                       else await self.results(snap.table_id, snap.match_no))
             files = []
             if out.sheet:
                 data = await self.images.sheet_png(snap, results, final=out.summary or any(
@@ -344,133 +443,140 @@ class Publisher:
             return []
 
     # ---- ephemeral hands -----------------------------------------------------------------
-    def forget_hand(self, table_id: int, user_id: int) -> None:
-        self._hands.pop((table_id, user_id), None)
-
     def remember_hand(self, interaction: discord.Interaction[Any], table: Table,
-                      seat: int) -> _HandRef:
+                      seat: int) -> _Hand:
         """This interaction's message becomes the user's current hand (call before answering,
         with the state the answer shows; then ``answered``)."""
         loc = str(interaction.locale.value) if interaction.locale else None
-        ref = _HandRef(interaction, time.monotonic(), hand_signature(table, seat), table.id,
-                       seat, loc, pending=True)
-        key = (table.id, interaction.user.id)
+        uid = interaction.user.id
+        self.forget_hand(table.id, uid)
+        pictures = self._pictures.setdefault(table.id, {})
         msg = interaction.message
         if msg is not None and msg.flags.ephemeral:  # the answer edits this hand message
-            ref.message_id = msg.id
-            prev = self._shown.get(key)
-            ref.shown = prev[1] if prev is not None and prev[0] == msg.id else _UNKNOWN
-        self._hands[key] = ref
+            picture = pictures.get(uid)
+            if picture is None or picture.message_id != msg.id:
+                picture = pictures[uid] = _Picture(msg.id, _UNKNOWN)
+        else:  # a new message, without an image
+            picture = pictures[uid] = _Picture(None)
+        ref = _Hand(interaction, time.monotonic(), table.id, uid, seat, loc,
+                    hand_signature(table, seat), picture)
+        self._hands.setdefault(table.id, {})[uid] = ref
         return ref
 
-    def answered(self, ref: _HandRef, table: Table) -> None:
+    def answered(self, ref: _Hand, table: Table) -> None:
         """The hand message exists now: refresh it if the table moved on meanwhile, and
         attach its image (the answer carried text and components only)."""
-        ref.pending, ref.ready = False, True
-        if self._hands.get((ref.table_id, ref.interaction.user.id)) is ref:
-            self._refresh_hands(table)
+        ref.ready = True
+        if self._owns(ref):
+            self._refresh_hand(ref, table, time.monotonic())
+
+    def forget_hand(self, table_id: int, user_id: int) -> None:
+        """Refresh the user's hand message no more (what its image shows is remembered)."""
+        hands = self._hands.get(table_id)
+        ref = hands.pop(user_id, None) if hands is not None else None
+        if ref is not None:
+            self._texts.drop(ref)
+            self._images.drop(ref)
+            if not hands:
+                del self._hands[table_id]
+
+    def _owns(self, ref: _Hand) -> bool:
+        return self._hands.get(ref.table_id, _NONE).get(ref.user_id) is ref
+
+    def _close_hands(self, table_id: int) -> None:
+        for ref in self._hands.pop(table_id, _NONE).values():
+            self._texts.drop(ref)
+            self._images.drop(ref)
+        self._pictures.pop(table_id, None)
 
     def _refresh_hands(self, table: Table) -> None:
+        hands = self._hands.get(table.id)
+        if not hands:
+            return
         now = time.monotonic()
-        for seat, s in enumerate(table.seats):
-            if s.user_id is None or s.ai:
-                continue
-            ref = self._hands.get((table.id, s.user_id))
-            if ref is None:
-                continue
-            if now - ref.created > TOKEN_LIFETIME or not table.live:
-                del self._hands[(table.id, s.user_id)]
-                self._shown.pop((table.id, s.user_id), None)
-                continue
-            if not ref.ready:
-                continue  # the answer is on its way: ``answered`` looks again
-            sig = hand_signature(table, seat)
-            if not ref.pending and sig != ref.signature:
-                ref.pending = True
-                self._spawn(self._refresh_text(ref, table))
-            if self.images.enabled and not ref.imaging and sig != ref.image_signature:
-                ref.imaging = True
-                self._spawn(self._refresh_image(ref, table))
+        for s in table.seats:
+            if s.user_id is not None and not s.ai:
+                ref = hands.get(s.user_id)
+                if ref is not None and ref.ready:
+                    self._refresh_hand(ref, table, now)
 
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.get_running_loop().create_task(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+    def _refresh_hand(self, ref: _Hand, table: Table, now: float) -> None:
+        if not table.live:
+            self._close_hands(table.id)
+            return
+        if now - ref.created > TOKEN_LIFETIME:
+            self.forget_hand(ref.table_id, ref.user_id)
+            return
+        sig = hand_signature(table, ref.seat)
+        if sig != ref.signature:
+            self._texts.put(ref, table)
+        if self.images.enabled and sig != ref.drawn:
+            self._images.put(ref, table)
 
-    def _drop(self, ref: _HandRef) -> None:
-        key = (ref.table_id, ref.interaction.user.id)
-        if self._hands.get(key) is ref:
-            del self._hands[key]
-
-    async def _refresh_text(self, ref: _HandRef, table: Table) -> None:
+    async def _send_text(self, ref: _Hand, table: Table, going: Callable[[], None]) -> None:
         """Bring the hand message's text and components up to date at once (never waiting
-        for an image: that is ``_refresh_image``'s own edit)."""
-        key = (ref.table_id, ref.interaction.user.id)
-        try:
-            while self._hands.get(key) is ref:
-                sig = hand_signature(table, ref.seat)
-                if sig == ref.signature:
-                    return
-                async with self.bot.lanes.background():
-                    if self._hands.get(key) is not ref:
-                        return  # a newer answer owns the message now
-                    sig = hand_signature(table, ref.seat)  # the latest, after the wait
-                    if sig == ref.signature:
-                        return
-                    parts: MessageParts = hand_message(table, ref.seat, ref.loc)
-                    msg = await ref.interaction.edit_original_response(
-                        content=parts.content, view=parts.view)
-                ref.message_id, ref.signature = msg.id, sig
-        except Exception as exc:
-            self._failed(ref, "hand refresh", exc)
-        finally:
-            ref.pending = False
+        for an image: that is ``_send_image``'s own edit)."""
+        if not self._owns(ref) or hand_signature(table, ref.seat) == ref.signature:
+            return
+        async with self.lanes.background():
+            sig = hand_signature(table, ref.seat)  # the latest, after the wait
+            if not self._owns(ref) or sig == ref.signature:
+                return  # a newer answer owns the message now, or nothing changed
+            parts: MessageParts = hand_message(table, ref.seat, ref.loc)
+            going()
+            msg = await ref.interaction.edit_original_response(
+                content=parts.content, view=parts.view)
+        ref.signature = sig
+        if ref.picture.message_id is None:
+            ref.picture.message_id = msg.id
 
-    async def _refresh_image(self, ref: _HandRef, table: Table) -> None:
-        """Attach (replace) the hand message's image: ``image_delay`` after a change, so that
-        a burst of moves costs one image, drawn from the latest state when a render slot is
-        free; an image of a hand that changed again while it was drawn is not sent (the
-        latest one is drawn instead). The edit carries the attachment only."""
-        key = (ref.table_id, ref.interaction.user.id)
-        images = self.images
-        try:
-            while self._hands.get(key) is ref:
-                await asyncio.sleep(self.image_delay)
-                if self._hands.get(key) is not ref:
-                    return  # a newer answer owns the message now
-                if hand_signature(table, ref.seat) == ref.image_signature:
-                    return
-                got = await images.hand_png(
-                    table, ref.seat, lambda: hand_signature(table, ref.seat))
-                if self._hands.get(key) is not ref:
+    async def _send_image(self, ref: _Hand, table: Table, going: Callable[[], None]) -> None:
+        """Attach (replace) the hand message's image, drawn from the latest state when a
+        render slot is free; an image of a hand that changed again while it was drawn is
+        not sent (the latest one is drawn instead). The edit carries the attachment only."""
+        if not self._owns(ref) or hand_signature(table, ref.seat) == ref.drawn:
+            return
+        got = await self.images.hand_png(
+            table, ref.seat, lambda: hand_signature(table, ref.seat))
+        if not self._owns(ref):
+            return
+        if got.signature != hand_signature(table, ref.seat):
+            self._images.put(ref, table)  # drawn for a hand that is gone already
+            return
+        picture = ref.picture
+        if got.view != picture.view:  # an unchanged image is not uploaded again
+            async with self.lanes.background():
+                if not self._owns(ref):
                     return
                 if got.signature != hand_signature(table, ref.seat):
-                    continue  # drawn for a hand that is gone already: draw the latest
-                if got.view != ref.shown:  # an unchanged image is not uploaded again
-                    async with self.bot.lanes.background():
-                        if (self._hands.get(key) is not ref
-                                or got.signature != hand_signature(table, ref.seat)):
-                            continue  # changed while waiting for a lane: draw the latest
-                        msg = await ref.interaction.edit_original_response(attachments=(
-                            [image_file(got.data, HAND_FILE, "your hand")] if got.data
-                            else []))
-                    ref.message_id = msg.id
-                ref.image_signature, ref.shown = got.signature, got.view
-                if ref.message_id is not None:
-                    self._shown[key] = (ref.message_id, got.view)
-        except Exception as exc:
-            self._failed(ref, "hand image", exc)
-        finally:
-            ref.imaging = False
+                    self._images.put(ref, table)  # changed while waiting for a lane
+                    return
+                picture.uploads += 1
+                upload, picture.view = picture.uploads, _UNKNOWN
+                going()
+                msg = await ref.interaction.edit_original_response(attachments=(
+                    [image_file(got.data, HAND_FILE, "your hand")] if got.data else []))
+            if picture.uploads == upload:  # no later upload to that message started
+                picture.view = got.view
+            if picture.message_id is None:
+                picture.message_id = msg.id
+        ref.drawn = got.signature
 
-    def _failed(self, ref: _HandRef, what: str, exc: Exception) -> None:
+    def _hand_failed(self, ref: _Hand, table: Table, exc: Exception) -> None:
         """An edit of a hand message failed: Discord refused it (an expired token, a
-        deleted message: that hand is no longer refreshed) or a bug (logged)."""
-        if isinstance(exc, discord.HTTPException):
-            log.debug("%s failed: %s", what, exc)
-            self._drop(ref)
+        deleted message: that hand is no longer refreshed) or it kept failing."""
+        if _hand_gone(exc):
+            log.debug("hand refresh failed: %s", exc)
+            if self._owns(ref):
+                self.forget_hand(ref.table_id, ref.user_id)
         else:
-            log.error("%s failed", what, exc_info=exc)
+            log.error("hand refresh failed", exc_info=exc)
+
+
+def _hand_gone(exc: Exception) -> bool:
+    """The hand message cannot be edited any more (deleted, or its token expired)."""
+    return isinstance(exc, discord.NotFound | discord.Forbidden) or (
+        isinstance(exc, discord.HTTPException) and exc.status == 401)
 
 
 def hand_signature(table: Table, seat: int) -> object:
@@ -482,5 +588,5 @@ def hand_signature(table: Table, seat: int) -> object:
             obs.trump, obs.drawn, table.face_down(seat))
 
 
-def _notice_text(n: Notice, loc: str) -> str:
-    return t(n.key, loc, **n.params)
+def _notice_text(n: Notice, loc: str, extra: dict[str, Any]) -> str:
+    return t(n.key, loc, **{**extra, **n.params})

@@ -154,6 +154,7 @@ class Lobby(commands.Cog):
         table = self.service.in_channel(interaction.channel_id or 0)
         old = table.message_id
         await self.post_table(interaction, table)
+        self.bot.publisher.refresh_table(table)  # the answer carried no image: a paced edit
         if old is not None and old != table.message_id:
             channel = self.bot.get_partial_messageable(table.channel_id)
             try:

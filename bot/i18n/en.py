@@ -69,8 +69,8 @@ MESSAGES: dict[str, str] = {
     "ok.end_cancelled": "The table goes on.",
     # ---- notices in the channel ---------------------------------------------------------
     "notice.started": "{by} started the match.",
-    "notice.ended": "The table was closed.",
-    "notice.abandoned": "The table was closed after a day without a move.",
+    "notice.ended": "Table #{table} was closed.",
+    "notice.abandoned": "Table #{table} was closed after a day without a move.",
     "notice.match_won": "🏆 {names} won the match!",
     "notice.reminder": "⏰ {name}, it is your turn ({seconds} s left).",
     "notice.timed_out": "{name} ran out of time; a move was made for them.",

@@ -11,7 +11,6 @@ import asyncio
 import logging
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from bot.game.actions import Action, Flag, Verb, act
 from bot.game.events import Event
@@ -462,12 +461,16 @@ class TableService:
                 raise TimeoutError(f"table service still busy after {timeout}s")
 
     # ---- records -------------------------------------------------------------------------
-    async def match_results(self, table_id: int, match_no: int, rules: Any,
-                            dealer: int) -> list[HandResult]:
+    async def match_results(self, table_id: int, match_no: int) -> list[HandResult]:
         """Every hand result of a match, replayed from its log (off the event loop)."""
+        row = next((m for m in await self.store.matches(table_id) if m.match_no == match_no),
+                   None)
+        if row is None:
+            return []
         rows = await self.store.moves(table_id, match_no)
         moves = [r.move for r in rows]
-        return await asyncio.to_thread(replay_results, rules, dealer, moves)
+        return await asyncio.to_thread(replay_results, stored_rules(row.rules), row.dealer,
+                                       moves)
 
 
 def _need(table: Table, *statuses: TableStatus) -> None:

@@ -223,8 +223,7 @@ async def test_match_end_posts_score_sheet_and_summary(world):
     assert seen is None
     _match_no, results_seen = images._results[table.id]
     assert [r.hand_no for r in results_seen] == list(range(1, len(results_seen) + 1))
-    replayed = await w.service.match_results(table.id, table.match_no, table.rules,
-                                             table.dealer)
+    replayed = await w.service.match_results(table.id, table.match_no)
     assert replayed == results_seen and len(replayed) == len(results)
     # the final table image shows the match over
     final = w.table_message()
@@ -333,7 +332,7 @@ async def test_a_failing_render_costs_the_image_not_the_message(world, monkeypat
 
 async def test_table_posted_again_gets_its_image(world):
     """``/table show`` posts a new table message (its answer carries no image); the
-    publisher's ``refresh_table`` (the lobby's hook after ``set_message``) attaches it."""
+    lobby asks the publisher for a paced edit that attaches it."""
     w = world
     await open_table(w)
     await play_moves(w, 2, random.Random(4))
@@ -343,8 +342,6 @@ async def test_table_posted_again_gets_its_image(world):
     assert r.message is not None and not r.ephemeral
     await w.settle()
     table = w.table()
-    w.bot.publisher.refresh_table(table)
-    await w.settle()
     new = w.table_message()
     assert new.id != old.id and new.id == table.message_id
     assert [a.filename for a in new.attachments] == [TABLE_FILE]

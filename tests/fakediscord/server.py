@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
@@ -29,6 +30,20 @@ from .ratelimit import RateLimitConfig, RateLimiter
 from .store import Store
 
 log = logging.getLogger("fakediscord")
+
+
+@dataclass
+class Fault:
+    """The next ``times`` requests matching ``method`` and ``path`` (a substring of the
+    request path) wait ``delay`` seconds before they take effect, then fail with ``status``
+    (None: they are served normally)."""
+
+    method: str
+    path: str
+    times: int = 1
+    status: int | None = 503
+    delay: float = 0.0
+    hits: int = 0  # requests it caught
 
 
 class Emulator:
@@ -52,6 +67,7 @@ class Emulator:
         self.ratelimiter = RateLimiter(self.rate_config, clock=self.store.now)
         self.gateway = Gateway(self)
         self.commands_synced = 0  # bulk overwrites received
+        self.faults: list[Fault] = []  # injected failures and delays (see ``inject``)
         self._runner: web.AppRunner | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -115,6 +131,23 @@ class Emulator:
         """Move the emulator clock forward (token expiry, rate-limit windows)."""
         self.store.time_offset += seconds
 
+    def inject(self, method: str, path: str, *, times: int = 1, status: int | None = 503,
+               delay: float = 0.0) -> Fault:
+        """Make the next ``times`` matching REST requests slow (``delay``) and/or fail
+        (``status``; 503 is one discord.py does not retry by itself)."""
+        fault = Fault(method.upper(), path, times, status, delay)
+        self.faults.append(fault)
+        return fault
+
+    def _fault(self, request: web.Request) -> Fault | None:
+        for fault in self.faults:
+            if (fault.times > 0 and fault.method == request.method
+                    and fault.path in request.path):
+                fault.times -= 1
+                fault.hits += 1
+                return fault
+        return None
+
     # -- http plumbing ------------------------------------------------------
     @web.middleware
     async def _middleware(self, request: web.Request, handler: Any) -> web.StreamResponse:
@@ -126,6 +159,12 @@ class Emulator:
         store.requests.append(f"{request.method} {request.path}")
         try:
             try:
+                fault = self._fault(request) if self.faults else None
+                if fault is not None:
+                    if fault.delay > 0:
+                        await asyncio.sleep(fault.delay)
+                    if fault.status is not None:
+                        raise DiscordHTTPError(fault.status, 0, f"{fault.status}: injected")
                 resp = await handler(request)
             except DiscordHTTPError as exc:
                 resp = rest.json_response(exc.body(), exc.headers, exc.status)
