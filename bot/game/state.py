@@ -120,6 +120,7 @@ class State:
         "golden",
         "held",
         "high",
+        "history",
         "high_bidder",
         "high_blind",
         "last_result",
@@ -203,6 +204,7 @@ class State:
     trump_locked: bool
     marriages_declared: int
     played: int  # mask of cards played to tricks
+    history: tuple[tuple[int, int], ...]  # (seat, card) played this hand, in order (public)
     last_trick: tuple[tuple[int, int], ...]
     last_winner: int
     last_result: HandResult | None
