@@ -7,9 +7,11 @@ rotation, and entry ``i`` of the seat list sits at seat ``(i + r) % n`` in rotat
 
 from __future__ import annotations
 
+import argparse
 import math
 import random
 import statistics
+import sys
 import time
 from dataclasses import dataclass, field, replace
 
@@ -179,3 +181,38 @@ def report(levels: list[str], entries: list[Entry], hands: int) -> list[str]:
             lines.append(f"{entries[0].level} - {e.level}: {diff:+.2f} ± {ci:.2f} per hand")
     lines.append(json.dumps({"hands": hands, "seats": [e.summary() for e in entries]}))
     return lines
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``python -m bot arena`` options."""
+    p.add_argument("--preset", default="russian")
+    p.add_argument("--hands", type=int, default=None, help="duplicate deals to play")
+    p.add_argument("--matches", type=int, default=None,
+                   help="play whole matches (per rotation) instead, for the win rate")
+    p.add_argument("--seats", default="normal,normal,normal",
+                   help="levels, one per seat, comma-separated (easy, normal, strong, "
+                        "simple, random)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--budget", type=float, default=None,
+                   help="seconds per decision for strong (default 0.5)")
+    p.set_defaults(func=cli)
+
+
+def cli(args: argparse.Namespace) -> int:
+    """Run an arena from parsed arguments; the JSON summary is the last line."""
+    from bot.game.presets import preset
+    from bot.game.rules import RulesError
+
+    levels = [x.strip() for x in args.seats.split(",") if x.strip()]
+    try:
+        rules = preset(args.preset)
+        hands = args.hands if args.hands is not None else (0 if args.matches else 100)
+        entries = run(rules, levels, hands=hands, matches=args.matches or 0, seed=args.seed,
+                      budget=args.budget)
+    except (RulesError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(f"preset: {args.preset}; seats: {', '.join(levels)}; seed {args.seed}")
+    for line in report(levels, entries, len(entries[0].per_deal)):
+        print(line, flush=True)
+    return 0

@@ -30,8 +30,6 @@ from bot.game.rules import DiscardsCountFor
 from bot.game.state import Phase
 
 _ORDER = (40, 60, 80, 100)
-import os
-_T = {k: int(os.environ.get('AI_'+k.upper(), v)) for k, v in (('bid', 0), ('ros', 15), ('raise', -10))}
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +56,7 @@ def marriage_worth(o: Observation, suit: int, already: int = 0) -> int:
     return r.marriage_values[suit]
 
 
-def hand_value(o: Observation, hand: int, *, with_talon: bool, tricks: int) -> int:
+def hand_value(o: Observation, hand: int, *, with_talon: bool) -> int:
     """Points a declarer can count on with these cards (sure tricks, marriages, a talon)."""
     r = o.rules
     k = len(o.active)
@@ -97,7 +95,6 @@ def hand_value(o: Observation, hand: int, *, with_talon: bool, tricks: int) -> i
         pts += vals[0] + sum(int(v * 0.6) for v in vals[1:])
     if with_talon and r.talons:
         pts += 5 * max(r.talons) + (10 if not suits else 0)
-    del tricks
     return pts
 
 
@@ -139,17 +136,17 @@ class ClubPlayer:
         passes = [a for a in legal if a.verb is Verb.PASS]
         claims = [a for a in legal if a.verb is Verb.REDEAL]
         hand = to_mask(o.hand)
-        value = hand_value(o, hand, with_talon=True, tricks=len(o.hand))
+        value = hand_value(o, hand, with_talon=True)
         value -= self.style.margin
         if claims and value < o.rules.min_bid - 20:
             return claims[0]
-        limit = value + _T['bid'] + self._urge(o) + rng.randrange(-3, 4)
+        limit = value + self._urge(o) + rng.randrange(-3, 4)
         if bids and not passes:
             return bids[0]
         ok = [a for a in bids if a.amount <= limit]
         if not ok or not passes:
             return passes[0] if passes else (bids[0] if bids else legal[0])
-        # Bid the next step (a club player does not jump), unless the partner... there is none.
+        # The next step: a club player does not jump.
         return ok[0]
 
     def _urge(self, o: Observation) -> int:
@@ -170,7 +167,7 @@ class ClubPlayer:
 
     def _weak(self, o: Observation) -> bool:
         hand = to_mask(o.hand)
-        value = hand_value(o, hand, with_talon=False, tricks=len(o.hand))
+        value = hand_value(o, hand, with_talon=False)
         return value < o.contract - 10
 
     # ---- exchange and contract ----------------------------------------------------------
@@ -204,9 +201,9 @@ class ClubPlayer:
     def _contract(self, o: Observation, legal: list[Action]) -> Action | None:
         contracts = [a for a in legal if a.verb is Verb.CONTRACT]
         hand = to_mask(o.hand)
-        value = hand_value(o, hand, with_talon=False, tricks=len(o.hand)) - self.style.margin
+        value = hand_value(o, hand, with_talon=False) - self.style.margin
         ros = [a for a in legal if a.verb in (Verb.ROSPISAT, Verb.SPISAT)]
-        if ros and value + _T['ros'] < o.winning_bid:
+        if ros and value + 15 < o.winning_bid:
             me = o.seat
             third = me is not None and o.rules.rospisat_penalty and (
                 o.rospisat_calls[me] % 3 == 2)
@@ -219,7 +216,7 @@ class ClubPlayer:
             return None
         if not self.style.raises:
             return min(contracts, key=lambda a: a.amount)
-        ok = [a for a in contracts if a.amount <= value + _T['raise']]
+        ok = [a for a in contracts if a.amount <= value - 10]
         return max(ok, key=lambda a: a.amount) if ok else min(contracts, key=lambda a: a.amount)
 
 
@@ -287,8 +284,7 @@ class Table:
             if bare:
                 return bare[0]
         if marriages:
-            best = max(marriages, key=lambda a: (marriage_worth(o, a.card >> 3), a.card & 7 == RQ))
-            return best
+            return max(marriages, key=lambda a: (marriage_worth(o, a.card >> 3), a.card & 7 == RQ))
         keep = set()
         for suit in marriages_in(self.hand):
             keep |= {suit * 8 + RK, suit * 8 + RQ}

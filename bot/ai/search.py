@@ -27,8 +27,9 @@ _MAX_CANDIDATES = 8
 class SearchPlayer:
     """Perfect-information Monte Carlo with club-player playouts, within ``budget`` seconds."""
 
-    def __init__(self, budget: float = 0.5) -> None:
+    def __init__(self, budget: float = 0.5, max_worlds: int | None = None) -> None:
         self.budget = budget
+        self.max_worlds = max_worlds  # stop early (deterministic tests)
         self.club = ClubPlayer(NORMAL)
         self.last_worlds = 0  # worlds searched for the last decision (for tests and tuning)
 
@@ -46,7 +47,8 @@ class SearchPlayer:
         totals = [0.0] * len(candidates)
         worlds = 0
         misses = 0
-        while time.perf_counter() < deadline:
+        while time.perf_counter() < deadline and (
+                self.max_worlds is None or worlds < self.max_worlds):
             world = sampler.world(rng)
             if world is None or not agrees(o, world):
                 misses += 1

@@ -11,11 +11,11 @@ from __future__ import annotations
 import random
 
 from bot.ai.memory import Memory, recall
+from bot.game.actions import Verb, act
 from bot.game.cards import RK, RQ, cards_of, marriages_in, to_mask
 from bot.game.dealing import new_match
 from bot.game.engine import legal_actions
 from bot.game.exchange import giveup_refusal
-from bot.game.actions import Verb, act
 from bot.game.limits import qualifies_high
 from bot.game.observation import Observation
 from bot.game.rules import FourAcesEffect
@@ -57,7 +57,7 @@ class Sampler:
         self.ok = sum(size for _, _, size in locs) == self.unknown.bit_count()
         n_loc = len(locs)
         every = (1 << n_loc) - 1
-        allowed = {c: every for c in cards_of(self.unknown)}
+        allowed = dict.fromkeys(cards_of(self.unknown), every)
         hand_loc = {idx: j for j, (kind, idx, _) in enumerate(locs) if kind == "hand"}
         disc_loc = next((j for j, (kind, _, _) in enumerate(locs) if kind == "discards"), -1)
         for p, j in hand_loc.items():
