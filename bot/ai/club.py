@@ -203,7 +203,7 @@ class ClubPlayer:
         hand = to_mask(o.hand)
         value = hand_value(o, hand, with_talon=False) - self.style.margin
         ros = [a for a in legal if a.verb in (Verb.ROSPISAT, Verb.SPISAT)]
-        if ros and value + 15 < o.winning_bid:
+        if ros and value + 40 < o.winning_bid:
             me = o.seat
             third = me is not None and o.rules.rospisat_penalty and (
                 o.rospisat_calls[me] % 3 == 2)
