@@ -45,7 +45,7 @@ class Style:
 
 
 NORMAL = Style()
-EASY = Style(remembers=False, margin=15, raises=False, aces_first=True, blunder=0.12,
+EASY = Style(remembers=False, margin=25, raises=False, aces_first=True, blunder=0.04,
              match_aware=False)
 
 
