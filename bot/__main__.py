@@ -1,4 +1,4 @@
-"""Command line: ``python -m bot run|db|replay|simulate|presets|render|bench``."""
+"""Command line: ``python -m bot run|db|replay|simulate|presets|render|bench|arena``."""
 
 from __future__ import annotations
 
@@ -207,6 +207,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--preset", default="russian")
     p.add_argument("--hands", type=int, default=20000)
     p.set_defaults(func=_cmd_bench)
+    p = sub.add_parser("arena", help="AI levels against each other on duplicate deals")
+    from bot.ai.arena import add_arguments
+
+    add_arguments(p)
     args = parser.parse_args(argv)
     result: int = args.func(args)
     return result

@@ -1,7 +1,8 @@
 """Players that see only an observation and return an action.
 
-``Player`` is the interface the table service calls (off the event loop); the AI issue
-fills in stronger players behind it. ``player(level)`` picks one by its level name.
+``Player`` is the interface the table service calls (off the event loop). ``player(level)``
+picks one by its level name: ``LEVELS`` are the ones offered to people; ``random`` and
+``simple`` are baselines for tests and the arena.
 """
 
 from __future__ import annotations
@@ -12,7 +13,10 @@ from typing import Protocol
 from bot.game.actions import Action
 from bot.game.observation import Observation
 
-LEVELS: tuple[str, ...] = ("easy", "normal")
+LEVELS: tuple[str, ...] = ("easy", "normal", "strong")
+BASELINES: tuple[str, ...] = ("random", "simple")
+ALL_LEVELS: tuple[str, ...] = LEVELS + BASELINES
+DEFAULT_BUDGET = 0.5  # seconds per decision for ``strong``
 
 
 class Player(Protocol):
@@ -30,13 +34,31 @@ class RandomPlayer:
         return rng.choice(observation.legal)
 
 
-def player(level: str = "normal") -> Player:
-    """The player of a level name (unknown names get the default player)."""
-    from bot.ai.simple import SimplePlayer
+def player(level: str = "normal", *, budget: float | None = None) -> Player:
+    """The player of a level name; ValueError naming the levels for an unknown one.
 
+    ``budget`` is the strong player's thinking time per decision in seconds.
+    """
     if level == "easy":
+        from bot.ai.club import EASY, ClubPlayer
+
+        return ClubPlayer(EASY)
+    if level == "normal":
+        from bot.ai.club import NORMAL, ClubPlayer
+
+        return ClubPlayer(NORMAL)
+    if level == "strong":
+        from bot.ai.search import SearchPlayer
+
+        return SearchPlayer(DEFAULT_BUDGET if budget is None else budget)
+    if level == "simple":
+        from bot.ai.simple import SimplePlayer
+
+        return SimplePlayer()
+    if level == "random":
         return RandomPlayer()
-    return SimplePlayer()
+    raise ValueError(f"unknown AI level {level!r}; the levels are {', '.join(ALL_LEVELS)}")
 
 
-__all__ = ["LEVELS", "Player", "RandomPlayer", "player"]
+__all__ = ["ALL_LEVELS", "BASELINES", "DEFAULT_BUDGET", "LEVELS", "Player", "RandomPlayer",
+           "player"]

@@ -116,6 +116,7 @@ def _reset_hand(s: State, dealer: int) -> None:
     s.trump_locked = False
     s.marriages_declared = 0
     s.played = 0
+    s.history = ()
     s.last_trick = ()
     s.last_winner = -1
 

@@ -54,7 +54,8 @@ def scenario_of(preset: str, rules: Rules, names: Sequence[str], dealer: int,
 
 
 def _deal(deal: Deal, players: list[str]) -> dict[str, Any]:
-    out: dict[str, Any] = {players[i]: [card_str(c) for c in cards_of(m)] for i, m in enumerate(deal.hands) if m}
+    out: dict[str, Any] = {players[i]: [card_str(c) for c in cards_of(m)]
+                           for i, m in enumerate(deal.hands) if m}
     if len(deal.talons) == 1:
         out["talon"] = [card_str(c) for c in cards_of(deal.talons[0])]
     elif deal.talons:

@@ -68,6 +68,8 @@ class Observation:
     leader: int
     last_trick: tuple[tuple[int, int], ...]
     last_winner: int
+    # every card played to a trick this hand, in order: everyone at the table saw them
+    played: tuple[tuple[int, int], ...]
     tricks_won: tuple[int, ...]
     taken: tuple[int, ...]  # card points plus declarations so far, per seat (public)
     declarations: tuple[tuple[int, int, int], ...]  # (seat, suit or -1 for aces, value)
@@ -87,6 +89,7 @@ class Observation:
         for _, suit in self.shown_marriages:
             out |= {card(RK, suit), card(RQ, suit)}
         out |= {c for _, c in self.trick} | {c for _, c in self.last_trick}
+        out |= {c for _, c in self.played}
         if self.stock_bottom >= 0:
             out.add(self.stock_bottom)
         return out
@@ -134,7 +137,8 @@ def observe(state: State, seat: int | None) -> Observation:
         discard_count=s.discards.bit_count(),
         claims=tuple((p, why, tuple(cards_of(mask))) for p, why, mask in s.claims),
         trump=s.trump, trick=s.trick, trick_no=s.trick_no, leader=s.leader,
-        last_trick=s.last_trick, last_winner=s.last_winner, tricks_won=tuple(s.won),
+        last_trick=s.last_trick, last_winner=s.last_winner,
+        played=s.history, tricks_won=tuple(s.won),
         taken=tuple(taken), declarations=s.decl_log,
         stock_size=len(s.stock) - s.stock_pos, stock_bottom=exposed,
         drawn=tuple(c for p, c in s.drawn if p == me) if me is not None else (),

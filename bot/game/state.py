@@ -121,6 +121,7 @@ class State:
         "high",
         "high_bidder",
         "high_blind",
+        "history",
         "last_result",
         "last_trick",
         "last_winner",
@@ -202,6 +203,7 @@ class State:
     trump_locked: bool
     marriages_declared: int
     played: int  # mask of cards played to tricks
+    history: tuple[tuple[int, int], ...]  # (seat, card) played this hand, in order (public)
     last_trick: tuple[tuple[int, int], ...]
     last_winner: int
     last_result: HandResult | None

@@ -195,6 +195,7 @@ def apply_play(
     elif a.flag is Flag.ACES:
         _declare_aces(s, seat, events)
     trick = s.trick = (*s.trick, (seat, c))
+    s.history = (*s.history, (seat, c))
     if events is not None:
         events.append(CardPlayed(seat, c, s.trick_no))
     if len(trick) < len(s.active):

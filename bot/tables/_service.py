@@ -20,7 +20,6 @@ from bot.tables._autoplay import Autoplay, Gate
 from bot.tables._catalog import (
     RulesSummary,
     ai_level,
-    ai_player,
     option_names,
     option_values,
     preset_for,
@@ -33,6 +32,7 @@ from bot.tables._inputs import quote
 from bot.tables._ledger import Ledger, Moved
 from bot.tables._log import replay_match, replay_results
 from bot.tables._model import Actor, Notice, Outcome, Seat, Table, TableError, Update
+from bot.tables._thinking import choose_off_loop
 from bot.tables.clock import Clock, RealClock
 
 log = logging.getLogger(__name__)
@@ -437,12 +437,9 @@ class TableService:
         obs = table.observation(seat)
         if obs is None or obs.to_act != seat:
             return
-        ai = ai_player(table.seats[seat].level)
         rng = self._rng(table, f"ai{seat}", table.match_no, table.seq)
-        if self.ai_in_thread:
-            action = await asyncio.to_thread(ai.choose, obs, rng)
-        else:
-            action = ai.choose(obs, rng)
+        action = await choose_off_loop(table.seats[seat].level, obs, rng,
+                                       in_thread=self.ai_in_thread)
         await self._move(table, action, None, notices, seats)
 
     def _rng(self, table: Table, what: str, match_no: int, hand_no: int) -> random.Random:

@@ -1,0 +1,369 @@
+"""The club player (``normal``) and the beginner (``easy``): rules of thumb, no search.
+
+The club player counts sure tricks and marriages to bid, keeps its marriages together and
+leads to declare them, follows with the cheapest card that wins for good, remembers every
+played card and the voids play revealed, and leans its bidding on the match score. The
+beginner is the same player with a beginner's habits: it bids only what it can count, forgets
+what was played, leads its aces at once and now and then plays a card without thinking.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from bot.ai.memory import Memory, recall
+from bot.game.actions import Action, Flag, Verb
+from bot.game.cards import (
+    RA,
+    RANK_POINTS,
+    RK,
+    RQ,
+    SUIT_MASK,
+    cards_of,
+    marriages_in,
+    mask_points,
+    to_mask,
+)
+from bot.game.observation import Observation
+from bot.game.rules import DiscardsCountFor
+from bot.game.state import Phase
+
+_ORDER = (40, 60, 80, 100)
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """What separates the beginner from the club player."""
+
+    remembers: bool = True
+    margin: int = 0  # points kept in reserve when bidding
+    raises: bool = True
+    aces_first: bool = False
+    blunder: float = 0.0  # chance to play a card without thinking
+    match_aware: bool = True
+
+
+NORMAL = Style()
+EASY = Style(remembers=False, margin=25, raises=False, aces_first=True, blunder=0.04,
+             match_aware=False)
+
+
+def marriage_worth(o: Observation, suit: int, already: int = 0) -> int:
+    r = o.rules
+    if r.marriage_value_mode.value == "by_order":
+        return _ORDER[min(already, 3)]
+    return r.marriage_values[suit]
+
+
+def hand_value(o: Observation, hand: int, *, with_talon: bool) -> int:
+    """Points a declarer can count on with these cards (sure tricks, marriages, a talon)."""
+    r = o.rules
+    k = len(o.active)
+    played = to_mask(c for _, c in o.played)
+    out = r.deck_mask & ~hand & ~played
+    suits = marriages_in(hand)
+    trump = max(suits, key=lambda s: marriage_worth(o, s)) if suits else -1
+    pts = 0
+    sure = 0
+    for suit in range(4):
+        mine = hand & SUIT_MASK[suit]
+        if not mine:
+            continue
+        theirs = out & SUIT_MASK[suit]
+        cards = sorted(cards_of(mine), reverse=True)
+        top = 0
+        for c in cards:  # a run from the top of what is still out wins for sure
+            if any(x > c for x in cards_of(theirs)):
+                break
+            top += 1
+            theirs &= ~(1 << c)
+        n_theirs = (out & SUIT_MASK[suit]).bit_count()
+        runs = min(top, n_theirs // (k - 1) + (1 if suit == trump else 0)) if n_theirs else top
+        if suit == trump:
+            runs = max(runs, top if top else 0)
+            long = len(cards) - top
+            if len(cards) >= 4:
+                runs += max(0, long - 1)
+        for c in cards[:runs]:
+            pts += RANK_POINTS[c & 7]
+        sure += runs
+    avg_other = (mask_points(out) / max(1, out.bit_count())) if out else 0
+    pts += int(sure * (k - 1) * avg_other * 0.8)
+    if suits and (sure > 0 or r.marriage_on_first_lead):
+        vals = sorted((marriage_worth(o, s, i) for i, s in enumerate(suits)), reverse=True)
+        pts += vals[0] + sum(int(v * 0.6) for v in vals[1:])
+    if with_talon and r.talons:
+        pts += 5 * max(r.talons) + (10 if not suits else 0)
+    return pts
+
+
+class ClubPlayer:
+    """A rules-of-thumb player; ``style`` makes it the club player or the beginner."""
+
+    def __init__(self, style: Style = NORMAL) -> None:
+        self.style = style
+
+    def choose(self, observation: Observation, rng: random.Random) -> Action:
+        o = observation
+        legal = [a for a in o.legal if a.seat == o.to_act] or list(o.legal)
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        phase = o.phase
+        if phase is Phase.BIDDING:
+            return self._bid(o, legal, rng)
+        if phase is Phase.TALON:
+            return legal[int(rng.random() * len(legal))]
+        if phase is Phase.EXCHANGE:
+            return self._exchange(o, legal, rng)
+        if phase is Phase.CONTRACT:
+            contract = self._contract(o, legal)
+            if contract is not None:
+                return contract
+        claims = [a for a in legal if a.verb is Verb.REDEAL]
+        if claims and o.declarer == o.seat and self._weak(o):
+            return claims[0]
+        plays = [a for a in legal if a.verb is Verb.PLAY]
+        if not plays:
+            return next((a for a in legal if a.verb is not Verb.REDEAL), legal[0])
+        if self.style.blunder and rng.random() < self.style.blunder:
+            return rng.choice([a for a in plays if a.flag is Flag.NONE] or plays)
+        return Table(o, self.style).play(plays, rng)
+
+    # ---- auction ------------------------------------------------------------------------
+    def _bid(self, o: Observation, legal: list[Action], rng: random.Random) -> Action:
+        bids = [a for a in legal if a.verb is Verb.BID and a.flag is Flag.NONE]
+        passes = [a for a in legal if a.verb is Verb.PASS]
+        claims = [a for a in legal if a.verb is Verb.REDEAL]
+        hand = to_mask(o.hand)
+        value = hand_value(o, hand, with_talon=True)
+        value -= self.style.margin
+        if claims and value < o.rules.min_bid - 20:
+            return claims[0]
+        limit = value + self._urge(o) + rng.randrange(-3, 4)
+        if bids and not passes:
+            return bids[0]
+        ok = [a for a in bids if a.amount <= limit]
+        if not ok or not passes:
+            return passes[0] if passes else (bids[0] if bids else legal[0])
+        # The next step: a club player does not jump.
+        return ok[0]
+
+    def _urge(self, o: Observation) -> int:
+        """How much the match score pushes this seat to bid more (or less)."""
+        if not self.style.match_aware or o.seat is None:
+            return 0
+        me = o.seat
+        r = o.rules
+        urge = 0
+        for p in o.active:
+            if p != me and (o.on_barrel[p] or o.totals[p] >= r.target - 120):
+                urge += 10  # take the contract from a player about to win
+        if o.on_barrel[me]:
+            urge += 10
+        if o.locked[me]:
+            urge += 10
+        return urge
+
+    def _weak(self, o: Observation) -> bool:
+        hand = to_mask(o.hand)
+        value = hand_value(o, hand, with_talon=False)
+        return value < o.contract - 10
+
+    # ---- exchange and contract ----------------------------------------------------------
+    def _exchange(self, o: Observation, legal: list[Action], rng: random.Random) -> Action:
+        moves = [a for a in legal if a.verb in (Verb.GIVE, Verb.DISCARD)]
+        claims = [a for a in legal if a.verb is Verb.REDEAL]
+        if claims and self._weak(o):
+            return claims[0]
+        if not moves:
+            return legal[0]
+        hand = to_mask(o.hand)
+        keep = set()
+        for suit in marriages_in(hand):
+            keep |= {suit * 8 + RK, suit * 8 + RQ}
+        counts = [(hand & SUIT_MASK[s]).bit_count() for s in range(4)]
+        r = o.rules
+        to_self = r.discards_count_for is DiscardsCountFor.DECLARER
+
+        def cost(a: Action) -> tuple[float, float]:
+            c = a.card
+            pts = RANK_POINTS[c & 7]
+            guarded = c & 7 == RA or (hand >> (c | 7) & 1 and c & 7 >= RK)
+            if a.verb is Verb.DISCARD and to_self and not guarded and c not in keep:
+                return (-pts, rng.random())  # points laid away count for the declarer
+            value = pts + (100 if c in keep else 0) + (30 if c & 7 == RA else 0)
+            value += counts[c >> 3]  # short suits go first: voids let trumps in
+            return (value, rng.random())
+
+        return min(moves, key=cost)
+
+    def _contract(self, o: Observation, legal: list[Action]) -> Action | None:
+        contracts = [a for a in legal if a.verb is Verb.CONTRACT]
+        hand = to_mask(o.hand)
+        value = hand_value(o, hand, with_talon=False) - self.style.margin
+        ros = [a for a in legal if a.verb in (Verb.ROSPISAT, Verb.SPISAT)]
+        if ros and value + 40 < o.winning_bid:
+            me = o.seat
+            third = me is not None and o.rules.rospisat_penalty and (
+                o.rospisat_calls[me] % 3 == 2)
+            if not third or value + 60 < o.winning_bid:
+                return ros[0]
+        concede = [a for a in legal if a.verb is Verb.CONCEDE]
+        if concede and value < o.winning_bid - 30:
+            return concede[0]
+        if not contracts:
+            return None
+        if not self.style.raises:
+            return min(contracts, key=lambda a: a.amount)
+        ok = [a for a in contracts if a.amount <= value - 10]
+        return max(ok, key=lambda a: a.amount) if ok else min(contracts, key=lambda a: a.amount)
+
+
+class Table:
+    """One card decision: what is out, who is on whose side, what wins for good."""
+
+    def __init__(self, o: Observation, style: Style) -> None:
+        self.o = o
+        self.style = style
+        me = o.seat
+        assert me is not None
+        self.me = me
+        self.hand = to_mask(o.hand)
+        r = o.rules
+        if style.remembers:
+            self.mem: Memory | None = recall(o)
+            gone = self.mem.played
+        else:
+            self.mem = None
+            gone = to_mask(c for _, c in o.trick)
+        self.out = r.deck_mask & ~self.hand & ~gone  # cards someone else may still hold
+        d = o.declarer
+        self.friends = {me}
+        if d >= 0 and me != d:
+            self.friends = {p for p in o.active if p != d}
+        self.trump = o.trump
+
+    def void(self, p: int, suit: int) -> bool:
+        return self.mem is not None and bool(self.mem.voids[p] >> suit & 1)
+
+    def may_hold(self, p: int, c: int) -> bool:
+        return bool(self.out >> c & 1) and not (
+            self.mem is not None and self.mem.forbidden[p] >> c & 1)
+
+    def can_beat(self, p: int, best: int, led: int) -> bool:
+        """Seat ``p`` may hold a card that beats ``best`` in a trick led in ``led``."""
+        bs = best >> 3
+        for c in cards_of(self.out & SUIT_MASK[bs]):
+            if c > best and self.may_hold(p, c):
+                return True
+        t = self.trump
+        if t >= 0 and bs != t and self.void(p, led):
+            return any(self.may_hold(p, c) for c in cards_of(self.out & SUIT_MASK[t]))
+        return False
+
+    def holds_top(self, c: int) -> bool:
+        """No one else may hold a higher card of its suit."""
+        return not any(x > c for x in cards_of(self.out & SUIT_MASK[c >> 3]))
+
+    def play(self, plays: list[Action], rng: random.Random) -> Action:
+        o = self.o
+        if o.trick:
+            return self.follow(plays, rng)
+        return self.lead(plays, rng)
+
+    def lead(self, plays: list[Action], rng: random.Random) -> Action:
+        o = self.o
+        aces = [a for a in plays if a.flag is Flag.ACES]
+        if aces:
+            return aces[0]
+        marriages = [a for a in plays if a.flag is Flag.MARRIAGE]
+        plain = [a for a in plays if a.flag is Flag.NONE]
+        if self.style.aces_first:
+            bare = [a for a in plain if a.card & 7 == RA]
+            if bare:
+                return bare[0]
+        if marriages:
+            return max(marriages, key=lambda a: (marriage_worth(o, a.card >> 3), a.card & 7 == RQ))
+        keep = set()
+        for suit in marriages_in(self.hand):
+            keep |= {suit * 8 + RK, suit * 8 + RQ}
+        opponents = [p for p in o.active if p not in self.friends]
+        t = self.trump
+        # Pull trumps with the top trump while an opponent may still have one.
+        if t >= 0:
+            tops = [a for a in plain if a.card >> 3 == t and self.holds_top(a.card)
+                    and a.card not in keep]
+            if tops and any(any(self.may_hold(p, c) for c in cards_of(self.out & SUIT_MASK[t]))
+                            for p in opponents) and o.declarer == self.me:
+                return max(tops, key=lambda a: a.card)
+        winners = []
+        for a in plain:
+            c = a.card
+            if c in keep or not self.holds_top(c):
+                continue
+            if any(self.can_beat(p, c, c >> 3) for p in opponents):
+                continue
+            winners.append(a)
+        if winners:
+            return max(winners, key=lambda a: (RANK_POINTS[a.card & 7], rng.random()))
+        # Nothing wins for sure: give away as little as possible, from a suit where an
+        # opponent cannot ruff and where the cards are not needed for a marriage.
+        def cost(a: Action) -> tuple[int, int, float]:
+            c = a.card
+            ruffed = t >= 0 and c >> 3 != t and any(self.void(p, c >> 3) for p in opponents)
+            pts = RANK_POINTS[c & 7] + (50 if c in keep else 0)
+            if c & 7 == RA:
+                pts += 20
+            return (pts + (8 if ruffed else 0), c >> 3 == t, rng.random())
+        return min(plain or plays, key=cost)
+
+    def follow(self, plays: list[Action], rng: random.Random) -> Action:
+        o = self.o
+        trick = o.trick
+        led = trick[0][1] >> 3
+        t = self.trump
+        best_seat, best = trick[0]
+        for p, c in trick[1:]:
+            if (c >> 3 == best >> 3 and c > best) or (c >> 3 == t and best >> 3 != t):
+                best_seat, best = p, c
+        k = len(o.active)
+        order = list(o.active)
+        i = order.index(self.me)
+        later = [order[(i + j) % k] for j in range(1, k - len(trick))]
+        later_foes = [p for p in later if p not in self.friends]
+        keep = set()
+        for suit in marriages_in(self.hand):
+            keep |= {suit * 8 + RK, suit * 8 + RQ}
+
+        def beats(c: int) -> bool:
+            return (c >> 3 == best >> 3 and c > best) or (c >> 3 == t and best >> 3 != t)
+
+        def cheap(a: Action) -> tuple[int, int, float]:
+            c = a.card
+            return (RANK_POINTS[c & 7] + (40 if c in keep else 0) + (15 if c & 7 == RA else 0),
+                    c >> 3 == t, rng.random())
+
+        if best_seat in self.friends:
+            safe = not any(self.can_beat(p, best, led) for p in later_foes)
+            if safe:  # a friend takes it: add points that are not needed later
+                def smear(a: Action) -> tuple[int, float]:
+                    c = a.card
+                    pts = RANK_POINTS[c & 7]
+                    if c in keep or (c >> 3 == t and t >= 0) or (
+                            c & 7 == RA and not self.style.aces_first):
+                        pts = -pts - 1
+                    return (pts, rng.random())
+                return max(plays, key=smear)
+            return min(plays, key=cheap)
+        winners = [a for a in plays if beats(a.card)]
+        if winners:
+            sure = [a for a in winners if not any(self.can_beat(p, a.card, led)
+                                                  for p in later_foes)]
+            if sure:
+                return min(sure, key=lambda a: (a.card >> 3 == t, RANK_POINTS[a.card & 7],
+                                                a.card & 7, a.card in keep))
+            points = sum(RANK_POINTS[c & 7] for _, c in trick)
+            if points >= 10:
+                return min(winners, key=lambda a: (a.card in keep, RANK_POINTS[a.card & 7]))
+        return min(plays, key=cheap)

@@ -1,0 +1,90 @@
+"""What a seat can work out from its observation: played cards, voids, cards that cannot be held.
+
+Everything here is derived from the observation alone (its public history of played cards,
+the declarations, the exchange it saw), so a fresh player per decision remembers as much as
+one that watched the whole hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.game.cards import RA, RK, RQ, SUIT_MASK, to_mask
+from bot.game.observation import Observation
+from bot.game.rules import FourAcesEffect, MustBeat
+
+
+@dataclass(frozen=True, slots=True)
+class Memory:
+    """The hand so far as one seat saw it."""
+
+    played: int  # every card played to a trick this hand
+    forbidden: tuple[int, ...]  # per seat: cards play has shown it cannot hold
+    voids: tuple[int, ...]  # per seat: bitmask of suits it has shown it lacks
+    trick_trumps: tuple[int, ...]  # the trump in force at each trick played so far
+
+
+def _beats(c: int, best: int, trump: int) -> bool:
+    return (c >> 3 == best >> 3 and c > best) or (c >> 3 == trump and best >> 3 != trump)
+
+
+def recall(o: Observation) -> Memory:
+    """Replays the observation's public history to find voids and impossible holdings."""
+    r = o.rules
+    n = r.seats
+    k = len(o.active)
+    forbidden = [0] * n
+    voids = [0] * n
+    pending = list(o.declarations)  # declarations happen on leads, in this order
+    trump = -1
+    locked = False
+    trumps: list[int] = []
+    history = o.played
+    stock_left = r.stock_size
+    for start in range(0, len(history), k):
+        trick = history[start:start + k]
+        leader, lead = trick[0]
+        if pending and pending[0][0] == leader:
+            _, suit, _ = pending[0]
+            if suit >= 0 and lead >> 3 == suit and lead & 7 in (RK, RQ):
+                pending.pop(0)
+                if not locked:
+                    trump = suit
+            elif suit < 0 and lead & 7 == RA:
+                pending.pop(0)
+                if r.four_aces_effect is FourAcesEffect.NO_TRUMP:
+                    trump, locked = -1, True
+        trumps.append(trump)
+        free = stock_left > 0
+        stock_left -= k
+        if free:
+            continue
+        led = lead >> 3
+        best = lead
+        for p, c in trick[1:]:
+            suit = c >> 3
+            followed = suit == led
+            if not followed:
+                voids[p] |= 1 << led
+                forbidden[p] |= SUIT_MASK[led]
+                if r.must_trump_when_void and trump >= 0 and suit != trump:
+                    voids[p] |= 1 << trump
+                    forbidden[p] |= SUIT_MASK[trump]
+            mb = r.must_beat
+            if (mb is MustBeat.ALWAYS or (mb is MustBeat.FOLLOW and followed)) and not _beats(
+                    c, best, trump):
+                above = SUIT_MASK[best >> 3] & ~((2 << best) - 1)
+                if followed:
+                    if best >> 3 == led:
+                        forbidden[p] |= above
+                elif trump >= 0 and suit == trump and r.must_trump_when_void:
+                    if best >> 3 == trump:
+                        forbidden[p] |= above
+                else:
+                    forbidden[p] |= above
+                    if trump >= 0 and best >> 3 != trump:
+                        forbidden[p] |= SUIT_MASK[trump]
+                        voids[p] |= 1 << trump
+            if _beats(c, best, trump):
+                best = c
+    return Memory(to_mask(c for _, c in history), tuple(forbidden), tuple(voids), tuple(trumps))

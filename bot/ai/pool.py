@@ -1,0 +1,50 @@
+"""Where slow players think: a process pool, so that a search never holds the caller's GIL.
+
+Synchronous on purpose (the AI layer has no event loop); the table service awaits
+``executor().submit`` through its own loop.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+import threading
+from concurrent.futures import ProcessPoolExecutor
+
+from bot.ai import DEFAULT_BUDGET, player
+from bot.game.actions import Action
+from bot.game.observation import Observation
+
+SLOW_LEVELS = frozenset({"strong"})
+
+_lock = threading.Lock()
+_pools: dict[str, ProcessPoolExecutor] = {}  # one shared pool, made on first use
+
+
+def thinks_long(level: str) -> bool:
+    """The level searches (its decisions belong in the pool, not on the caller's thread)."""
+    return level in SLOW_LEVELS
+
+
+def decide(level: str, observation: Observation, seed: int,
+           budget: float = DEFAULT_BUDGET) -> Action:
+    """One decision of a fresh player of ``level`` (the pool's task: picklable in and out)."""
+    return player(level, budget=budget).choose(observation, random.Random(seed))
+
+
+def executor(workers: int = 1) -> ProcessPoolExecutor:
+    """The shared pool (spawned processes: no copy of the caller's state or threads)."""
+    with _lock:
+        pool = _pools.get("pool")
+        if pool is None:
+            pool = _pools["pool"] = ProcessPoolExecutor(
+                max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+        return pool
+
+
+def shutdown() -> None:
+    """Stop the pool's processes (tests, and the bot on exit)."""
+    with _lock:
+        pool = _pools.pop("pool", None)
+    if pool is not None:
+        pool.shutdown(wait=True, cancel_futures=True)
