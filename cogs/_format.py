@@ -10,17 +10,23 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bot.game.actions import Action, Flag, Verb
-from bot.game.cards import SUIT_SYMBOLS, card_pretty, suit_of
+from bot.game.cards import SUIT_SYMBOLS, card_pretty, card_str, suit_of
 from bot.game.observation import Observation
 from bot.game.state import HandResult, Phase
 from bot.i18n import t
 from bot.tables import Table, TableStatus
+from render.hand import card_key
+
+
+def shown_order(cards: Iterable[int]) -> list[int]:
+    """Cards in the order the hand image shows them (♠ ♥ ♣ ♦, high to low)."""
+    return sorted(cards, key=lambda c: card_key(card_str(c)))
 
 
 def cards_text(cards: Iterable[int]) -> str:
-    """Cards grouped by suit: ``A♠ 10♠ · K♥ Q♥``."""
+    """Cards grouped by suit, in the image's order: ``A♠ 10♠ · K♥ Q♥``."""
     groups: dict[int, list[str]] = {}
-    for c in cards:
+    for c in shown_order(cards):
         groups.setdefault(suit_of(c), []).append(card_pretty(c))
     return " · ".join(" ".join(g) for g in groups.values()) or "—"
 
