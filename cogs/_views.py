@@ -102,13 +102,15 @@ def table_view(table: Table, loc: str | None = None) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     tid = table.id
 
-    def add(verb: str, key: str, style: discord.ButtonStyle) -> None:
-        view.add_item(TableButton(tid, verb, label=t(key, loc), style=style))
+    def add(verb: str, key: str, style: discord.ButtonStyle, disabled: bool = False) -> None:
+        view.add_item(TableButton(tid, verb, label=t(key, loc), style=style,
+                                  disabled=disabled))
 
     if table.status is TableStatus.SEATING:
-        add("join", "button.join", discord.ButtonStyle.primary)
+        full = len(table.seats) >= table.size
+        add("join", "button.join", discord.ButtonStyle.primary, disabled=full)
         add("leave", "button.leave", discord.ButtonStyle.secondary)
-        add("addai", "button.add_ai", discord.ButtonStyle.secondary)
+        add("addai", "button.add_ai", discord.ButtonStyle.secondary, disabled=full)
         add("start", "button.start", discord.ButtonStyle.success)
     elif table.status is TableStatus.PLAYING:
         add("hand", "button.hand", discord.ButtonStyle.primary)
@@ -116,6 +118,16 @@ def table_view(table: Table, loc: str | None = None) -> discord.ui.View:
             add("back", "button.back", discord.ButtonStyle.secondary)
     elif table.status is TableStatus.FINISHED:
         add("rematch", "button.rematch", discord.ButtonStyle.success)
+    add("help", "button.help", discord.ButtonStyle.secondary)
+    return view
+
+
+def leave_confirm_view(table: Table, loc: str | None = None) -> discord.ui.View:
+    """Leaving a running match: an AI plays the seat until "I'm back"."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(TableButton(table.id, "leaveyes", label=t("button.leave_yes", loc),
+                              style=discord.ButtonStyle.danger))
+    view.add_item(TableButton(table.id, "leaveno", label=t("button.leave_no", loc)))
     return view
 
 
