@@ -45,7 +45,7 @@ from cogs._views import DYNAMIC_ITEMS, MessageParts, Pressed
 log = logging.getLogger("tysiac")
 T = TypeVar("T")
 ACK_BUDGET = 2.0  # seconds of work before an interaction is deferred
-EXTENSIONS = ("cogs.lobby", "cogs.play")
+EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.help")
 
 ComponentHandler = Callable[[discord.Interaction[Any], Pressed], Awaitable[None]]
 
@@ -257,14 +257,20 @@ class TysiacBot(commands.AutoShardedBot):
             guild = discord.Object(gid)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
-            log.info("commands synced to the development guild %s", gid)
+            self._synced = f"to the development guild {gid}"
         else:
             await self.tree.sync()
-            log.info("commands synced globally")
+            self._synced = "globally"
 
     async def on_ready(self) -> None:
-        log.info("logged in as %s (%s) in %d guilds", self.user,
-                 self.user.id if self.user else "?", len(self.guilds))
+        """Say once (not on every reconnect) who logged in and where the commands went."""
+        if getattr(self, "_ready_logged", False):
+            return
+        self._ready_logged = True
+        synced = getattr(self, "_synced", None)
+        log.info("logged in as %s (%s) in %d guilds; commands %s", self.user,
+                 self.user.id if self.user else "?", len(self.guilds),
+                 f"synced {synced}" if synced else "not synced (sync_commands is off)")
 
     async def close(self) -> None:
         if self._sweeper is not None:

@@ -10,17 +10,23 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bot.game.actions import Action, Flag, Verb
-from bot.game.cards import SUIT_SYMBOLS, card_pretty, suit_of
+from bot.game.cards import SUIT_SYMBOLS, card_pretty, card_str, suit_of
 from bot.game.observation import Observation
-from bot.game.state import HandResult, Phase
+from bot.game.state import HandEnd, HandResult, Phase
 from bot.i18n import t
 from bot.tables import Table, TableStatus
+from render.hand import card_key
+
+
+def shown_order(cards: Iterable[int]) -> list[int]:
+    """Cards in the order the hand image shows them (♠ ♥ ♣ ♦, high to low)."""
+    return sorted(cards, key=lambda c: card_key(card_str(c)))
 
 
 def cards_text(cards: Iterable[int]) -> str:
-    """Cards grouped by suit: ``A♠ 10♠ · K♥ Q♥``."""
+    """Cards grouped by suit, in the image's order: ``A♠ 10♠ · K♥ Q♥``."""
     groups: dict[int, list[str]] = {}
-    for c in cards:
+    for c in shown_order(cards):
         groups.setdefault(suit_of(c), []).append(card_pretty(c))
     return " · ".join(" ".join(g) for g in groups.values()) or "—"
 
@@ -47,6 +53,8 @@ def table_text(table: Table, loc: str | None = None) -> TableText:
     if table.status is TableStatus.SEATING:
         host = next((s.name for s in table.seats if s.user_id == table.host_id), "?")
         status = t("table.seating", loc, seated=len(table.seats), seats=table.size, host=host)
+        if len(table.seats) >= table.size:
+            status = t("table.full", loc, host=host)
     elif not table.live:
         status = t("table.closed", loc)
     elif obs is None:
@@ -126,23 +134,52 @@ def _play_fields(table: Table, obs: Observation, loc: str | None) -> list[tuple[
     return out
 
 
+_SAID_BY_HEADLINE = ("{d} made {c}", "{d} failed {c}", "{d} declared rospisat",
+                     "{d} declared spisat", "{d} conceded the forced {c}")
+"""The engine's notes that repeat the headline (said once, there)."""
+_HEADLINES = {
+    HandEnd.ROSPISAT: "result.rospisat",
+    HandEnd.SPISAT: "result.spisat",
+    HandEnd.CONCEDE: "result.conceded",
+}
+
+
 def result_text(table: Table, result: HandResult, hand_no: int, loc: str | None = None) -> str:
-    """A short message with one hand's scores."""
+    """One hand's result: the headline once (naming the declarer), what else happened,
+    and per player the card points, marriages and the change of the total."""
     names = table.names()
-    if result.declarer >= 0 and result.made is not None:
+    d = result.declarer
+    if 0 <= d < len(names) and result.end is HandEnd.PLAYED and result.made is not None:
         key = "result.made" if result.made else "result.failed"
-        summary = t(key, loc, name=names[result.declarer], contract=result.contract)
+        summary = t(key, loc, name=names[d], contract=result.contract)
+    elif 0 <= d < len(names) and result.end in _HEADLINES:
+        summary = t(_HEADLINES[result.end], loc, name=names[d], contract=result.contract)
     else:
         summary = t("result.no_declarer", loc)
     lines = [f"**{t('result.title', loc, no=hand_no, summary=summary)}**"]
+    said = {form.format(d=f"{{{d}}}", c=result.contract) for form in _SAID_BY_HEADLINE}
     for note in result.notes:
+        if note in said:
+            continue
         try:
             lines.append("· " + note.format(*names))
         except (IndexError, KeyError):
             lines.append("· " + note)
-    for p, (d, total) in enumerate(zip(result.delta, result.totals, strict=False)):
-        if p < len(names):
-            lines.append(t("result.line", loc, name=names[p], delta=d, total=total))
+    for p, (delta, total) in enumerate(zip(result.delta, result.totals, strict=False)):
+        if p >= len(names):
+            continue
+        parts = []
+        if p in result.taken:
+            parts.append(t("result.points", loc, points=result.taken[p]))
+        suits = result.marriages.get(p, ())
+        if suits:
+            values = table.rules.marriage_values
+            parts.append(t("result.marriages", loc, marriages=" ".join(
+                f"{SUIT_SYMBOLS[s]}{values[s]}" for s in suits)))
+        if p == result.sitter:
+            parts.append(t("result.sat_out", loc))
+        line = t("result.line", loc, name=names[p], delta=delta, total=total)
+        lines.append(f"{line} ({', '.join(parts)})" if parts else line)
     return "\n".join(lines)
 
 

@@ -25,7 +25,8 @@ _PATTERNS = (re.compile(BUTTON_TEMPLATE), re.compile(SELECT_TEMPLATE))
 
 # Table-message buttons and the hand's buttons that are not moves.
 TABLE_VERBS = frozenset({"join", "leave", "addai", "start", "rematch", "endyes", "endno",
-                         "hand", "refresh", "back", "look"})
+                         "hand", "refresh", "back", "look", "leaveyes", "leaveno",
+                         "help"})
 _SIMPLE = {"pass": Verb.PASS, "redeal": Verb.REDEAL, "rospisat": Verb.ROSPISAT,
            "spisat": Verb.SPISAT, "concede": Verb.CONCEDE}
 _PLAYS = {"play": Flag.NONE, "playm": Flag.MARRIAGE, "playa": Flag.ACES}

@@ -15,12 +15,13 @@ from typing import Any
 import discord
 
 from bot.game.actions import Action, Flag, Verb
-from bot.game.cards import card_pretty, card_sort_key, card_str, is_red
+from bot.game.cards import card_pretty, card_str, is_red
 from bot.game.state import Phase
 from bot.i18n import t
 from bot.tables import Table, TableStatus
-from cogs._format import hand_text, table_text
+from cogs._format import hand_text, shown_order, table_text
 from cogs._ids import BUTTON_TEMPLATE, SELECT_TEMPLATE, custom_id
+from render.hand import card_key
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,13 +102,15 @@ def table_view(table: Table, loc: str | None = None) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     tid = table.id
 
-    def add(verb: str, key: str, style: discord.ButtonStyle) -> None:
-        view.add_item(TableButton(tid, verb, label=t(key, loc), style=style))
+    def add(verb: str, key: str, style: discord.ButtonStyle, disabled: bool = False) -> None:
+        view.add_item(TableButton(tid, verb, label=t(key, loc), style=style,
+                                  disabled=disabled))
 
     if table.status is TableStatus.SEATING:
-        add("join", "button.join", discord.ButtonStyle.primary)
+        full = len(table.seats) >= table.size
+        add("join", "button.join", discord.ButtonStyle.primary, disabled=full)
         add("leave", "button.leave", discord.ButtonStyle.secondary)
-        add("addai", "button.add_ai", discord.ButtonStyle.secondary)
+        add("addai", "button.add_ai", discord.ButtonStyle.secondary, disabled=full)
         add("start", "button.start", discord.ButtonStyle.success)
     elif table.status is TableStatus.PLAYING:
         add("hand", "button.hand", discord.ButtonStyle.primary)
@@ -115,6 +118,16 @@ def table_view(table: Table, loc: str | None = None) -> discord.ui.View:
             add("back", "button.back", discord.ButtonStyle.secondary)
     elif table.status is TableStatus.FINISHED:
         add("rematch", "button.rematch", discord.ButtonStyle.success)
+    add("help", "button.help", discord.ButtonStyle.secondary)
+    return view
+
+
+def leave_confirm_view(table: Table, loc: str | None = None) -> discord.ui.View:
+    """Leaving a running match: an AI plays the seat until "I'm back"."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(TableButton(table.id, "leaveyes", label=t("button.leave_yes", loc),
+                              style=discord.ButtonStyle.danger))
+    view.add_item(TableButton(table.id, "leaveno", label=t("button.leave_no", loc)))
     return view
 
 
@@ -162,7 +175,7 @@ def hand_view(table: Table, seat: int | None, loc: str | None = None) -> discord
     row = 0
     plain = {a.card for a in legal if a.verb is Verb.PLAY and a.flag is Flag.NONE}
     if obs.phase is not Phase.EXCHANGE and obs.hand:
-        for i, c in enumerate(obs.hand[:15]):
+        for i, c in enumerate(shown_order(obs.hand)[:15]):
             button("play", card_str(c), card_pretty(c), _card_style(c), i // 5,
                    disabled=c not in plain)
         row = (min(len(obs.hand), 15) + 4) // 5
@@ -179,9 +192,9 @@ def hand_view(table: Table, seat: int | None, loc: str | None = None) -> discord
         selects.append(("contract", t("select.contract", loc), opts))
     for target in sorted({a.target for a in legal if a.verb is Verb.GIVE}):
         opts = [discord.SelectOption(label=card_pretty(a.card), value=card_str(a.card))
-                for a in legal if a.verb is Verb.GIVE and a.target == target][:25]
+                for a in _by_card(legal) if a.verb is Verb.GIVE and a.target == target][:25]
         selects.append((f"give{target}", t("select.give", loc, name=names[target]), opts))
-    discards = [a for a in legal if a.verb is Verb.DISCARD]
+    discards = [a for a in _by_card(legal) if a.verb is Verb.DISCARD]
     if discards:
         opts = [discord.SelectOption(label=card_pretty(a.card), value=card_str(a.card))
                 for a in discards[:25]]
@@ -219,10 +232,15 @@ def _face_down_view(view: discord.ui.View, legal: tuple[Action, ...], loc: str |
     return view
 
 
+def _by_card(legal: list[Action]) -> list[Action]:
+    """Actions in the image's card order."""
+    return sorted(legal, key=lambda a: card_key(card_str(a.card)) if a.card >= 0 else (9, 0))
+
+
 def _declare_buttons(legal: list[Action]) -> list[Action]:
     """Leads that declare (marriage with its king or queen, four aces); five fit a row."""
     out = [a for a in legal if a.verb is Verb.PLAY and a.flag is not Flag.NONE]
-    out.sort(key=lambda a: (a.flag is not Flag.ACES, card_sort_key(a.card)))
+    out.sort(key=lambda a: (a.flag is not Flag.ACES, card_key(card_str(a.card))))
     return out[:5]
 
 

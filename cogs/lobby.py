@@ -10,9 +10,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import t
-from bot.tables import Table, TableService, ai_levels, presets
+from bot.tables import Table, TableService, TableStatus, ai_levels, presets
 from cogs._bot import TysiacBot, actor_of, locale_of, ls, public_locale, send, within
-from cogs._views import MessageParts, Pressed, end_confirm_view, table_message
+from cogs._views import (
+    MessageParts,
+    Pressed,
+    end_confirm_view,
+    leave_confirm_view,
+    table_message,
+)
 
 log = logging.getLogger(__name__)
 PRESET_CHOICES = [app_commands.Choice(name=title[:100], value=name)
@@ -39,6 +45,8 @@ class Lobby(commands.Cog):
         on("rematch")(self._rematch_button)
         on("endyes")(self._end_yes)
         on("endno")(self._end_no)
+        on("leaveyes")(self._leave_yes)
+        on("leaveno")(self._leave_no)
 
     # ---- posting the table message ---------------------------------------------------------
     async def post_table(self, interaction: discord.Interaction[Any], table: Table) -> None:
@@ -87,6 +95,11 @@ class Lobby(commands.Cog):
     @table.command(name="leave", description=ls("cmd.table.leave"))
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         table = self.service.in_channel(interaction.channel_id or 0)
+        if table.status is TableStatus.PLAYING and table.seat_of(interaction.user.id) is not None:
+            loc = locale_of(interaction)
+            await send(interaction, MessageParts(content=t("ok.leave_confirm", loc),
+                                                 view=leave_confirm_view(table, loc)))
+            return
         out = await self.service.leave(table.id, actor_of(interaction))
         await self._say(interaction, out.key, out.params)
 
@@ -171,10 +184,6 @@ class Lobby(commands.Cog):
         out = await self.service.join(p.table_id, actor_of(interaction))
         await self._update_table_message(interaction, out.table)
 
-    async def _leave_button(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
-        out = await self.service.leave(p.table_id, actor_of(interaction))
-        await self._update_table_message(interaction, out.table)
-
     async def _ai_button(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
         out = await self.service.add_ai(p.table_id, actor_of(interaction))
         await self._update_table_message(interaction, out.table)
@@ -188,6 +197,25 @@ class Lobby(commands.Cog):
         out = await within(interaction, self.service.rematch(p.table_id, actor_of(interaction)),
                            update=True)
         await self._update_table_message(interaction, out.table)
+
+    async def _leave_button(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
+        table = self.service.get(p.table_id, actor_of(interaction))
+        if table.status is TableStatus.PLAYING:  # ask first, in a message of his own
+            loc = locale_of(interaction)
+            await send(interaction, MessageParts(content=t("ok.leave_confirm", loc),
+                                                 view=leave_confirm_view(table, loc)))
+            return
+        out = await self.service.leave(p.table_id, actor_of(interaction))
+        await self._update_table_message(interaction, out.table)
+
+    async def _leave_yes(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
+        out = await self.service.leave(p.table_id, actor_of(interaction))
+        await interaction.response.edit_message(
+            content=t(out.key, locale_of(interaction), **out.params), view=None)
+
+    async def _leave_no(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
+        await interaction.response.edit_message(
+            content=t("ok.leave_cancelled", locale_of(interaction)), view=None)
 
     async def _end_no(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
         self.service.may_end(p.table_id, actor_of(interaction))  # only who may end it

@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw
 from render import _draw, fonts
 from render.model import split_card
 
-HAND = (112, 158)
+HAND = (100, 140)
 TABLE = (100, 140)
 FACE = (253, 252, 248)
 EDGE = (120, 120, 128)
@@ -28,6 +28,9 @@ COURT_TINT = {
     "H": (250, 226, 222),
     "S": (222, 232, 226),
 }
+INDEX = 0.3
+"""Corner index height as a fraction of the card's width: large, so that a hand shrunk to
+a phone's width still reads (see ``render.display``)."""
 BACK_MAIN = (150, 28, 40)
 BACK_LINE = (198, 70, 78)
 
@@ -72,9 +75,15 @@ def size_for(kind: str, scale: float = 1.0) -> tuple[int, int]:
     return round(w * scale), round(h * scale)
 
 
+def index_px(width: int) -> int:
+    """Font size of the corner index (rank) on a card ``width`` px wide."""
+    return round(width * INDEX)
+
+
 def face(card: str, size: tuple[int, int]) -> Image.Image:
     """The face of ``card`` (``"10H"``) at ``size``: cached, do not modify."""
     rank, suit = split_card(card)
+    fonts.note(index_px(size[0]))
     return _cached(rank + suit, size)
 
 
@@ -120,22 +129,28 @@ def _draw_face(rank: str, suit: str, size: tuple[int, int]) -> Image.Image:
     w, h = size
     img = _blank(size, FACE)
     color = _draw.suit_color(suit)
-    # corner index: rank over suit, top-left and (rotated) bottom-right
-    corner = Image.new("RGBA", (round(w * 0.26), round(h * 0.4)), (0, 0, 0, 0))
-    rs = round(w * (0.25 if rank != "10" else 0.2))
-    fonts.draw_text(
-        corner, (corner.width / 2, round(w * 0.05)), rank, rs, fill=color, bold=True, anchor="mt"
-    )
-    ps = round(w * 0.18)
-    _draw.paste(corner, _draw.pip(suit, ps), ((corner.width - ps) / 2, round(w * 0.05) + rs * 0.9))
-    inset = round(w * 0.025)
+    # corner index: rank over suit, top-left and (rotated) bottom-right; the 10 is
+    # condensed to the width of one letter so that it never reaches the pips
+    cw = round(w * 0.27)
+    corner = Image.new("RGBA", (cw, round(h * 0.42)), (0, 0, 0, 0))
+    rs = index_px(w)
+    top = round(w * 0.04)
+    glyph = fonts.text_sprite(rank, rs, bold=True, fill=color)
+    box = glyph.getbbox() or (0, 0, glyph.width, glyph.height)
+    glyph = glyph.crop(box)
+    if glyph.width > cw:
+        glyph = glyph.resize((cw, glyph.height), Image.Resampling.LANCZOS)
+    _draw.paste(corner, glyph, ((cw - glyph.width) / 2, top))
+    ps = round(w * 0.19)
+    _draw.paste(corner, _draw.pip(suit, ps), ((cw - ps) / 2, top + glyph.height + w * 0.04))
+    inset = round(w * 0.02)
     _draw.paste(img, corner, (inset, inset))
     _draw.paste(img, corner.rotate(180), (w - inset - corner.width, h - inset - corner.height))
     # centre
-    area = (w * 0.37, h * 0.13, w * 0.63, h * 0.87)
+    area = (w * 0.385, h * 0.12, w * 0.615, h * 0.88)
     ax0, ay0, ax1, ay1 = area
     if rank in _PIP_LAYOUT:
-        psz = round(w * 0.17)
+        psz = round(w * 0.14)
         for fx, fy in _PIP_LAYOUT[rank]:
             cx = ax0 + (ax1 - ax0) * fx
             cy = ay0 + psz / 2 + (ay1 - ay0 - psz) * fy
@@ -147,7 +162,7 @@ def _draw_face(rank: str, suit: str, size: tuple[int, int]) -> Image.Image:
         psz = round(w * 0.5)
         _draw.paste(img, _draw.pip(suit, psz), ((w - psz) / 2, (h - psz) / 2))
     else:
-        panel = (round(w * 0.29), round(h * 0.13), round(w * 0.71), round(h * 0.87))
+        panel = (round(w * 0.31), round(h * 0.13), round(w * 0.69), round(h * 0.87))
         d = ImageDraw.Draw(img)
         d.rounded_rectangle(
             panel,

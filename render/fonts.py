@@ -14,6 +14,8 @@ from __future__ import annotations
 import threading
 import unicodedata
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,6 +46,31 @@ _COVERAGE: dict[str, frozenset[int]] = {}
 _FACES: dict[tuple[str, int], ImageFont.FreeTypeFont] = {}
 _SPRITES: OrderedDict[tuple[str, int, bool, RGB | RGBA], Image.Image] = OrderedDict()
 _SPRITE_LIMIT = 2048
+
+
+_RECORD = threading.local()
+
+
+@contextmanager
+def recording() -> Iterator[list[int]]:
+    """Collect the font size of every letter drawn in this thread inside the block (the
+    display-size test reads the smallest); card faces report their index size too."""
+    outer: list[int] | None = getattr(_RECORD, "sizes", None)
+    sizes: list[int] = []
+    _RECORD.sizes = sizes
+    try:
+        yield sizes
+    finally:
+        _RECORD.sizes = outer
+        if outer is not None:
+            outer.extend(sizes)
+
+
+def note(size: int) -> None:
+    """Record that letters of ``size`` px were drawn (for ``recording``)."""
+    sizes: list[int] | None = getattr(_RECORD, "sizes", None)
+    if sizes is not None:
+        sizes.append(size)
 
 
 def chain(bold: bool = False) -> tuple[str, ...]:
@@ -302,6 +329,8 @@ def draw_text(
     """
     if max_width is not None:
         text = fit(text, size, max_width, bold=bold)
+    if text.strip():
+        note(size)
     sprite = text_sprite(text, size, bold=bold, fill=fill)
     x, y = xy
     w, h = sprite.size
@@ -316,3 +345,21 @@ def draw_text(
     else:
         img.paste(sprite, (px, py), sprite)
     return px, py, px + w, py + h
+
+
+def wrap(text: str, size: int, max_width: int, *, bold: bool = False) -> list[str]:
+    """``text`` broken at spaces into lines of at most ``max_width`` px (a word longer
+    than a line is shortened with "…")."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        trial = f"{line} {word}" if line else word
+        if text_width(trial, size, bold=bold) <= max_width:
+            line = trial
+            continue
+        if line:
+            lines.append(line)
+        line = fit(word, size, max_width, bold=bold)
+    if line:
+        lines.append(line)
+    return lines

@@ -22,14 +22,23 @@ _LOCK = threading.Lock()
 _DIMMED: dict[tuple[str, int, int], Image.Image] = {}
 
 
+def card_key(card: str) -> tuple[int, int]:
+    """The one card order of the bot (image, text and buttons): suits ♠ ♥ ♣ ♦ (the colours
+    alternate), then rank high to low."""
+    r, s = split_card(card)
+    return SUIT_ORDER.index(s), -RANKS.index(r)
+
+
 def sort_cards(hand: tuple[str, ...] | list[str], trump: str | None = None) -> list[str]:
     """Sorted as shown: by suit (alternating colours), then rank high to low."""
+    return sorted(hand, key=card_key)
 
-    def key(c: str) -> tuple[int, int]:
-        r, s = split_card(c)
-        return SUIT_ORDER.index(s), -RANKS.index(r)
 
-    return sorted(hand, key=key)
+MAX_WIDTH = 850
+"""The widest hand image: at a phone's 360 px its 26 px letters still show 11 px tall."""
+MIN_WIDTH = 420
+LETTER = 26
+"""The smallest font size of the hand image (see ``render.display``)."""
 
 
 def _dimmed(card: str, size: tuple[int, int]) -> Image.Image:
@@ -38,19 +47,57 @@ def _dimmed(card: str, size: tuple[int, int]) -> Image.Image:
         hit = _DIMMED.get(key)
         if hit is None:
             f = cards.face(card, size)
-            grey = Image.new("RGBA", size, (40, 52, 46, 255))
-            hit = Image.blend(f, grey, 0.55)
+            # a light grey veil: the card reads as "not now" and its index stays legible
+            grey = Image.new("RGBA", size, (150, 160, 154, 255))
+            hit = Image.blend(f, grey, 0.42)
             hit.putalpha(f.getchannel("A"))
             _DIMMED[key] = hit
+        else:
+            fonts.note(cards.index_px(size[0]))
         return hit
 
 
 def render_hand(view: HandView, *, scale: float = 1.0, palette: int = 0) -> bytes:
-    """Render the hand as PNG bytes (RGB; width grows with the number of cards).
+    """Render the hand as PNG bytes (RGB; width grows with the number of cards up to
+    ``MAX_WIDTH``, then the cards close up).
 
     ``palette`` > 0 quantizes to that many colours (mode "P"): the Discord hand, refreshed
     after every move, is then about 2.5 times smaller and faster to encode."""
     return _draw.to_png(draw_hand(view, scale=scale), palette=palette)
+
+
+def header_lines(view: HandView, width: int, *, scale: float = 1.0) -> tuple[str, list[str]]:
+    """The header as drawn in an image ``width`` px wide: the name (shortened with "…" to
+    leave room for the trump chip) and the instruction, wrapped but never cut."""
+    k = scale
+    margin = round(18 * k)
+    size = round(LETTER * k)
+    room = width - 2 * margin
+    name_room = room - (_trump_w(k) if view.trump is not None else 0)
+    name = fonts.fit(view.name, size, max(10, name_room)) if view.name else ""
+    note = view.note or ("Your turn" if view.legal is not None else "")
+    return name, fonts.wrap(note, round(28 * k), room, bold=True) if note else []
+
+
+def _trump_w(k: float) -> int:
+    return round(34 * k) + fonts.text_width("trump", round(LETTER * k), bold=True) + round(
+        20 * k
+    )
+
+
+def _layout(n: int, k: float) -> tuple[int, int]:
+    """(step between cards, image width) for ``n`` cards."""
+    cw = cards.size_for("hand", k)[0]
+    margin = round(18 * k)
+    step = round(cw * 0.62)
+    if n > 1:
+        step = min(step, (round(MAX_WIDTH * k) - 2 * margin - cw) // (n - 1))
+    return step, max(round(MIN_WIDTH * k), 2 * margin + step * max(0, n - 1) + cw)
+
+
+def image_width(n: int, *, scale: float = 1.0) -> int:
+    """Width of the hand image of ``n`` cards."""
+    return _layout(n, scale)[1]
 
 
 def draw_hand(view: HandView, *, scale: float = 1.0) -> Image.Image:
@@ -59,16 +106,17 @@ def draw_hand(view: HandView, *, scale: float = 1.0) -> Image.Image:
     cw, ch = size
     ordered = sort_cards(view.cards, view.trump)
     n = len(ordered)
-    step = round(cw * 0.66)
     margin = round(18 * k)
-    header = round(46 * k)
+    step, width = _layout(n, k)
+    name, notes = header_lines(view, width, scale=k)
+    line = round(40 * k)
+    header = round(14 * k) + line * (int(bool(name) or view.trump is not None) + len(notes))
     lift = round(16 * k)
-    tag = round(24 * k)
-    bracket = round(40 * k)
-    width = max(round(420 * k), 2 * margin + step * max(0, n - 1) + cw)
+    tag = round(34 * k) if view.new_cards else round(8 * k)
+    bracket = round(48 * k)
     height = header + tag + lift + ch + bracket + margin // 2
     img = _draw.felt(width, height)
-    _header(img, view, k, margin, header)
+    _header(img, view, k, margin, name, notes, line)
     d = ImageDraw.Draw(img)
     top = header + tag + lift
     positions: dict[str, tuple[int, int]] = {}
@@ -85,14 +133,22 @@ def draw_hand(view: HandView, *, scale: float = 1.0) -> Image.Image:
             )
         _draw.paste(img, cards.face(c, size) if legal else _dimmed(c, size), (x, y))
         if c in view.new_cards:
+            # the tag starts at the card's own left edge, and a bar under it spans the
+            # card's visible strip: it cannot be read as the neighbour's
+            seen = cw if i == n - 1 else step
+            r = round(4 * k)
+            d.rounded_rectangle(
+                (x, y - round(8 * k), x + seen - r, y + round(2 * k)), radius=r, fill=NEW
+            )
             _draw.badge(
                 img,
-                (x + step / 2 if i < n - 1 else x + cw / 2, y - 6 * k),
+                (x, y - round(4 * k)),
                 "new",
-                round(15 * k),
+                round(LETTER * k),
                 fill=NEW,
                 ink=(255, 255, 255),
-                anchor="mb",
+                anchor="lb",
+                pad=0.25,
             )
     values = dict(view.marriage_values)
     for suit in SUIT_ORDER:
@@ -109,41 +165,43 @@ def draw_hand(view: HandView, *, scale: float = 1.0) -> Image.Image:
         label = f"{_draw.SUIT_SYMBOL[suit]} marriage" + (
             f" {values[suit]}" if suit in values else ""
         )
+        mid = min(max((x0 + x1) / 2, margin + 90 * k), width - margin - 90 * k)
         fonts.draw_text(
-            img,
-            ((x0 + x1) / 2, yb + 15 * k),
-            label,
-            round(16 * k),
-            fill=GOLD,
-            bold=True,
-            anchor="mm",
+            img, (mid, yb + 20 * k), label, round(LETTER * k), fill=GOLD, bold=True, anchor="mm"
         )
     return img
 
 
-def _header(img: Image.Image, view: HandView, k: float, margin: int, header: int) -> None:
-    y = header / 2 + 4 * k
+def _header(
+    img: Image.Image,
+    view: HandView,
+    k: float,
+    margin: int,
+    name: str,
+    notes: list[str],
+    line: int,
+) -> None:
+    y = round(14 * k) + line / 2
     right = img.width - margin
     if view.trump is not None:
-        p = round(28 * k)
+        p = round(34 * k)
         _draw.paste(img, _trump_chip(view.trump, p), (right - p, y - p / 2))
-        box = fonts.draw_text(
-            img, (right - p - 8 * k, y), "trump", round(19 * k), fill=GOLD, bold=True, anchor="rm"
-        )
-        right = box[0] - round(12 * k)
-    text = " · ".join(t for t in (view.name, view.note) if t)
-    if text:
         fonts.draw_text(
             img,
-            (margin, y),
-            text,
-            round(21 * k),
-            fill=INK,
+            (right - p - 8 * k, y),
+            "trump",
+            round(LETTER * k),
+            fill=GOLD,
             bold=True,
-            max_width=max(10, right - margin),
+            anchor="rm",
         )
-    elif view.legal is not None:
-        fonts.draw_text(img, (margin, y), "Your turn", round(21 * k), fill=INK_DIM, bold=True)
+    if name or view.trump is not None:
+        if name:
+            fonts.draw_text(img, (margin, y), name, round(LETTER * k), fill=INK_DIM, bold=True)
+        y += line
+    for text in notes:
+        fonts.draw_text(img, (margin, y), text, round(28 * k), fill=INK, bold=True)
+        y += line
 
 
 def _trump_chip(suit: str, p: int) -> Image.Image:

@@ -8,19 +8,20 @@ from render import _draw, fonts
 from render._draw import GOLD, INK, INK_DIM
 from render.model import LeaderboardView
 
-WIDTH = 760
+WIDTH = 720
+"""At a phone's 360 px the smallest letters (22 px) show 11 px tall."""
 _MEDALS = {1: (247, 197, 72), 2: (200, 206, 214), 3: (205, 127, 50)}
-_COLS = (("Rating", 0.62), ("Games", 0.75), ("Wins", 0.86), ("Win %", 0.97))
+_COLS = (("Rating", 0.6), ("Games", 0.74), ("Wins", 0.85), ("Win %", 0.975))
 
 
 def render_leaderboard(view: LeaderboardView, *, scale: float = 1.0) -> bytes:
-    """Render the leaderboard as PNG bytes (RGB, 760 px wide times ``scale``)."""
+    """Render the leaderboard as PNG bytes (RGB, 720 px wide times ``scale``)."""
     return _draw.to_png(draw_leaderboard(view, scale=scale))
 
 
 def draw_leaderboard(view: LeaderboardView, *, scale: float = 1.0) -> Image.Image:
     k = scale
-    row_h, head_h, title_h, margin = round(44 * k), round(34 * k), round(56 * k), round(18 * k)
+    row_h, head_h, title_h, margin = round(50 * k), round(40 * k), round(60 * k), round(22 * k)
     width = round(WIDTH * k)
     height = title_h + head_h + max(1, len(view.rows)) * row_h + margin
     img = _draw.felt(width, height)
@@ -29,24 +30,24 @@ def draw_leaderboard(view: LeaderboardView, *, scale: float = 1.0) -> Image.Imag
         img,
         (margin, title_h / 2 + 4 * k),
         view.title,
-        round(26 * k),
+        round(28 * k),
         fill=GOLD,
         bold=True,
         max_width=width - 2 * margin,
     )
     y = title_h + head_h / 2
-    fonts.draw_text(img, (margin + 8 * k, y), "#", round(16 * k), fill=INK_DIM, bold=True)
-    fonts.draw_text(img, (margin + 64 * k, y), "Player", round(16 * k), fill=INK_DIM, bold=True)
+    fonts.draw_text(img, (margin + 8 * k, y), "#", round(22 * k), fill=INK_DIM, bold=True)
+    fonts.draw_text(img, (margin + 52 * k, y), "Player", round(22 * k), fill=INK_DIM, bold=True)
     for label, fx in _COLS:
         fonts.draw_text(
-            img, (width * fx, y), label, round(16 * k), fill=INK_DIM, bold=True, anchor="rm"
+            img, (width * fx, y), label, round(22 * k), fill=INK_DIM, bold=True, anchor="rm"
         )
     if not view.rows:
         fonts.draw_text(
             img,
             (width / 2, title_h + head_h + row_h / 2),
             "No games yet",
-            round(20 * k),
+            round(22 * k),
             fill=INK_DIM,
             anchor="mm",
         )
@@ -70,29 +71,29 @@ def draw_leaderboard(view: LeaderboardView, *, scale: float = 1.0) -> Image.Imag
         medal = _MEDALS.get(row.rank)
         cx = margin + 22 * k
         if medal is not None:
-            r = 15 * k
+            r = 18 * k
             d.ellipse((cx - r, y - r, cx + r, y + r), fill=medal)
             fonts.draw_text(
                 img,
                 (cx, y),
                 str(row.rank),
-                round(17 * k),
+                round(22 * k),
                 fill=(40, 30, 10),
                 bold=True,
                 anchor="mm",
             )
         else:
             fonts.draw_text(
-                img, (cx, y), str(row.rank), round(18 * k), fill=INK_DIM, bold=True, anchor="mm"
+                img, (cx, y), str(row.rank), round(22 * k), fill=INK_DIM, bold=True, anchor="mm"
             )
         fonts.draw_text(
             img,
-            (margin + 64 * k, y),
+            (margin + 52 * k, y),
             row.name,
-            round(21 * k),
+            round(22 * k),
             fill=INK,
             bold=True,
-            max_width=round(width * 0.62 - 64 * k - margin - 80 * k),
+            max_width=round(width * 0.6 - 52 * k - margin - 84 * k),
         )
         values = (str(row.rating), str(row.games), str(row.wins), f"{row.win_rate:.0%}")
         for (_label, fx), text in zip(_COLS, values, strict=True):
@@ -100,7 +101,7 @@ def draw_leaderboard(view: LeaderboardView, *, scale: float = 1.0) -> Image.Imag
                 img,
                 (width * fx, y),
                 text,
-                round(20 * k),
+                round(22 * k),
                 fill=GOLD if _label == "Rating" else INK,
                 bold=_label == "Rating",
                 anchor="rm",

@@ -9,14 +9,18 @@ built from the engine's own observations and results through ``render.adapter``.
 
 from __future__ import annotations
 
+import io
 import random
 from collections.abc import Callable, Mapping
 from pathlib import Path
+
+from PIL import Image
 
 from bot.game.observation import observe, observe_public
 from bot.game.presets import PRESETS
 from render import cards
 from render.adapter import hand_view, sheet_view, summary_view, table_view
+from render.display import display_scale
 from render.hand import render_hand
 from render.leaderboard import render_leaderboard
 from render.model import (
@@ -202,7 +206,9 @@ def hands() -> dict[str, HandView]:
 def match_sheet(
     hands_count: int = 45, players: tuple[str, ...] = NAMES[:4], seed: int = 7
 ) -> tuple[SheetView, SummaryView]:
-    """A plausible (not rules-exact) match, for the sheet and the summary."""
+    """A possible Russian match (totals and barrel as the rules allow, not every detail):
+    it ends, with a winner, on the hand a declarer reaches 1000; a shorter sample is a
+    match still going on, without a winner."""
     rng = random.Random(seed)
     n = len(players)
     tot, dashes, barrel = [0] * n, [0] * n, [0] * n
@@ -237,7 +243,9 @@ def match_sheet(
             if barrel[p] and p != dec:
                 delta = 0
             tot[p] += delta + pen
-            if 880 <= tot[p] < 1000 and hnum < hands_count:
+            if tot[p] >= 1000 and p != dec:
+                tot[p] = 880  # only the declarer can go out; a defender stops at 880
+            if 880 <= tot[p] < 1000:
                 tot[p] = 880
                 barrel[p] += 1
                 if barrel[p] > 3:
@@ -260,11 +268,14 @@ def match_sheet(
             )
         rows.append(SheetRow(hand=hnum, cells=tuple(cells), dealer=(hnum - 1) % n))
         history.append(tuple(tot))
+        if max(tot) >= 1000:
+            break  # the match is won: no hand after it
     best_p = max(range(n), key=lambda p: tot[p])
+    winners = frozenset({best_p}) if tot[best_p] >= 1000 else frozenset()
     sheet = SheetView(
         players=players,
         rows=tuple(rows),
-        winner=frozenset({best_p}),
+        winner=winners,
         title="Russian 1000 · #card-room · score sheet",
     )
     summary = SummaryView(
@@ -279,10 +290,10 @@ def match_sheet(
             )
             for p in range(n)
         ),
-        winner=frozenset({best_p}),
+        winner=winners,
         history=tuple(history),
         title="Russian 1000 · match over",
-        hands=hands_count,
+        hands=len(rows),
         duration_minutes=hands_count * 2,
     )
     return sheet, summary
@@ -370,8 +381,10 @@ def renderers() -> dict[str, Callable[[], bytes]]:
     for name, hv in hands().items():
         out[name] = lambda hv=hv: render_hand(hv)  # type: ignore[misc]
     sheet45, summary4 = match_sheet(45)
-    sheet12, summary3 = match_sheet(12, NAMES[4:7], seed=3)
-    sheet2, summary2 = match_sheet(8, NAMES[1:3], seed=5)
+    sheet12, _ = match_sheet(12, NAMES[4:7], seed=3)
+    sheet2, _ = match_sheet(8, NAMES[1:3], seed=5)
+    _, summary3 = match_sheet(200, NAMES[4:7], seed=3)
+    _, summary2 = match_sheet(200, NAMES[1:3], seed=5)
     out["sheet4_45_hands"] = lambda: render_sheet(sheet45)
     out["sheet3_12_hands"] = lambda: render_sheet(sheet12)
     out["sheet2_8_hands"] = lambda: render_sheet(sheet2)
@@ -385,14 +398,36 @@ def renderers() -> dict[str, Callable[[], bytes]]:
     return out
 
 
+def sample_kind(name: str) -> str:
+    """The display kind (``render.display``) of a sample image, from its name."""
+    for kind in ("hand", "sheet", "summary", "leaderboard", "help"):
+        if kind in name:
+            return kind
+    return "table"
+
+
+def as_displayed(data: bytes, kind: str, *, phone: bool) -> Image.Image:
+    """The image at the size Discord shows it (desktop 400 px or phone 360 px wide)."""
+    im = Image.open(io.BytesIO(data)).convert("RGB")
+    k = display_scale(kind, im.width, phone=phone)
+    size = (round(im.width * k), round(im.height * k))
+    return im if size == im.size else im.resize(size, Image.Resampling.LANCZOS)
+
+
 def write_samples(outdir: Path) -> list[Path]:
-    """Write every sample PNG (and the card faces) into ``outdir``; return the paths."""
+    """Write every sample PNG, each also as displayed (``*_at_400.png``, ``*_at_360.png``),
+    and the card faces into ``outdir``; return the paths."""
     outdir.mkdir(parents=True, exist_ok=True)
     paths = []
     for name, fn in renderers().items():
         path = outdir / f"{name}.png"
-        path.write_bytes(fn())
+        data = fn()
+        path.write_bytes(data)
         paths.append(path)
+        for width, phone in ((400, False), (360, True)):
+            shown = outdir / f"{name}_at_{width}.png"
+            as_displayed(data, sample_kind(name), phone=phone).save(shown, "PNG")
+            paths.append(shown)
     for label, size, deck in (
         ("cards_hand_32", cards.HAND, 32),
         ("cards_table_24", cards.TABLE, 24),

@@ -4,14 +4,13 @@ One column per player, one row per hand with the running total in pen ink. The d
 contract is boxed (green made, red failed); a barrel total is circled with one stroke per
 barrel hand; a zero hand is a dash; a rospisat is a red "Р"; penalties are written in red
 where they happened. The bottom row repeats the final totals and highlights the winner.
-Long matches wrap into two or three blocks side by side (up to 20 rows a block before they
-do, up to 30 with two). A sitter's cell says "sat" (with his bonus, if any); a zero change
-is not written.
+The channel's sheet shows the last 20 hands and the totals, 720 px wide whatever the number
+of players, so that it reads on a phone (``render.display``); ``first`` picks an earlier
+page of 20 (for a paging command). A sitter's cell says "sat" (with his bonus, if any); a
+zero change is not written.
 """
 
 from __future__ import annotations
-
-import math
 
 from PIL import Image, ImageDraw
 
@@ -19,86 +18,88 @@ from render import _draw, fonts
 from render._draw import GRID, PAPER, PEN, PEN_RED
 from render.model import SheetCell, SheetView
 
-ROWS_PER_BLOCK = 20
+ROWS = 20
+"""Hands the channel's sheet shows: the last 20 and the totals (``first`` pages back)."""
+WIDTH = 720
+"""Every sheet is 720 px wide: at a phone's 360 px its 22 px letters show 11 px tall."""
+LETTER = 22
 GREEN = (20, 130, 60)
-GREY = (140, 140, 150)
+GREY = (110, 110, 122)
 HIGHLIGHT = (255, 236, 120)
 
 
-def render_sheet(view: SheetView, *, scale: float = 1.0) -> bytes:
-    """Render the score sheet as PNG bytes (mode "P", 64 colours; size grows with players
-    and hands: one block up to 20 hands, then two or three blocks side by side)."""
-    return _draw.to_png(draw_sheet(view, scale=scale), palette=64)
+def render_sheet(view: SheetView, *, scale: float = 1.0, first: int | None = None) -> bytes:
+    """Render the score sheet as PNG bytes (mode "P", 64 colours, ``WIDTH`` px wide): up to
+    ``ROWS`` hands from row index ``first`` (default: the last ones) and the totals."""
+    return _draw.to_png(draw_sheet(view, scale=scale, first=first), palette=64)
 
 
-def draw_sheet(view: SheetView, *, scale: float = 1.0) -> Image.Image:
+def title_lines(title: str, width: int, size: int) -> list[str]:
+    """The title whole on one line, else its short name (before " (") with the rest,
+    else wrapped onto two lines."""
+    short = title.split(" (", maxsplit=1)[0]
+    if " (" in title and ")" in title:
+        short += title[title.index(")") + 1 :]
+    for text in (title, short):
+        if fonts.text_width(text, size, bold=True) <= width:
+            return [text]
+    return fonts.wrap(short, size, width, bold=True)[:2]
+
+
+def draw_sheet(view: SheetView, *, scale: float = 1.0, first: int | None = None) -> Image.Image:
     k = scale
     n = max(1, len(view.players))
-    rows = view.rows
-    blocks = _blocks(len(rows))
-    per = max(1, math.ceil(len(rows) / blocks))
-    num_w, col_w, row_h = round(30 * k), round(max(106, 360 // n) * k), round(25 * k)
-    head_h, title_h, foot_h = round(36 * k), round(36 * k), round(44 * k)
-    block_w = num_w + n * col_w
-    gap = round(22 * k)
-    margin = round(16 * k)
-    width = 2 * margin + blocks * block_w + (blocks - 1) * gap
-    height = title_h + head_h + per * row_h + foot_h + margin
+    total_rows = len(view.rows)
+    start = max(0, total_rows - ROWS) if first is None else max(0, min(first, total_rows - 1))
+    rows = view.rows[start : start + ROWS]
+    per = max(1, len(rows))
+    width = round(WIDTH * k)
+    margin = round(14 * k)
+    num_w = round(50 * k)
+    col_w = (width - 2 * margin - num_w) // n
+    row_h = round(40 * k)
+    tsize = round(26 * k)
+    title = title_lines(view.title or "Score sheet", width - 2 * margin, tsize)
+    title_h = round(12 * k) + round(36 * k) * len(title)
+    head_h, foot_h = round(46 * k), round(56 * k)
+    note_h = round(34 * k) if len(rows) < total_rows else 0
+    height = title_h + head_h + per * row_h + foot_h + note_h + margin
     img = _draw.paper(width, height)
     d = ImageDraw.Draw(img)
-    title = view.title or "Score sheet"
-    fonts.draw_text(
-        img,
-        (margin, title_h / 2 + 2 * k),
-        title,
-        round(22 * k),
-        fill=PEN,
-        bold=True,
-        max_width=width - 2 * margin,
-    )
-    for b in range(blocks):
-        x0 = margin + b * (block_w + gap)
-        chunk = rows[b * per : (b + 1) * per]
-        _grid(d, x0, title_h, n, per, num_w, col_w, row_h, head_h, k)
-        for p, name in enumerate(view.players):
-            cx = x0 + num_w + p * col_w + col_w / 2
-            fonts.draw_text(
-                img,
-                (cx, title_h + head_h / 2),
-                name,
-                round(17 * k),
-                fill=PEN,
-                bold=True,
-                anchor="mm",
-                max_width=col_w - round(10 * k),
-            )
-        for r, row in enumerate(chunk):
-            y = title_h + head_h + r * row_h + row_h / 2
-            fonts.draw_text(
-                img, (x0 + num_w - 8 * k, y), str(row.hand), round(14 * k), fill=GREY, anchor="rm"
-            )
-            for p, cell in enumerate(row.cells[:n]):
-                cx0 = x0 + num_w + p * col_w
-                _cell(img, d, cell, cx0, y, col_w, row_h, k, row.dealer == p)
-    _footer(
-        img,
-        d,
-        view,
-        margin + (blocks - 1) * (block_w + gap),
-        height - foot_h - margin // 2,
-        num_w,
-        col_w,
-        foot_h,
-        k,
-    )
+    y = round(12 * k) + round(18 * k)
+    for line in title:
+        fonts.draw_text(img, (margin, y), line, tsize, fill=PEN, bold=True)
+        y += round(36 * k)
+    x0 = margin
+    _grid(d, x0, title_h, n, per, num_w, col_w, row_h, head_h, k)
+    for p, name in enumerate(view.players):
+        cx = x0 + num_w + p * col_w + col_w / 2
+        fonts.draw_text(
+            img,
+            (cx, title_h + head_h / 2),
+            name,
+            round(24 * k),
+            fill=PEN,
+            bold=True,
+            anchor="mm",
+            max_width=col_w - round(10 * k),
+        )
+    for r, row in enumerate(rows):
+        ry = title_h + head_h + r * row_h + row_h / 2
+        fonts.draw_text(
+            img, (x0 + num_w - 8 * k, ry), str(row.hand), round(LETTER * k), fill=GREY, anchor="rm"
+        )
+        for p, cell in enumerate(row.cells[:n]):
+            cx0 = x0 + num_w + p * col_w
+            _cell(img, d, cell, cx0, ry, col_w, row_h, k, row.dealer == p)
+    foot_y = title_h + head_h + per * row_h
+    _footer(img, d, view, x0, foot_y, num_w, col_w, foot_h, k)
+    if note_h:
+        shown = f"hands {rows[0].hand}–{rows[-1].hand} of {view.rows[-1].hand}"
+        fonts.draw_text(
+            img, (margin, foot_y + foot_h + note_h / 2), shown, round(LETTER * k), fill=GREY
+        )
     return img
-
-
-def _blocks(rows: int) -> int:
-    """One block up to 20 hands, two up to 60, then three (long four-player matches)."""
-    if rows <= ROWS_PER_BLOCK:
-        return 1
-    return 2 if rows <= 3 * ROWS_PER_BLOCK else 3
 
 
 def _grid(
@@ -137,22 +138,21 @@ def _cell(
     dealer: bool,
 ) -> None:
     right = x0 + col_w - 10 * k
-    size = round(16 * k)
-    small = round(12 * k)
+    size = round(26 * k)
+    small = round(LETTER * k)
     ink = GREY if cell.sitter else PEN
     if cell.dash and not cell.penalty:
-        text = "—"
-        box = fonts.draw_text(img, (right, y), text, size, fill=ink, bold=True, anchor="rm")
+        box = fonts.draw_text(img, (right, y), "—", size, fill=ink, bold=True, anchor="rm")
     else:
         box = fonts.draw_text(img, (right, y), str(cell.total), size, fill=ink, anchor="rm")
     if cell.barrel:
         pad = 4 * k
         d.ellipse(
-            (box[0] - pad, y - row_h * 0.45, box[2] + pad, y + row_h * 0.45),
+            (box[0] - pad, y - row_h * 0.46, box[2] + pad, y + row_h * 0.46),
             outline=PEN,
             width=max(1, round(2 * k)),
         )
-        fonts.draw_text(
+        strokes = fonts.draw_text(
             img,
             (box[0] - pad - 3 * k, y),
             "|" * cell.barrel,
@@ -161,7 +161,7 @@ def _cell(
             bold=True,
             anchor="rm",
         )
-        box = (round(box[0] - pad - 3 * k - 4 * k * cell.barrel), *box[1:])
+        box = (strokes[0], *box[1:])
     left = x0 + 6 * k
     if cell.contract is not None:
         made = cell.made is not False
@@ -171,27 +171,28 @@ def _cell(
             if cell.made is not None
             else str(cell.contract)
         )
-        b = _draw.badge(img, (left, y), text, small, fill=PAPER, ink=col, pad=0.3)
+        b = _draw.badge(img, (left, y), text, small, fill=PAPER, ink=col, pad=0.2)
         d.rounded_rectangle(b, radius=(b[3] - b[1]) // 2, outline=col, width=max(1, round(k)))
         left = b[2] + 4 * k
     if cell.rospisat:
-        r = 10 * k
+        r = 15 * k
         d.ellipse((left, y - r, left + 2 * r, y + r), outline=PEN_RED, width=max(1, round(2 * k)))
         fonts.draw_text(img, (left + r, y), "Р", small, fill=PEN_RED, bold=True, anchor="mm")
         left += 2 * r + 4 * k
     if cell.penalty:
         b2 = fonts.draw_text(img, (left, y), f"{cell.penalty:+d}", small, fill=PEN_RED, bold=True)
         left = b2[2] + 4 * k
+    room = max(10, round(box[0] - 4 * k - left))
     if cell.barrel_fell:
         fonts.draw_text(img, (left, y), "↓", small, fill=PEN_RED, bold=True)
     elif cell.sitter:
         sat = f"sat {cell.delta:+d}" if cell.delta else "sat"
-        fonts.draw_text(img, (left, y), sat, small, fill=GREY)
+        fonts.draw_text(img, (left, y), sat, small, fill=GREY, max_width=room)
     elif cell.delta and cell.contract is None and not (cell.penalty or cell.dash):
-        fonts.draw_text(img, (left, y), f"{cell.delta:+d}", small, fill=GREY)
+        fonts.draw_text(img, (left, y), f"{cell.delta:+d}", small, fill=GREY, max_width=room)
     if dealer:
         d.ellipse(
-            (x0 + col_w - 6 * k, y - row_h / 2 + 3 * k, x0 + col_w - 2 * k, y - row_h / 2 + 7 * k),
+            (x0 + col_w - 8 * k, y - row_h / 2 + 3 * k, x0 + col_w - 2 * k, y - row_h / 2 + 9 * k),
             fill=GREY,
         )
 
@@ -215,7 +216,7 @@ def _footer(
     d.line((x0, y0 + 4 * k, x1, y0 + 4 * k), fill=PEN, width=lw)
     d.line((x0, y0 + 8 * k, x1, y0 + 8 * k), fill=PEN, width=lw)
     y = y0 + foot_h / 2 + 4 * k
-    fonts.draw_text(img, (x0 + 4 * k, y), "Σ", round(20 * k), fill=PEN, bold=True)
+    fonts.draw_text(img, (x0 + 4 * k, y), "Σ", round(26 * k), fill=PEN, bold=True)
     for p, cell in enumerate(last.cells):
         cx0 = x0 + num_w + p * col_w
         if p in view.winner:
@@ -224,12 +225,12 @@ def _footer(
                 radius=round(8 * k),
                 fill=HIGHLIGHT,
             )
-            fonts.draw_text(img, (cx0 + 12 * k, y), "★", round(20 * k), fill=(200, 140, 0))
+            fonts.draw_text(img, (cx0 + 12 * k, y), "★", round(26 * k), fill=(200, 140, 0))
         fonts.draw_text(
             img,
             (cx0 + col_w - 12 * k, y),
             str(cell.total),
-            round(22 * k),
+            round(28 * k),
             fill=PEN,
             bold=True,
             anchor="rm",

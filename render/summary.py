@@ -8,12 +8,13 @@ from render import _draw, fonts
 from render._draw import GOLD, INK, INK_DIM
 from render.model import SummaryView
 
-WIDTH, HEIGHT = 900, 560
+WIDTH, HEIGHT = 720, 600
+"""At a phone's 360 px the smallest letters (22 px) show 11 px tall."""
 LINE_COLORS = ((247, 197, 72), (120, 200, 255), (255, 130, 150), (170, 240, 160))
 
 
 def render_summary(view: SummaryView, *, scale: float = 1.0) -> bytes:
-    """Render the end-of-match summary as PNG bytes (RGB, ``900×560`` times ``scale``)."""
+    """Render the end-of-match summary as PNG bytes (RGB, ``720×600`` times ``scale``)."""
     return _draw.to_png(draw_summary(view, scale=scale))
 
 
@@ -29,7 +30,7 @@ def draw_summary(view: SummaryView, *, scale: float = 1.0) -> Image.Image:
         img,
         (m, 30 * k),
         view.title or "Match over",
-        round(20 * k),
+        round(22 * k),
         fill=INK_DIM,
         bold=True,
         max_width=W - 2 * m,
@@ -48,16 +49,16 @@ def draw_summary(view: SummaryView, *, scale: float = 1.0) -> Image.Image:
     if view.duration_minutes is not None:
         bits.append(f"{view.duration_minutes} min")
     if bits:
-        fonts.draw_text(img, (m, 110 * k), " · ".join(bits), round(18 * k), fill=INK_DIM)
+        fonts.draw_text(img, (m, 110 * k), " · ".join(bits), round(22 * k), fill=INK_DIM)
     # standings (left)
     order = sorted(range(len(view.players)), key=lambda i: -view.players[i].total)
-    y = 150 * k
-    colw = round(360 * k)
+    y = 140 * k
+    colw = round(330 * k)
     for place, i in enumerate(order):
         p = view.players[i]
         color = LINE_COLORS[i % len(LINE_COLORS)]
         d.rounded_rectangle(
-            (m, y, m + colw, y + 84 * k),
+            (m, y, m + colw, y + 104 * k),
             radius=round(12 * k),
             fill=(40, 66, 40) if i in view.winner else (12, 52, 35),
             outline=GOLD if i in view.winner else None,
@@ -68,7 +69,7 @@ def draw_summary(view: SummaryView, *, scale: float = 1.0) -> Image.Image:
             img,
             (m + 32 * k, y + 26 * k),
             f"{place + 1}. {p.name}",
-            round(21 * k),
+            round(24 * k),
             fill=INK,
             bold=True,
             max_width=round(colw - 130 * k),
@@ -77,7 +78,7 @@ def draw_summary(view: SummaryView, *, scale: float = 1.0) -> Image.Image:
             img,
             (m + colw - 12 * k, y + 26 * k),
             str(p.total),
-            round(26 * k),
+            round(28 * k),
             fill=GOLD if i in view.winner else INK,
             bold=True,
             anchor="rm",
@@ -85,18 +86,24 @@ def draw_summary(view: SummaryView, *, scale: float = 1.0) -> Image.Image:
         stats = f"contracts {p.contracts_made}✓ {p.contracts_failed}✗"
         if p.best_contract:
             stats += f" · best {p.best_contract}"
-        if p.rating_change is not None:
-            stats += f" · rating {p.rating_change:+d}"
         fonts.draw_text(
             img,
             (m + 14 * k, y + 60 * k),
             stats,
-            round(16 * k),
+            round(22 * k),
             fill=INK_DIM,
             max_width=round(colw - 28 * k),
         )
-        y += 96 * k
-    _chart(img, view, (m + colw + 30 * k, 150 * k, W - m, H - m), k)
+        if p.rating_change is not None:
+            fonts.draw_text(
+                img,
+                (m + 14 * k, y + 88 * k),
+                f"rating {p.rating_change:+d}",
+                round(22 * k),
+                fill=INK_DIM,
+            )
+        y += 112 * k
+    _chart(img, view, (m + colw + 20 * k, 140 * k, W - m, H - m), k)
     return img
 
 
@@ -111,12 +118,12 @@ def _chart(
             img,
             ((x0 + x1) / 2, (y0 + y1) / 2),
             "no hands played",
-            round(18 * k),
+            round(22 * k),
             fill=INK_DIM,
             anchor="mm",
         )
         return
-    px0, py0, px1, py1 = x0 + 50 * k, y0 + 20 * k, x1 - 16 * k, y1 - 30 * k
+    px0, py0, px1, py1 = x0 + 64 * k, y0 + 20 * k, x1 - 16 * k, y1 - 40 * k
     values = [v for row in view.history for v in row] + [0, view.target]
     lo, hi = min(values), max(values)
     span = max(1, hi - lo)
@@ -130,16 +137,16 @@ def _chart(
             continue
         yy = sy(mark)
         d.line((px0, yy, px1, yy), fill=(30, 80, 56), width=1)
-        fonts.draw_text(img, (px0 - 6 * k, yy), str(mark), round(13 * k), fill=INK_DIM, anchor="rm")
+        fonts.draw_text(img, (px0 - 6 * k, yy), str(mark), round(22 * k), fill=INK_DIM, anchor="rm")
     barrel = view.barrel_at
     if barrel is not None and lo <= barrel <= hi:
         d.line((px0, sy(barrel), px1, sy(barrel)), fill=(150, 96, 40), width=max(1, round(k)))
     n = len(view.history)
     fonts.draw_text(
         img,
-        ((px0 + px1) / 2, y1 - 14 * k),
+        ((px0 + px1) / 2, y1 - 18 * k),
         f"hands 1–{n}",
-        round(13 * k),
+        round(22 * k),
         fill=INK_DIM,
         anchor="mm",
     )

@@ -14,21 +14,58 @@ from render._draw import GOLD, INK, INK_DIM, TURN
 from render.model import SeatView, TableView, split_card
 
 WIDTH, HEIGHT = 900, 600
-PLATE_W, PLATE_H = 272, 88
+U = WIDTH / 360
+"""Image pixels per pixel on a phone (the table shows 360 px wide there): sizes below are
+written in phone pixels, ``11.2 * U`` being the smallest letter (see ``render.display``)."""
+LETTER = 11.2
+PLATE_H = 44
+PLATE_W = {2: 240, 3: 112, 4: 100}
+"""Plate widths: a two-player table has 600 image px of felt for a name."""
 
 # Plate centres as fractions of the image, by number of seats (seat order = clockwise).
 _SEATS: dict[int, list[tuple[float, float]]] = {
-    2: [(0.5, 0.9), (0.5, 0.1)],
-    3: [(0.5, 0.9), (0.17, 0.27), (0.83, 0.27)],
-    4: [(0.5, 0.9), (0.16, 0.5), (0.5, 0.1), (0.84, 0.5)],
+    2: [(0.5, 0.91), (0.62, 0.1)],
+    3: [(0.5, 0.91), (0.17, 0.3), (0.83, 0.3)],
+    4: [(0.5, 0.91), (0.155, 0.5), (0.5, 0.1), (0.845, 0.5)],
 }
 _PLATE = (10, 48, 32)
 _PLATE_TURN = (40, 66, 40)
+_INFO_W = {2: 98, 3: 190, 4: 112}
+"""Width of the top-left info column, in phone px (up to the plate or the trump disc)."""
+
+
+def px(v: float, k: float) -> int:
+    """Phone pixels to image pixels at ``scale`` k."""
+    return round(v * U * k)
 
 
 def render_table(view: TableView, *, scale: float = 1.0) -> bytes:
     """Render the public table as PNG bytes (RGB, ``900×600`` times ``scale``)."""
     return _draw.to_png(draw_table(view, scale=scale))
+
+
+def name_room(seats: int, *, scale: float = 1.0) -> int:
+    """Image pixels a seat's name may take on its plate (the rest shows "…")."""
+    return px(PLATE_W[seats] - 2 * 5 - 4, scale) - _total_w(scale)
+
+
+def _total_w(k: float) -> int:
+    return fonts.text_width("-1000", px(14, k), bold=True)
+
+
+def title_lines(title: str, seats: int, *, scale: float = 1.0) -> list[str]:
+    """The title as drawn: whole on one line if it fits, else its short name (the part
+    before " ("), else wrapped onto two lines; never cut while two lines hold it."""
+    size, room = px(LETTER, scale), px(_INFO_W[seats], scale)
+    short = title.split(" (", maxsplit=1)[0]
+    for text in (title, short):
+        if fonts.text_width(text, size, bold=True) <= room:
+            return [text]
+    for text in (title, short):
+        lines = fonts.wrap(text, size, room, bold=True)
+        if len(lines) <= 2 and not any(line.endswith(fonts.ELLIPSIS) for line in lines):
+            return lines
+    return fonts.wrap(short, size, room, bold=True)[:2]
 
 
 def draw_table(view: TableView, *, scale: float = 1.0) -> Image.Image:
@@ -50,53 +87,89 @@ def draw_table(view: TableView, *, scale: float = 1.0) -> Image.Image:
     elif view.talon_backs and not view.trick:
         _talon(img, ("??",) * view.talon_backs, centre, csize, k, view.talon_label)
     if view.stock:
-        _stock(img, view.stock, view.stock_bottom, (W * 0.13, centre[1]), csize, k)
-    for seat, card in view.trick:
-        px, py = spots[seat]
-        t = 0.4 if n == 2 else 0.45 if n == 3 and seat == 0 else 0.42
-        cx = centre[0] + (px - centre[0]) * t
-        cy = centre[1] + (py - centre[1]) * t
-        if n == 4 and seat in (1, 3):
-            cx = centre[0] + (px - centre[0]) * 0.33
-        if n == 3 and seat in (1, 2):
-            cx, cy = centre[0] + (px - centre[0]) * 0.36, centre[1] - 32 * k
-        x0, y0 = cx - csize[0] / 2, cy - csize[1] / 2
-        if view.last_trick_winner == seat:
-            ImageDraw.Draw(img).rounded_rectangle(
-                (x0 - 5 * k, y0 - 5 * k, x0 + csize[0] + 5 * k, y0 + csize[1] + 5 * k),
-                radius=round(10 * k),
-                fill=GOLD,
-            )
-        _draw.paste(img, cards.face(card, csize), (x0, y0))
-    if view.last_trick_winner is not None and view.trick:
-        fonts.draw_text(
-            img, centre, "last trick", round(16 * k), fill=INK_DIM, bold=True, anchor="mm"
-        )
+        _stock(img, view.stock, view.stock_bottom, (W * 0.12, centre[1] + 10 * k), csize, k)
+    _trick(img, view, centre, csize, k)
     for seat, sv in enumerate(view.seats):
         _plate(img, sv, spots[seat], k, n)
     return img
 
 
-def _info(img: Image.Image, view: TableView, k: float) -> None:
-    """Top left: the title, "Hand 4 · Play · trick 3/7", then the contract or the high bid.
+_TRICK: dict[int, list[tuple[float, float]]] = {
+    2: [(0, 0.64), (0, -0.6)],
+    3: [(0, 0.68), (-1.1, -0.36), (1.1, -0.36)],
+    4: [(0, 0.68), (-1.3, -0.07), (0, -0.7), (1.3, -0.07)],
+}
+"""Each seat's card of the trick: offset from the middle in card widths / heights."""
 
-    With three seats the top edge is free up to the trump disc; with two or four a name
-    plate sits in the middle of it, so the lines stop short of that plate.
-    """
-    x, y = 16 * k, 20 * k
-    wide = len(view.seats) == 3
-    width = round((560 if wide else 284) * k)
-    if view.title:
-        fonts.draw_text(
-            img, (x, y), view.title, round(18 * k), fill=INK_DIM, bold=True, max_width=width
+
+def _card_spot(
+    seat: int, n: int, centre: tuple[float, float], csize: tuple[int, int]
+) -> tuple[float, float]:
+    """Where ``seat``'s card of the trick lies: between its plate and the middle."""
+    fx, fy = _TRICK[n][seat]
+    return centre[0] + fx * csize[0], centre[1] + fy * csize[1]
+
+
+def _trick(
+    img: Image.Image,
+    view: TableView,
+    centre: tuple[float, float],
+    csize: tuple[int, int],
+    k: float,
+) -> None:
+    """The trick's cards, each with a tag naming who played it (the leader's says "led")."""
+    n = len(view.seats)
+    d = ImageDraw.Draw(img)
+    tags: list[tuple[float, float, str, bool]] = []
+    for order, (seat, card) in enumerate(view.trick):
+        cx, cy = _card_spot(seat, n, centre, csize)
+        x0, y0 = cx - csize[0] / 2, cy - csize[1] / 2
+        won = view.last_trick_winner == seat
+        if won:
+            d.rounded_rectangle(
+                (x0 - 5 * k, y0 - 5 * k, x0 + csize[0] + 5 * k, y0 + csize[1] + 5 * k),
+                radius=round(10 * k),
+                fill=GOLD,
+            )
+        _draw.paste(img, cards.face(card, csize), (x0, y0))
+        name = view.seats[seat].name if seat < n else "?"
+        label = f"{name}"
+        if order == 0:
+            label = f"▸ {name}"
+        tags.append((cx, y0 + csize[1], label, won))
+    size = px(LETTER, k)
+    for cx, y, label, won in tags:
+        text = fonts.fit(label, size, round(csize[0] * 1.25), bold=True)
+        _draw.badge(
+            img,
+            (cx, y - 2 * k),
+            text,
+            size,
+            anchor="mm",
+            fill=GOLD if won else (12, 40, 28),
+            ink=(40, 30, 0) if won else INK,
+            pad=0.25,
         )
-        y += 27 * k
-    sub = " · ".join(
-        p for p in (f"Hand {view.hand_number}" if view.hand_number else "", view.phase) if p
-    )
-    if sub:
-        fonts.draw_text(img, (x, y), sub, round(18 * k), fill=INK, bold=True, max_width=width)
-        y += 36 * k
+
+
+def _info(img: Image.Image, view: TableView, k: float) -> None:
+    """Top left: the title, "Hand 4", the phase, then the contract or the high bid."""
+    n = len(view.seats)
+    x, y = px(5, k), px(8, k)
+    line = px(13.5, k)
+    width = px(_INFO_W[n], k)
+    size = px(LETTER, k)
+    for text in title_lines(view.title, n, scale=k) if view.title else []:
+        fonts.draw_text(img, (x, y), text, size, fill=INK_DIM, bold=True, max_width=width)
+        y += line
+    parts = [f"Hand {view.hand_number}" if view.hand_number else "", view.phase]
+    if view.last_trick_winner is not None and view.trick:
+        parts.append("last trick")
+    lines = fonts.wrap(" · ".join(p for p in parts if p), size, width, bold=True)
+    for text in lines:
+        fonts.draw_text(img, (x, y), text, size, fill=INK, bold=True)
+        y += line
+    y += px(3, k)
     if view.contract is not None and view.declarer is not None:
         who = view.seats[view.declarer].name
         text = f"{view.contract}"
@@ -104,32 +177,36 @@ def _info(img: Image.Image, view: TableView, k: float) -> None:
         if view.made is not None:
             text += " ✓" if view.made else " ✗"
             fill, ink = ((60, 170, 90), INK) if view.made else ((200, 60, 60), INK)
-        box = _draw.badge(img, (x, y), text, round(22 * k), fill=fill, ink=ink)
+        box = _draw.badge(img, (x, y), text, px(12, k), fill=fill, ink=ink, pad=0.3)
         fonts.draw_text(
             img,
-            (box[2] + 8 * k, y),
+            (box[2] + px(4, k), y),
             who,
-            round(20 * k),
+            size,
             fill=INK,
             bold=True,
-            max_width=round(width - (box[2] - x) - 8 * k),
+            max_width=round(width - (box[2] - x) - px(4, k)),
         )
     elif view.high_bid is not None:
-        fonts.draw_text(
-            img, (x, y), f"High bid {view.high_bid}", round(20 * k), fill=INK, bold=True
-        )
+        fonts.draw_text(img, (x, y), f"High bid {view.high_bid}", px(12, k), fill=GOLD,
+                        bold=True)
 
 
 def _trump(img: Image.Image, view: TableView, k: float) -> None:
+    """Top right (right middle on a two-player table): the trump disc and its label."""
     W = img.width
-    r = round(34 * k)
-    cx, cy = W - 16 * k - r, 16 * k + r
+    r = px(13, k)
+    two = len(view.seats) == 2
+    cx = W - px(5, k) - r
+    cy = img.height * 0.5 - px(8, k) if two else px(5, k) + r
     d = ImageDraw.Draw(img)
+    label_y = cy + r + px(9, k)
+    size = px(LETTER, k)
     if view.trump is None:
-        d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=INK_DIM, width=max(1, round(2 * k)))
-        fonts.draw_text(img, (cx, cy), "—", round(22 * k), fill=INK_DIM, anchor="mm")
+        d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=INK_DIM, width=max(1, round(3 * k)))
+        fonts.draw_text(img, (cx, cy), "—", size, fill=INK_DIM, anchor="mm", bold=True)
         fonts.draw_text(
-            img, (cx - r - 10 * k, cy), "no trump yet", round(20 * k), fill=INK_DIM, anchor="rm"
+            img, (cx + r, label_y), "no trump yet", size, fill=INK_DIM, bold=True, anchor="rm"
         )
         return
     d.ellipse(
@@ -140,9 +217,7 @@ def _trump(img: Image.Image, view: TableView, k: float) -> None:
     )
     p = round(r * 1.15)
     _draw.paste(img, _draw.pip(view.trump, p), (cx - p / 2, cy - p / 2))
-    fonts.draw_text(
-        img, (cx - r - 10 * k, cy), "trump", round(22 * k), fill=GOLD, bold=True, anchor="rm"
-    )
+    fonts.draw_text(img, (cx + r, label_y), "trump", size, fill=GOLD, bold=True, anchor="rm")
 
 
 def _talon(
@@ -159,7 +234,7 @@ def _talon(
     x = centre[0] - total / 2
     y = centre[1] - csize[1] / 2 - 8 * k
     fonts.draw_text(
-        img, (centre[0], y - 14 * k), label, round(20 * k), fill=INK_DIM, bold=True, anchor="mb"
+        img, (centre[0], y - 10 * k), label, px(LETTER, k), fill=INK_DIM, bold=True, anchor="mb"
     )
     for c in talon or ("??",):
         im = cards.back(csize) if c == "??" else cards.face(c, csize)
@@ -185,9 +260,9 @@ def _piles(
     for i, (count, w) in enumerate(zip(piles, widths, strict=True)):
         fonts.draw_text(
             img,
-            (x + w / 2, y - 14 * k),
+            (x + w / 2, y - 10 * k),
             f"{label} {i + 1}",
-            round(20 * k),
+            px(LETTER, k),
             fill=INK_DIM,
             bold=True,
             anchor="mb",
@@ -217,9 +292,9 @@ def _stock(
         _draw.paste(img, back, (x0 - i * 2 * k, y0 - i * 2 * k))
     fonts.draw_text(
         img,
-        (cx, y0 + csize[1] + 22 * k),
+        (cx, y0 + csize[1] + px(10, k)),
         f"stock {count}",
-        round(20 * k),
+        px(LETTER, k),
         fill=INK_DIM,
         bold=True,
         anchor="mm",
@@ -228,8 +303,9 @@ def _stock(
 
 def _plate(img: Image.Image, sv: SeatView, spot: tuple[float, float], k: float, n: int) -> None:
     cx, cy = spot
-    w, h = PLATE_W * k, PLATE_H * k
-    x0, y0 = cx - w / 2, cy - h / 2
+    w, h = px(PLATE_W[n], k), px(PLATE_H, k)
+    x0 = min(max(cx - w / 2, 2 * k), img.width - 2 * k - w)
+    y0 = cy - h / 2
     d = ImageDraw.Draw(img)
     box = (round(x0), round(y0), round(x0 + w), round(y0 + h))
     if sv.is_turn:
@@ -239,32 +315,30 @@ def _plate(img: Image.Image, sv: SeatView, spot: tuple[float, float], k: float, 
             fill=TURN,
         )
     d.rounded_rectangle(box, radius=round(13 * k), fill=_PLATE_TURN if sv.is_turn else _PLATE)
-    dim = sv.is_sitter
-    name_col = INK_DIM if dim else INK
-    total = f"{sv.total}"
-    tw = fonts.text_width(total, round(30 * k), bold=True)
-    pad = 12 * k
+    name_col = INK_DIM if sv.is_sitter else INK
+    pad = px(5, k)
+    row1 = box[1] + px(12, k)
     fonts.draw_text(
         img,
-        (box[0] + pad, box[1] + 27 * k),
+        (box[0] + pad, row1),
         sv.name,
-        round(24 * k),
+        px(LETTER, k),
         fill=name_col,
         bold=True,
-        max_width=round(w - 3 * pad - tw),
+        max_width=name_room(n, scale=k),
     )
     fonts.draw_text(
         img,
-        (box[2] - pad, box[1] + 27 * k),
-        total,
-        round(30 * k),
+        (box[2] - pad, row1),
+        f"{sv.total}",
+        px(14, k),
         fill=GOLD if sv.on_barrel else INK,
         bold=True,
         anchor="rm",
     )
     _markers(img, sv, box, k)
     if sv.bid is not None:
-        _bid(img, sv.bid, (cx, cy), h, k, n)
+        _bid(img, sv.bid, ((box[0] + box[2]) / 2, cy), h, k, n)
 
 
 _MARK = tuple[str, str, tuple[int, int, int], tuple[int, int, int]]
@@ -272,12 +346,12 @@ _DASH = (255, 150, 150)
 
 
 def _markers(img: Image.Image, sv: SeatView, box: tuple[int, int, int, int], k: float) -> None:
-    """The plate's bottom row: badges on the left, card backs (or the hand's change) on the
-    right. Badges switch to short labels and the backs close up rather than overlap."""
-    pad = 12 * k
-    left, right, y = box[0] + pad, box[2] - pad, box[3] - 22 * k
-    s = round(16 * k)
-    gap = 6 * k
+    """The plate's bottom row: badges on the left, the cards held (a back with the count)
+    or the hand's change on the right. Badges switch to short labels rather than overlap."""
+    pad = px(5, k)
+    left, right, y = box[0] + pad, box[2] - pad, box[3] - px(11, k)
+    s = px(LETTER, k)
+    gap = px(2.5, k)
     attempt = f"{min(sv.barrel_hands + 1, sv.barrel_limit)}/{sv.barrel_limit}"
     marks: list[_MARK] = []
     if sv.is_dealer:
@@ -287,77 +361,81 @@ def _markers(img: Image.Image, sv: SeatView, box: tuple[int, int, int, int], k: 
     if sv.is_sitter:
         marks.append(("sits out", "out", (90, 110, 100), INK))
     if sv.on_barrel and sv.barrel_limit > 0:
-        marks.append((f"barrel {attempt}", attempt, (150, 96, 40), INK))
+        marks.append((f"barrel {attempt}", f"🛢{attempt}", (150, 96, 40), INK))
     elif sv.on_barrel:
-        marks.append(("barrel", "barrel", (150, 96, 40), INK))
+        marks.append(("barrel", "🛢", (150, 96, 40), INK))
     if sv.locked:
-        marks.append(("locked", "lock", (120, 60, 60), INK))
-    dash_text = " ".join("—" * sv.dashes)
-    dash_size = round(20 * k)
-    dash_w = fonts.text_width(dash_text, dash_size, bold=True) + 2 * k if sv.dashes else 0
+        marks.append(("locked", "🔒", (120, 60, 60), INK))
+    dash_text = "".join("—" * sv.dashes)
+    dash_w = fonts.text_width(dash_text, s, bold=True) + gap if sv.dashes else 0
     delta_text = (f"{sv.delta:+d}" if sv.delta else "±0") if sv.delta is not None else ""
-    delta_size = round(18 * k)
-    back_w = round(17 * k)
     if sv.delta is not None:
-        reserve = _draw.badge_width(delta_text, delta_size) + 8 * k
+        reserve = _draw.badge_width(delta_text, s, pad=0.3) + gap
     elif sv.hand_count:
-        reserve = back_w + 3 * k * (sv.hand_count - 1) + 8 * k  # the closest the backs get
+        reserve = _backs_width(sv.hand_count, k) + gap
     else:
         reserve = 0
 
     def width(short: bool) -> float:
-        return sum(_draw.badge_width(m[1] if short else m[0], s) + gap for m in marks) + dash_w
+        return (
+            sum(_draw.badge_width(m[1] if short else m[0], s, pad=0.3) + gap for m in marks)
+            + dash_w
+        )
 
     short = width(False) > right - left - reserve
     x = left
     for full, brief, fill, ink in marks:
-        b = _draw.badge(img, (x, y), brief if short else full, s, fill=fill, ink=ink)
+        b = _draw.badge(img, (x, y), brief if short else full, s, fill=fill, ink=ink, pad=0.3)
         x = b[2] + gap
     if sv.dashes:
-        box_d = fonts.draw_text(img, (x + 2 * k, y), dash_text, dash_size, fill=_DASH, bold=True)
-        x = box_d[2] + gap
+        fonts.draw_text(img, (x, y), dash_text, s, fill=_DASH, bold=True)
     if sv.delta is not None:
         good = sv.delta > 0
         _draw.badge(
             img,
             (right, y),
             delta_text,
-            delta_size,
+            s,
             anchor="rm",
             fill=(46, 140, 80) if good else (170, 50, 50) if sv.delta < 0 else (70, 90, 80),
             ink=INK,
+            pad=0.3,
         )
     elif sv.hand_count:
-        room = right - x - 2 * k - back_w
-        step = 6 * k if sv.hand_count < 2 else min(6 * k, room / (sv.hand_count - 1))
-        _mini_backs(img, sv.hand_count, (right, y), k, max(2 * k, step))
+        _backs(img, sv.hand_count, (right, y), k)
 
 
-def _mini_backs(
-    img: Image.Image, count: int, right_mid: tuple[float, float], k: float, step: float
-) -> None:
-    size = (round(17 * k), round(24 * k))
-    x = right_mid[0] - size[0] - step * (count - 1)
-    for _ in range(count):
-        _draw.paste(img, cards.back(size), (x, right_mid[1] - size[1] / 2))
-        x += step
+def _backs_width(count: int, k: float) -> int:
+    return px(9, k) + fonts.text_width(f"{count}", px(LETTER, k), bold=True) + px(3, k)
+
+
+def _backs(img: Image.Image, count: int, right_mid: tuple[float, float], k: float) -> None:
+    """The cards a seat holds: a small card back and the number beside it."""
+    size = (px(9, k), px(13, k))
+    x = right_mid[0] - _backs_width(count, k)
+    _draw.paste(img, cards.back(size), (x, right_mid[1] - size[1] / 2))
+    fonts.draw_text(
+        img, (right_mid[0], right_mid[1]), f"{count}", px(LETTER, k), fill=INK, bold=True,
+        anchor="rm",
+    )
 
 
 def _bid(img: Image.Image, bid: str, spot: tuple[float, float], h: float, k: float, n: int) -> None:
     cx, cy = spot
     passed = bid.lower().startswith("pass")
     above = cy > img.height / 2
-    y = cy - h / 2 - 26 * k if above else cy + h / 2 + 26 * k
+    y = cy - h / 2 - px(10, k) if above else cy + h / 2 + px(10, k)
     if n == 4 and abs(cy - img.height / 2) < 5:
-        y = cy + h / 2 + 26 * k
+        y = cy + h / 2 + px(10, k)
     _draw.badge(
         img,
         (cx, y),
         bid,
-        round(22 * k),
+        px(12, k),
         anchor="mm",
         fill=(70, 90, 80) if passed else (253, 252, 248),
-        ink=INK_DIM if passed else (20, 20, 24),
+        ink=INK if passed else (20, 20, 24),
+        pad=0.3,
     )
 
 

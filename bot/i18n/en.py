@@ -84,6 +84,7 @@ MESSAGES: dict[str, str] = {
     # ---- the table message --------------------------------------------------------------
     "table.title": "1000 — {title}",
     "table.seating": "Waiting for players ({seated}/{seats}). Host: {host}.",
+    "table.full": "All seats are taken: {host}, the host, can start the match.",
     "table.seats": "Seats",
     "table.seat_empty": "— free —",
     "table.ai": "AI",
@@ -120,6 +121,12 @@ MESSAGES: dict[str, str] = {
     "result.made": "{name} made {contract}",
     "result.failed": "{name} failed {contract}",
     "result.no_declarer": "no declarer",
+    "result.rospisat": "{name} gave up {contract} (rospisat)",
+    "result.spisat": "{name} wrote off {contract} (spisat)",
+    "result.conceded": "{name} conceded {contract}",
+    "result.points": "{points} in cards",
+    "result.marriages": "marriages {marriages}",
+    "result.sat_out": "sat out",
     "result.line": "{name}: {delta:+d} → {total}",
     # ---- buttons ------------------------------------------------------------------------
     "button.join": "Join",
@@ -129,6 +136,34 @@ MESSAGES: dict[str, str] = {
     "button.hand": "My hand",
     "button.rematch": "Rematch",
     "button.back": "I'm back",
+    "button.help": "Help",
+    "button.leave_yes": "Leave, an AI plays for me",
+    "button.leave_no": "Stay",
+    "ok.leave_confirm": ("The match is running. If you leave, an AI plays your seat; you can "
+                         "take it back with **I'm back** on the table message."),
+    "ok.leave_cancelled": "You stay at the table.",
+    "cmd.help": "What the marks on the table images mean",
+    "help.title": "How to read the table",
+    "help.table": "The table image",
+    "help.table_text": (
+        "**D** the dealer · **declarer** plays the contract · **sits out** this hand "
+        "(four at a three-hand game)\n"
+        "**barrel 2/3** on the barrel (880): the second of three hands to make it\n"
+        "**—** a dash: a hand with no points (three cost a penalty)\n"
+        "the card back with a number: cards that player holds\n"
+        "under each card of the trick: who played it; **▸** led it\n"
+        "**no trump yet** until a marriage is declared; the disc shows the trump"),
+    "help.sheet": "The score sheet",
+    "help.sheet_text": (
+        "**140✓ / 140✗** the declarer's contract, made / failed\n"
+        "a circled **880** with strokes: on the barrel, one stroke a hand\n"
+        "**↓** fell off the barrel · a circled **Р**: rospisat (the declarer gave up)\n"
+        "**—** a dash · **sat +40** sat out, with the sitter's points\n"
+        "a small dot: who dealt · **Σ** the totals, ★ the winner"),
+    "help.hand": "Your hand",
+    "help.hand_text": (
+        "raised cards with a gold rim may be played; grey ones not now\n"
+        "**new** cards you received · a gold bracket: a marriage you may declare"),
     "button.look": "Look at my cards",
     "button.end_yes": "Yes, end it",
     "button.end_no": "No",

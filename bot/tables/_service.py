@@ -247,9 +247,14 @@ class TableService:
                 host = next(s.user_id for s in seats if not s.ai) or 0
             await self._seat(table, seats, host_id=host)
             return Outcome(table, key, {"name": name})
-        # Mid-match an AI takes the seat over for good (the match can go on).
-        seats = tuple(Seat(None, name, ai=True, level="normal") if i == seat else s
-                      for i, s in enumerate(table.seats))
+        # Mid-match an AI plays the seat: a player who left is marked away (he may take
+        # the seat back with "I'm back"); a kicked one is replaced for good.
+        if key == "ok.left":
+            seats = tuple(s.but(away=True) if i == seat else s
+                          for i, s in enumerate(table.seats))
+        else:
+            seats = tuple(Seat(None, name, ai=True, level="normal") if i == seat else s
+                          for i, s in enumerate(table.seats))
         await self._seat(table, seats, notices=(Notice("notice.replaced_by_ai",
                                                        {"name": name}),))
         return Outcome(table, key, {"name": name})

@@ -306,7 +306,7 @@ def test_sheet_and_summary_of_a_whole_match(preset: str) -> None:
         assert im.mode == "P" and im.width <= 1500 and im.height <= 1000
         _not_blank(im)
         im = _png(render_summary(su))
-        assert im.size == (900, 560)
+        assert im.size == (720, 600)
         _not_blank(im)
 
 

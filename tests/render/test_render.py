@@ -52,7 +52,7 @@ def test_deterministic_and_not_blank(name: str) -> None:
         ("table2_play", (900, 600), "RGB"),
         ("table3_bidding", (900, 600), "RGB"),
         ("table4_play", (900, 600), "RGB"),
-        ("summary4", (900, 560), "RGB"),
+        ("summary4", (720, 600), "RGB"),
         ("sheet4_45_hands", None, "P"),
         ("leaderboard", None, "RGB"),
         ("hand_follow", None, "RGB"),
@@ -163,6 +163,9 @@ def test_write_samples(tmp_path: Path) -> None:
     paths = samples.write_samples(tmp_path)
     assert len(paths) >= 20
     assert all(p.stat().st_size > 1000 for p in paths)
+    table = Image.open(tmp_path / "table3_trump_H_at_360.png")
+    assert table.size == (360, 240)
+    assert Image.open(tmp_path / "table3_trump_H_at_400.png").width == 400
 
 
 def test_render_imports_nothing_forbidden() -> None:
