@@ -118,7 +118,8 @@ def table_view(table: Table, loc: str | None = None) -> discord.ui.View:
             add("back", "button.back", discord.ButtonStyle.secondary)
     elif table.status is TableStatus.FINISHED:
         add("rematch", "button.rematch", discord.ButtonStyle.success)
-    add("help", "button.help", discord.ButtonStyle.secondary)
+    if table.live:  # a closed table's message keeps no button at all
+        add("help", "button.help", discord.ButtonStyle.secondary)
     return view
 
 
