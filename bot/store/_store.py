@@ -24,7 +24,9 @@ from typing import Any
 
 import aiosqlite
 
+from bot.store._community_reads import RecordReads
 from bot.store._health import DatabaseUnusable, check_database_path, describe
+from bot.store._recording import RecordWrites
 from bot.store._records import HandRow, MatchRow, MoveRow, SeatRow, SetAsideRow, TableRow
 from bot.store._status import LIVE_STATUSES, TableStatus
 
@@ -58,7 +60,7 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-class Tx:
+class Tx(RecordWrites):
     """Writes inside one transaction (see :meth:`Store.transaction`).
 
     The methods are coroutines for the callers' sake (a driver that needs awaiting can
@@ -98,8 +100,10 @@ class Tx:
     async def save_seats(self, table_id: int, seats: Sequence[SeatRow]) -> None:
         self.db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
         self.db.executemany(
-            "INSERT INTO seats (table_id, seat, user_id, name, is_ai, ai_level, away, missed)"
-            " VALUES (?,?,?,?,?,?,?,?)",
+            "INSERT INTO seats (table_id, seat, user_id, name, is_ai, ai_level, away, missed,"
+            " player_id) VALUES (?,?,?,?,?,?,?,?, CASE WHEN ?5"
+            " THEN (SELECT id FROM players WHERE kind = 'ai' AND level = ?6)"
+            " ELSE (SELECT id FROM players WHERE kind = 'human' AND user_id = ?3) END)",
             [(table_id, s.seat, s.user_id, s.name, int(s.is_ai), s.ai_level, int(s.away),
               s.missed) for s in seats])
 
@@ -153,7 +157,7 @@ class Tx:
             " VALUES (?,?,?,?,?)", (table_id, match_no, hand_no, _dumps(result), now))
 
 
-class Store:
+class Store(RecordReads):
     """Open with ``await Store.open(path)``; close with ``await store.close()``."""
 
     def __init__(self, db: aiosqlite.Connection, path: str,
