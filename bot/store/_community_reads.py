@@ -128,12 +128,12 @@ class RecordReads:
         sums = await self._one(
             "SELECT SUM(matches), SUM(wins), SUM(hands), SUM(points), SUM(contracts_made),"
             " SUM(contracts_failed), SUM(rospisat), SUM(dashes), SUM(barrel_wins)"
-            " FROM player_days WHERE player_id = ? AND guild_id = ?", (pid, guild_id))
+            " FROM player_totals WHERE player_id = ? AND guild_id = ?", (pid, guild_id))
         if sums is None or not sums[0]:
             return None
         fav = await self._one(
-            "SELECT preset FROM player_days WHERE player_id = ? AND guild_id = ?"
-            " GROUP BY preset ORDER BY SUM(matches) DESC, preset LIMIT 1", (pid, guild_id))
+            "SELECT preset FROM player_totals WHERE player_id = ? AND guild_id = ?"
+            " ORDER BY matches DESC, preset LIMIT 1", (pid, guild_id))
         ratings = await self._all(
             "SELECT family, value, matches FROM ratings WHERE player_id = ? AND guild_id = ?"
             " ORDER BY value DESC, family", (pid, guild_id))

@@ -1,9 +1,9 @@
 """Leaderboards: one query each, over the summaries (never over the hands).
 
-Counting metrics sum ``player_days`` (a period reads at most its days of rows; the first
-day of a period, which only partly counts, is read from the recorded matches themselves),
-the rating reads ``ratings``. Only human players are ranked; the global scope (no guild)
-shows only users who opted in.
+All-time counting metrics read ``player_totals`` (one row per player and preset); those of
+a period sum ``player_days`` (at most its days of rows; its first day, which only partly
+counts, is read from the recorded matches themselves); the rating reads ``ratings``. Only
+human players are ranked; the global scope (no guild) shows only users who opted in.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import aiosqlite
 
 from bot.store._community import LeaderRow, Metric
 from bot.store._recording import DAY, day_of
+from bot.store._summaries import ALL_GUILDS
 
 # (value, the rows that have one) by metric, over the sums of one player.
 _VALUES: dict[Metric, tuple[str, str]] = {
@@ -57,32 +58,34 @@ def _rating_sql(guild_id: int | None, family: str | None) -> tuple[str, list[Any
 
 def _count_sql(guild_id: int | None, preset: str | None,
                since: float | None) -> tuple[str, list[Any]]:
-    days: list[str] = ["1"]
-    args: list[Any] = []
+    where: list[str] = ["guild_id = ?"]
+    args: list[Any] = [ALL_GUILDS if guild_id is None else guild_id]
+    if preset is not None:
+        where.append("preset = ?")
+        args.append(preset)
+    cols = "player_id, matches, wins, hands, points, contracts_made, contracts_failed," \
+           " barrel_wins"
+    if since is None:  # all time: one row per player and preset
+        return (f"SELECT player_id, {_SUMS} FROM player_totals"
+                f" WHERE {' AND '.join(where)} GROUP BY player_id", args)
+    if guild_id is None:
+        where[0], args = "1", args[1:]
+    where.append("day > ?")
+    args.append(day_of(since))
+    sql = f"SELECT {cols} FROM player_days WHERE {' AND '.join(where)}"
+    # The first day of the period counts only from ``since``: from the matches themselves.
+    first = ["m.excluded = 0", "m.finished_at >= ?", "m.finished_at < ?"]
+    args += [since, (day_of(since) + 1) * DAY]
     if guild_id is not None:
-        days.append("guild_id = ?")
+        first.append("m.guild_id = ?")
         args.append(guild_id)
     if preset is not None:
-        days.append("preset = ?")
+        first.append("m.preset = ?")
         args.append(preset)
-    if since is not None:
-        days.append("day > ?")
-        args.append(day_of(since))
-    sql = (f"SELECT player_id, matches, wins, hands, points, contracts_made,"
-           f" contracts_failed, barrel_wins FROM player_days WHERE {' AND '.join(days)}")
-    if since is not None:  # the first day: only the matches finished at/after ``since``
-        first = ["m.excluded = 0", "m.finished_at >= ?", "m.finished_at < ?"]
-        args += [since, (day_of(since) + 1) * DAY]
-        if guild_id is not None:
-            first.append("m.guild_id = ?")
-            args.append(guild_id)
-        if preset is not None:
-            first.append("m.preset = ?")
-            args.append(preset)
-        sql += (" UNION ALL SELECT s.player_id, 1, s.winner, s.hands, s.points,"
-                " s.contracts_made, s.contracts_failed, s.barrel_win"
-                " FROM match_records m JOIN match_seats s ON s.match_id = m.id"
-                f" WHERE {' AND '.join(first)}")
+    sql += (" UNION ALL SELECT s.player_id, 1, s.winner, s.hands, s.points,"
+            " s.contracts_made, s.contracts_failed, s.barrel_win"
+            " FROM match_records m JOIN match_seats s ON s.match_id = m.id"
+            f" WHERE {' AND '.join(first)}")
     return f"SELECT player_id, {_SUMS} FROM ({sql}) GROUP BY player_id", args
 
 

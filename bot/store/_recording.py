@@ -14,18 +14,10 @@ from typing import Any
 
 from bot.store._community import GuildSettings, MatchRecord, PlayerKind, PlayerRef
 from bot.store._ratings import rate_match, recompute_family
+from bot.store._summaries import add_match, clear_guild, rebuild_day
 
 DAY = 86400
 SETTINGS_FIELDS = frozenset(f.name for f in dataclasses.fields(GuildSettings)) - {"guild_id"}
-_SUMS = ("matches, wins, hands, points, contracts_made, contracts_failed, rospisat, dashes,"
-         " barrel_wins")
-# One match's seats as player_days rows: humans only (AI players have no leaderboard).
-_DAY_ROWS = (
-    "SELECT m.guild_id, CAST(m.finished_at / 86400 AS INTEGER), m.preset, s.player_id,"
-    " COUNT(*), SUM(s.winner), SUM(s.hands), SUM(s.points), SUM(s.contracts_made),"
-    " SUM(s.contracts_failed), SUM(s.rospisat), SUM(s.dashes), SUM(s.barrel_win)"
-    " FROM match_records m JOIN match_seats s ON s.match_id = m.id"
-    " JOIN players p ON p.id = s.player_id AND p.kind = 'human'")
 
 
 def guild_key(guild_id: int | None) -> int:
@@ -115,16 +107,7 @@ class RecordWrites:
             [(match_id, seat, ids[seat], p.name, rec.totals[seat], int(seat in rec.winners),
               int(rec.barrel_wins[seat]), int(seat in rated), *seat_aggregates(rec, seat))
              for seat, p in enumerate(rec.players)])
-        self.db.execute(
-            f"INSERT INTO player_days (guild_id, day, preset, player_id, {_SUMS})"
-            f" {_DAY_ROWS} WHERE m.id = ? GROUP BY s.player_id"
-            " ON CONFLICT (guild_id, day, preset, player_id) DO UPDATE SET"
-            " matches = matches + excluded.matches, wins = wins + excluded.wins,"
-            " hands = hands + excluded.hands, points = points + excluded.points,"
-            " contracts_made = contracts_made + excluded.contracts_made,"
-            " contracts_failed = contracts_failed + excluded.contracts_failed,"
-            " rospisat = rospisat + excluded.rospisat, dashes = dashes + excluded.dashes,"
-            " barrel_wins = barrel_wins + excluded.barrel_wins", (match_id,))
+        add_match(self.db, match_id)
         if len(rated) >= 2:
             rate_match(self.db, match_id)
         return match_id
@@ -148,8 +131,9 @@ class RecordWrites:
         cur = self.db.execute(
             "UPDATE match_records SET excluded = 1, excluded_at = ?"
             " WHERE guild_id = ? AND excluded = 0", (now, guild_id))
-        for table in ("player_days", "ratings", "rating_history"):
-            self.db.execute(f"DELETE FROM {table} WHERE guild_id = ?", (guild_id,))
+        clear_guild(self.db, guild_id)
+        self.db.execute("DELETE FROM ratings WHERE guild_id = ?", (guild_id,))
+        self.db.execute("DELETE FROM rating_history WHERE guild_id = ?", (guild_id,))
         return cur.rowcount
 
     async def remove_match(self, guild_id: int, match_id: int, now: float) -> bool:
@@ -166,15 +150,7 @@ class RecordWrites:
                         (now, match_id))
         players = [r[0] for r in self.db.execute(
             "SELECT player_id FROM match_seats WHERE match_id = ?", (match_id,))]
-        for player_id in players:  # that day's rows again from the matches that remain
-            key = (guild_id, day, preset, player_id)
-            self.db.execute("DELETE FROM player_days WHERE guild_id = ? AND day = ?"
-                            " AND preset = ? AND player_id = ?", key)
-            self.db.execute(
-                f"INSERT INTO player_days (guild_id, day, preset, player_id, {_SUMS})"
-                f" {_DAY_ROWS} WHERE m.guild_id = ? AND m.excluded = 0"
-                " AND CAST(m.finished_at / 86400 AS INTEGER) = ? AND m.preset = ?"
-                " AND s.player_id = ? GROUP BY s.player_id", key)
+        rebuild_day(self.db, guild_id, day, preset, players)
         if rated:
             recompute_family(self.db, guild_id, family, match_id)
         return True

@@ -33,6 +33,7 @@ from bot.store._status import LIVE_STATUSES, TableStatus
 log = logging.getLogger(__name__)
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 CHECKPOINT_EVERY = 500  # commits between background WAL checkpoints
+CHECKPOINT_TRIES = 5
 _TABLE_FIELDS = frozenset({
     "host_id", "rules", "timer", "status", "match_no", "dealer", "message_id", "updated_at",
     "last_human_at", "preset", "locale",
@@ -253,10 +254,21 @@ class Store(RecordReads):
         self._checkpoint = asyncio.get_running_loop().create_task(self.checkpoint())
 
     async def checkpoint(self) -> None:
-        try:
-            await self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
-        except Exception:
-            log.exception("WAL checkpoint failed")
+        # The reads share this connection: a read whose rows are not fetched yet makes the
+        # checkpoint fail as "locked"; it is free again a moment later.
+        for attempt in range(CHECKPOINT_TRIES):
+            try:
+                async with self.db.execute("PRAGMA wal_checkpoint(PASSIVE)") as cur:
+                    await cur.fetchall()
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or attempt == CHECKPOINT_TRIES - 1:
+                    log.exception("WAL checkpoint failed")
+                    return
+            except Exception:
+                log.exception("WAL checkpoint failed")
+                return
+            await asyncio.sleep(0.05)
 
     # ---- reads -----------------------------------------------------------------------
     async def table(self, table_id: int) -> TableRow | None:

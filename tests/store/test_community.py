@@ -260,6 +260,9 @@ async def test_reset_guild_clears_only_that_guild(store):
         await tx.record_match(record(1, [human(1), human(2)], [1000, 0], guild=1), NOW)
         await tx.record_match(record(2, [human(1), human(2)], [0, 1000], guild=1), NOW)
         kept = await tx.record_match(record(3, [human(1), human(2)], [1000, 0], guild=2), NOW)
+        await tx.set_global_opt_in(1, True)
+    board, _ = await store.leaderboard(None, Metric.WINS)
+    assert [(r.value, r.matches) for r in board] == [(2, 3)]
     async with store.transaction() as tx:
         assert await tx.reset_guild(1, NOW) == 2
         assert await tx.reset_guild(1, NOW) == 0
@@ -271,6 +274,9 @@ async def test_reset_guild_clears_only_that_guild(store):
     assert only.match_id == kept
     board, _ = await store.leaderboard(2, Metric.RATING)
     assert [r.user_id for r in board] == [1, 2]
+    for since in (None, NOW - DAY):  # the global scope keeps the other guild's match only
+        board, _ = await store.leaderboard(None, Metric.WINS, since=since)
+        assert [(r.value, r.matches) for r in board] == [(1, 1)]
     async with store.transaction() as tx:  # the record starts again
         await tx.record_match(record(4, [human(1), human(2)], [0, 1000], guild=1), NOW)
     board, _ = await store.leaderboard(1, Metric.WINS)

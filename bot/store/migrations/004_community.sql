@@ -89,6 +89,25 @@ CREATE TABLE player_days (
 ) WITHOUT ROWID;
 CREATE INDEX player_days_by_player ON player_days(player_id, guild_id);
 
+-- The all-time sums of player_days per guild and preset, and over every guild (guild_id
+-- -1): an all-time leaderboard reads one row per player and preset.
+CREATE TABLE player_totals (
+    guild_id         INTEGER NOT NULL,
+    preset           TEXT    NOT NULL,
+    player_id        INTEGER NOT NULL,
+    matches          INTEGER NOT NULL,
+    wins             INTEGER NOT NULL,
+    hands            INTEGER NOT NULL,
+    points           INTEGER NOT NULL,
+    contracts_made   INTEGER NOT NULL,
+    contracts_failed INTEGER NOT NULL,
+    rospisat         INTEGER NOT NULL,
+    dashes           INTEGER NOT NULL,
+    barrel_wins      INTEGER NOT NULL,
+    PRIMARY KEY (guild_id, preset, player_id)
+) WITHOUT ROWID;
+CREATE INDEX player_totals_by_player ON player_totals(player_id, guild_id);
+
 -- Current ratings (OpenSkill Plackett-Luce) per guild and family; value = mu - 3 sigma.
 CREATE TABLE ratings (
     guild_id  INTEGER NOT NULL,
