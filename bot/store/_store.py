@@ -17,6 +17,7 @@ import json
 import logging
 import re
 import sqlite3
+import threading
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -206,7 +207,14 @@ class Store(RecordReads):
         if self._writer is not None:
             self._writer.close()
             self._writer = None
+        thread = getattr(self.db, "_thread", None)
         await self.db.close()
+        # aiosqlite resolves close() a moment before its thread ends: wait for the thread
+        # (briefly), so that a closed store leaves no thread behind.
+        for _ in range(200):
+            if not isinstance(thread, threading.Thread) or not thread.is_alive():
+                break
+            await asyncio.sleep(0.001)
 
     async def user_version(self) -> int:
         async with self.db.execute("PRAGMA user_version") as cur:
