@@ -16,6 +16,7 @@ import random
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -80,8 +81,10 @@ def _moves(rng: random.Random, hands: int) -> list[tuple[dict[str, Any], int | N
 
 
 async def fill(store: Store, *, hands: int, matches: int, players: int, guilds: int,
-               seed: int) -> int:
-    """Record ``matches`` won matches with ``hands`` hands in all; the last table id."""
+               seed: int) -> tuple[int, list[float]]:
+    """Record ``matches`` won matches with ``hands`` hands in all; the last table id and
+    the milliseconds each ``record_match`` took."""
+    recording: list[float] = []
     rng = random.Random(seed)
     users = [10**17 + i for i in range(players)]
     home = {u: 1000 + i % guilds for i, u in enumerate(users)}
@@ -124,11 +127,14 @@ async def fill(store: Store, *, hands: int, matches: int, players: int, guilds: 
                                   now=end)
             await tx.update_table(tid, match_no=no, status=TableStatus.FINISHED,
                                   updated_at=end)
-            await tx.record_match(MatchRecord(
+            rec = MatchRecord(
                 guild, tid, no, preset, family, start, end, tuple(refs), tuple(totals),
                 (winner,), tuple(s == winner and rng.random() < 0.3 for s in range(seats)),
-                _hands(rng, seats, n_hands), len(humans) >= 2, humans), end)
-    return tid
+                _hands(rng, seats, n_hands), len(humans) >= 2, humans)
+            t0 = time.perf_counter()
+            await tx.record_match(rec, end)
+            recording.append((time.perf_counter() - t0) * 1000)
+    return tid, recording
 
 
 async def _time_appends(store: Store, table_id: int, count: int) -> list[float]:
@@ -167,6 +173,40 @@ async def _time_leaderboards(store: Store, guilds: int, rounds: int,
     return out
 
 
+async def _time_reads(store: Store, guilds: int, rounds: int, seed: int,
+                      say: Callable[[str], None]) -> None:
+    """Profiles, histories, and removing a guild's oldest match (ratings replayed)."""
+    rng = random.Random(seed)
+    async with store.db.execute("SELECT m.guild_id, p.user_id FROM match_seats s"
+                                " JOIN match_records m ON m.id = s.match_id"
+                                " JOIN players p ON p.id = s.player_id"
+                                " WHERE p.kind = 'human'") as cur:
+        pairs = sorted({(r[0], r[1]) for r in await cur.fetchall()})
+    profile, history = [], []
+    for _ in range(rounds):
+        guild, user = rng.choice(pairs)
+        t0 = time.perf_counter()
+        await store.profile(guild, user)
+        profile.append((time.perf_counter() - t0) * 1000)
+        t0 = time.perf_counter()
+        await store.history(guild, user_id=user if rng.random() < 0.5 else None)
+        history.append((time.perf_counter() - t0) * 1000)
+    for name, times in (("profile", profile), ("history", history)):
+        say(f"{name}: p50 {statistics.median(times):.2f} ms,"
+            f" p95 {_percentile(times, 0.95):.2f} ms")
+    guild = 1000 + rng.randrange(guilds)
+    async with store.db.execute("SELECT MIN(id) FROM match_records WHERE guild_id = ?"
+                                " AND rated = 1", (guild,)) as cur:
+        row = await cur.fetchone()
+    if row is None or row[0] is None:
+        return
+    oldest = int(row[0])
+    t0 = time.perf_counter()
+    async with store.transaction() as tx:
+        await tx.remove_match(guild, oldest, NOW)
+    say(f"remove a guild's oldest match: {(time.perf_counter() - t0) * 1000:.1f} ms")
+
+
 async def _checkpoint(store: Store) -> None:
     async with store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)") as cur:
         await cur.fetchall()
@@ -183,11 +223,13 @@ async def run(path: Path, *, hands: int = 100_000, matches: int = 5_000, players
     store = await Store.open(path)
     try:
         t0 = time.perf_counter()
-        last_table = await fill(store, hands=hands, matches=matches, players=players,
+        last_table, recording = await fill(store, hands=hands, matches=matches, players=players,
                                 guilds=guilds, seed=seed)
         await _checkpoint(store)
         say(f"fill: {hands} hands in {matches} matches of {players} players in {guilds}"
             f" guilds, {time.perf_counter() - t0:.1f} s")
+        say(f"record one match: p50 {statistics.median(recording):.3f} ms,"
+            f" p95 {_percentile(recording, 0.95):.3f} ms")
         append = await _time_appends(store, last_table, appends)
         say(f"append one move: p50 {statistics.median(append):.3f} ms,"
             f" p95 {_percentile(append, 0.95):.3f} ms")
@@ -195,6 +237,7 @@ async def run(path: Path, *, hands: int = 100_000, matches: int = 5_000, players
         for metric, times in boards.items():
             say(f"leaderboard {metric.value}: p50 {statistics.median(times):.2f} ms,"
                 f" p95 {_percentile(times, 0.95):.2f} ms")
+        await _time_reads(store, guilds, rounds, seed, say)
         await _checkpoint(store)
     finally:
         await store.close()
