@@ -94,6 +94,11 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                 "--think", str(args.think), "--ramp", str(args.ramp),
                 "--latency", str(args.latency)]
         return subprocess.call([sys.executable, "-m", "tests.bench_tables", *argv], cwd=root)
+    if args.what == "store":
+        from bot.store.bench import run_bench as run_store_bench
+
+        run_store_bench()
+        return 0
     if args.what == "engine":
         return _cmd_simulate(argparse.Namespace(
             preset=args.preset, hands=args.hands, matches=None, seed=1, policy="random"))
@@ -191,8 +196,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("outdir")
     p.set_defaults(func=_cmd_render)
     p = sub.add_parser("bench", help="benchmarks: render (images), engine (random hands), "
-                                     "tables (the bot under N simultaneous tables)")
-    p.add_argument("what", choices=("render", "engine", "tables"))
+                                     "tables (the bot under N simultaneous tables), "
+                                     "store (records and leaderboards at 100,000 hands)")
+    p.add_argument("what", choices=("render", "engine", "tables", "store"))
     p.add_argument("--tables", type=int, default=200, help="tables: how many at once")
     p.add_argument("--seconds", type=float, default=30.0, help="tables: how long to play")
     p.add_argument("--humans", type=int, default=1, help="tables: emulated humans per table")

@@ -9,13 +9,26 @@ with another's; reads and background WAL checkpoints use an aiosqlite connection
 
 from __future__ import annotations
 
+from bot.store._community import (
+    GuildSettings,
+    HandLine,
+    LeaderRow,
+    MatchInfo,
+    MatchRecord,
+    Metric,
+    PlayerKind,
+    PlayerRef,
+    Profile,
+    RatingPoint,
+)
 from bot.store._health import DatabaseUnusable, check_database_path
 from bot.store._records import HandRow, MatchRow, MoveRow, SeatRow, SetAsideRow, TableRow
 from bot.store._status import LIVE_STATUSES, TableStatus
-from bot.store._store import ChannelTaken, Store, migrations
+from bot.store._store import ChannelTaken, Store, Tx, migrations
 
 __all__ = [
-    "LIVE_STATUSES", "ChannelTaken", "DatabaseUnusable", "HandRow", "MatchRow", "MoveRow",
-    "SeatRow", "SetAsideRow", "Store", "TableRow", "TableStatus", "check_database_path",
-    "migrations",
+    "LIVE_STATUSES", "ChannelTaken", "DatabaseUnusable", "GuildSettings", "HandLine",
+    "HandRow", "LeaderRow", "MatchInfo", "MatchRecord", "MatchRow", "Metric", "MoveRow",
+    "PlayerKind", "PlayerRef", "Profile", "RatingPoint", "SeatRow", "SetAsideRow", "Store",
+    "TableRow", "TableStatus", "Tx", "check_database_path", "migrations",
 ]

@@ -17,6 +17,7 @@ import json
 import logging
 import re
 import sqlite3
+import threading
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -24,13 +25,16 @@ from typing import Any
 
 import aiosqlite
 
+from bot.store._community_reads import RecordReads
 from bot.store._health import DatabaseUnusable, check_database_path, describe
+from bot.store._recording import RecordWrites
 from bot.store._records import HandRow, MatchRow, MoveRow, SeatRow, SetAsideRow, TableRow
 from bot.store._status import LIVE_STATUSES, TableStatus
 
 log = logging.getLogger(__name__)
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 CHECKPOINT_EVERY = 500  # commits between background WAL checkpoints
+CHECKPOINT_TRIES = 5
 _TABLE_FIELDS = frozenset({
     "host_id", "rules", "timer", "status", "match_no", "dealer", "message_id", "updated_at",
     "last_human_at", "preset", "locale",
@@ -58,7 +62,7 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-class Tx:
+class Tx(RecordWrites):
     """Writes inside one transaction (see :meth:`Store.transaction`).
 
     The methods are coroutines for the callers' sake (a driver that needs awaiting can
@@ -98,8 +102,10 @@ class Tx:
     async def save_seats(self, table_id: int, seats: Sequence[SeatRow]) -> None:
         self.db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
         self.db.executemany(
-            "INSERT INTO seats (table_id, seat, user_id, name, is_ai, ai_level, away, missed)"
-            " VALUES (?,?,?,?,?,?,?,?)",
+            "INSERT INTO seats (table_id, seat, user_id, name, is_ai, ai_level, away, missed,"
+            " player_id) VALUES (?,?,?,?,?,?,?,?, CASE WHEN ?5"
+            " THEN (SELECT id FROM players WHERE kind = 'ai' AND level = ?6)"
+            " ELSE (SELECT id FROM players WHERE kind = 'human' AND user_id = ?3) END)",
             [(table_id, s.seat, s.user_id, s.name, int(s.is_ai), s.ai_level, int(s.away),
               s.missed) for s in seats])
 
@@ -153,7 +159,7 @@ class Tx:
             " VALUES (?,?,?,?,?)", (table_id, match_no, hand_no, _dumps(result), now))
 
 
-class Store:
+class Store(RecordReads):
     """Open with ``await Store.open(path)``; close with ``await store.close()``."""
 
     def __init__(self, db: aiosqlite.Connection, path: str,
@@ -201,7 +207,14 @@ class Store:
         if self._writer is not None:
             self._writer.close()
             self._writer = None
+        thread = getattr(self.db, "_thread", None)
         await self.db.close()
+        # aiosqlite resolves close() a moment before its thread ends: wait for the thread
+        # (briefly), so that a closed store leaves no thread behind.
+        for _ in range(200):
+            if not isinstance(thread, threading.Thread) or not thread.is_alive():
+                break
+            await asyncio.sleep(0.001)
 
     async def user_version(self) -> int:
         async with self.db.execute("PRAGMA user_version") as cur:
@@ -249,10 +262,21 @@ class Store:
         self._checkpoint = asyncio.get_running_loop().create_task(self.checkpoint())
 
     async def checkpoint(self) -> None:
-        try:
-            await self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
-        except Exception:
-            log.exception("WAL checkpoint failed")
+        # The reads share this connection: a read whose rows are not fetched yet makes the
+        # checkpoint fail as "locked"; it is free again a moment later.
+        for attempt in range(CHECKPOINT_TRIES):
+            try:
+                async with self.db.execute("PRAGMA wal_checkpoint(PASSIVE)") as cur:
+                    await cur.fetchall()
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or attempt == CHECKPOINT_TRIES - 1:
+                    log.exception("WAL checkpoint failed")
+                    return
+            except Exception:
+                log.exception("WAL checkpoint failed")
+                return
+            await asyncio.sleep(0.05)
 
     # ---- reads -----------------------------------------------------------------------
     async def table(self, table_id: int) -> TableRow | None:
