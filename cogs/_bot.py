@@ -45,7 +45,7 @@ from cogs._views import DYNAMIC_ITEMS, MessageParts, Pressed
 log = logging.getLogger("tysiac")
 T = TypeVar("T")
 ACK_BUDGET = 2.0  # seconds of work before an interaction is deferred
-EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.help")
+EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.help", "cogs.records", "cogs.admin")
 
 ComponentHandler = Callable[[discord.Interaction[Any], Pressed], Awaitable[None]]
 
@@ -97,7 +97,7 @@ def actor_of(interaction: discord.Interaction[Any]) -> Actor:
     perms = interaction.permissions
     return Actor(user.id, user.display_name, can_manage=bool(perms.manage_channels),
                  locale=locale_of(interaction), channel_id=interaction.channel_id,
-                 guild_id=interaction.guild_id)
+                 guild_id=interaction.guild_id, can_manage_guild=bool(perms.manage_guild))
 
 
 async def send(interaction: discord.Interaction[Any], parts: MessageParts, *,

@@ -21,7 +21,13 @@ BUTTON_TEMPLATE = (rf"{PREFIX}:(?P<table>\d{{1,18}}):(?P<verb>(?!choose:)[a-z]{{
                    r"(?P<arg>[^:]{0,16})(?::(?P<hand>\d{1,6}\.\d{1,6}))?")
 SELECT_TEMPLATE = (rf"{PREFIX}:(?P<table>\d{{1,18}}):choose:(?P<arg>[a-z0-9]{{1,12}})"
                    r"(?::(?P<hand>\d{1,6}\.\d{1,6}))?")
-_PATTERNS = (re.compile(BUTTON_TEMPLATE), re.compile(SELECT_TEMPLATE))
+# Pages of a listing (history, leaderboard): the query travels in the id, so that paging
+# works after a restart; and the admins' confirmations.
+PAGE_TEMPLATE = (rf"{PREFIX}p:(?P<kind>[hl]):(?P<query>[a-z0-9_~]{{0,80}}):"
+                 r"(?P<page>\d{1,6})")
+ADMIN_TEMPLATE = rf"{PREFIX}a:(?P<verb>reset|keep):(?P<guild>\d{{1,20}})"
+_PATTERNS = tuple(re.compile(t) for t in (BUTTON_TEMPLATE, SELECT_TEMPLATE, PAGE_TEMPLATE,
+                                          ADMIN_TEMPLATE))
 
 # Table-message buttons and the hand's buttons that are not moves.
 TABLE_VERBS = frozenset({"join", "leave", "addai", "start", "rematch", "endyes", "endno",
@@ -37,6 +43,15 @@ def custom_id(table_id: int, verb: str, arg: str = "", hand: str | None = None) 
     """The id of a component; ``hand`` ties it to one hand (``Table.hand_key``)."""
     base = f"{PREFIX}:{table_id}:{verb}:{arg}"
     return base if hand is None else f"{base}:{hand}"
+
+
+def page_id(kind: str, query: str, page: int) -> str:
+    """The id of a paging button (``kind``: h history, l leaderboard)."""
+    return f"{PREFIX}p:{kind}:{query}:{page}"
+
+
+def admin_id(verb: str, guild_id: int) -> str:
+    return f"{PREFIX}a:{verb}:{guild_id}"
 
 
 def is_ours(cid: str) -> bool:

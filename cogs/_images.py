@@ -45,7 +45,8 @@ from bot.game.state import HandResult
 from bot.tables import Table
 from render.adapter import hand_view, sheet_view, summary_view, table_view
 from render.hand import render_hand
-from render.model import HandView, SheetView, SummaryView, TableView
+from render.leaderboard import render_leaderboard
+from render.model import HandView, LeaderboardView, SheetView, SummaryView, TableView
 from render.sheet import render_sheet
 from render.summary import render_summary
 from render.table import render_table
@@ -259,6 +260,25 @@ class Images:
             return sheet_view(results, snap.names, snap.rules, title=title), None
 
         out = await self._render(build, render_sheet)
+        return out[1] if out is not None else None
+
+    async def any_sheet_png(self, names: Sequence[str], rules: Rules,
+                            results: Sequence[HandResult], title: str) -> bytes | None:
+        """A score sheet of any match (``/sheet``), drawn in the renderer."""
+        if not self.enabled or not results:
+            return None
+
+        def build() -> tuple[SheetView, None]:
+            return sheet_view(results, names, rules, title=title), None
+
+        out = await self._render(build, render_sheet)
+        return out[1] if out is not None else None
+
+    async def leaderboard_png(self, view: LeaderboardView) -> bytes | None:
+        """A leaderboard image, drawn in the renderer."""
+        if not self.enabled:
+            return None
+        out = await self._render(lambda: (view, None), render_leaderboard)
         return out[1] if out is not None else None
 
     async def summary_png(self, snap: MatchSnapshot, results: Sequence[HandResult],

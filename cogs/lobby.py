@@ -82,7 +82,7 @@ class Lobby(commands.Cog):
                   timer: app_commands.Range[int, 0, 3600] | None = None) -> None:
         out = await within(interaction, self.service.create(
             actor_of(interaction), channel_id=interaction.channel_id or 0,
-            guild_id=interaction.guild_id, preset=preset.value if preset else "russian",
+            guild_id=interaction.guild_id, preset=preset.value if preset else None,
             players=players, timer=timer, locale=public_locale(interaction)), ephemeral=False)
         await self.post_table(interaction, out.table)
 

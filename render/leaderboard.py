@@ -38,7 +38,8 @@ def draw_leaderboard(view: LeaderboardView, *, scale: float = 1.0) -> Image.Imag
     y = title_h + head_h / 2
     fonts.draw_text(img, (margin + 8 * k, y), "#", round(22 * k), fill=INK_DIM, bold=True)
     fonts.draw_text(img, (margin + 52 * k, y), "Player", round(22 * k), fill=INK_DIM, bold=True)
-    for label, fx in _COLS:
+    cols = _columns(view)
+    for label, fx in cols:
         fonts.draw_text(
             img, (width * fx, y), label, round(22 * k), fill=INK_DIM, bold=True, anchor="rm"
         )
@@ -95,15 +96,24 @@ def draw_leaderboard(view: LeaderboardView, *, scale: float = 1.0) -> Image.Imag
             bold=True,
             max_width=round(width * 0.6 - 52 * k - margin - 84 * k),
         )
-        values = (str(row.rating), str(row.games), str(row.wins), f"{row.win_rate:.0%}")
-        for (_label, fx), text in zip(_COLS, values, strict=True):
+        values = (row.value_text or str(row.rating), str(row.games), str(row.wins),
+                  f"{row.win_rate:.0%}")[: len(cols)]
+        for i, ((_label, fx), text) in enumerate(zip(cols, values, strict=True)):
             fonts.draw_text(
                 img,
                 (width * fx, y),
                 text,
                 round(22 * k),
-                fill=GOLD if _label == "Rating" else INK,
-                bold=_label == "Rating",
+                fill=GOLD if i == 0 else INK,
+                bold=i == 0,
                 anchor="rm",
             )
     return img
+
+
+def _columns(view: LeaderboardView) -> tuple[tuple[str, float], ...]:
+    """The value columns: the metric, games, and (if known) wins and win rate."""
+    first = ((view.value_label, _COLS[0][1]),)
+    if view.show_wins:
+        return first + _COLS[1:]
+    return (*first, (_COLS[1][0], _COLS[3][1]))

@@ -177,6 +177,8 @@ class LeaderboardRow:
     rating: int
     games: int
     wins: int
+    value_text: str = ""
+    """Shown in the first column instead of ``rating`` (other metrics), if set."""
 
     @property
     def win_rate(self) -> float:
@@ -189,6 +191,10 @@ class LeaderboardView:
     title: str = "Leaderboard"
     highlight: int | None = None
     """Rank to highlight (the viewer), or None."""
+    value_label: str = "Rating"
+    """The first column's heading (the metric ranked by)."""
+    show_wins: bool = True
+    """Draw the Wins and Win % columns (off where the rows do not know them)."""
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,15 @@ asks: what a seat may do now (``Table.offer``), the table's title and its talon'
 the presets, options and AI levels, and the results of a match for its images.
 """
 
-from bot.store import DatabaseUnusable, TableStatus
+from bot.store import (
+    DatabaseUnusable,
+    GuildSettings,
+    LeaderRow,
+    MatchInfo,
+    Metric,
+    Profile,
+    TableStatus,
+)
 from bot.tables._autoplay import Gate
 from bot.tables._catalog import RulesSummary, ai_levels, presets
 from bot.tables._inputs import (
@@ -21,6 +29,7 @@ from bot.tables._log import result_json
 from bot.tables._model import Actor, Notice, Outcome, Seat, Table, TableError, Update
 from bot.tables._offers import Offer
 from bot.tables._open import open_service
+from bot.tables._records import Export, Page, Period, Records, Scope, Sheet
 from bot.tables._service import DEFAULT_TIMER, Listener, TableService
 from bot.tables.clock import Clock, FakeClock, RealClock
 
@@ -29,15 +38,26 @@ __all__ = [
     "Actor",
     "Clock",
     "DatabaseUnusable",
+    "Export",
     "FakeClock",
     "Gate",
+    "GuildSettings",
+    "LeaderRow",
     "Listener",
+    "MatchInfo",
+    "Metric",
     "Notice",
     "Offer",
     "Outcome",
+    "Page",
+    "Period",
+    "Profile",
     "RealClock",
+    "Records",
     "RulesSummary",
+    "Scope",
     "Seat",
+    "Sheet",
     "Table",
     "TableError",
     "TableService",

@@ -24,6 +24,7 @@ from bot.game.state import HandResult, Phase, State
 from bot.store import Store, TableStatus
 from bot.tables._log import result_json
 from bot.tables._model import Seat, Table, TableError
+from bot.tables._results import match_record, player_ref
 from bot.tables.clock import Clock
 
 
@@ -106,6 +107,7 @@ class Ledger:
         seats = tuple(s.but(away=False, missed=0) for s in table.seats)
         seat_list = [{"user_id": s.user_id, "name": s.name, "ai": s.ai} for s in seats]
         async with self.store.transaction() as tx:
+            await tx.touch_players([player_ref(s) for s in seats], now)
             await tx.start_match(table.id, match_no, rules=table.rules.to_json(), dealer=dealer,
                                  seats=seat_list, now=now)
             await tx.append_moves(table.id, match_no, 0,
@@ -116,6 +118,7 @@ class Ledger:
         table.status, table.match_no, table.dealer = TableStatus.PLAYING, match_no, dealer
         table.state, table.seq, table.last_human_at = state, len(deal), now
         table.seats, table.looked = seats, frozenset()
+        table.results, table.match_started = (), now
         table.version += 1
         return Moved(tuple(events), 0, False)
 
@@ -126,6 +129,7 @@ class Ledger:
         assert state is not None
         events: list[Event] = []
         hand_no = state.match.hand_no
+        before = table.observation(None)
         try:
             new = apply_into(state, action, events)
         except RuleError as err:
@@ -140,6 +144,14 @@ class Ledger:
         now = self.clock.now()
         over = new.phase is Phase.MATCH_OVER
         human = user_id is not None
+        results = table.results + tuple(r for _, r in hands)
+        record = None
+        if over:  # the result and its rating go into the same transaction as the last move
+            assert before is not None
+            settings = (await self.store.guild_settings(table.guild_id)
+                        if table.guild_id is not None else None)
+            record = match_record(table, new, seats or table.seats, results, before,
+                                  settings, started_at=table.match_started, finished_at=now)
         async with self.store.transaction() as tx:
             await tx.append_moves(table.id, table.match_no, table.seq, moves, now)
             for no, result in hands:
@@ -154,8 +166,11 @@ class Ledger:
                 await tx.finish_match(table.id, table.match_no, status="won",
                                       winners=new.match.winners, totals=new.match.totals,
                                       now=now)
+            if record is not None:
+                await tx.touch_players(record.players, now)
+                await tx.record_match(record, now)
             await tx.update_table(table.id, **changes)
-        table.state = new
+        table.state, table.results = new, results
         table.seq += len(moves)
         if seats is not None:
             table.seats = tuple(seats)

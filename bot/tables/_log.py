@@ -24,21 +24,29 @@ class Replayed:
     good: int
     bad: int | None = None
     reason: str = ""
+    results: tuple[HandResult, ...] = ()  # the hands scored in what replayed
 
 
 def replay_match(rules: Rules, dealer: int,
                  moves: Sequence[dict[str, Any] | None]) -> Replayed:
     """Replay a match's stored moves, stopping at the first unreadable or illegal one."""
     state = new_match(rules, dealer)
+    events: list[Event] = []
+
+    def scored() -> tuple[HandResult, ...]:
+        return tuple(e.result for e in events if isinstance(e, HandScored))
+
     for i, raw in enumerate(moves):
         if raw is None:
-            return Replayed(state, i, i, "unreadable JSON")
+            return Replayed(state, i, i, "unreadable JSON", scored())
+        mark = len(events)
         try:
             move = move_from_json(raw)
-            state = apply_into(state, move, None)
+            state = apply_into(state, move, events)
         except Exception as exc:  # any defect of a stored row: keep what replayed
-            return Replayed(state, i, i, f"{type(exc).__name__}: {exc}"[:200])
-    return Replayed(state, len(moves))
+            del events[mark:]
+            return Replayed(state, i, i, f"{type(exc).__name__}: {exc}"[:200], scored())
+    return Replayed(state, len(moves), results=scored())
 
 
 def replay_results(rules: Rules, dealer: int,

@@ -11,7 +11,7 @@ from bot.game.events import Event
 from bot.game.observation import Observation, observe
 from bot.game.presets import PRESETS
 from bot.game.rules import Rules
-from bot.game.state import State
+from bot.game.state import HandResult, State
 from bot.store import SeatRow, TableStatus
 from bot.tables._offers import Offer, offer_for
 
@@ -31,7 +31,7 @@ class TableError(Exception):
 @dataclass(frozen=True, slots=True)
 class Actor:
     """Who asks: a Discord user id, the name to show, whether he may manage the channel the
-    request came from, that channel and guild, and the user's locale."""
+    request came from (and the server), that channel and guild, and the user's locale."""
 
     user_id: int
     name: str
@@ -39,6 +39,7 @@ class Actor:
     locale: str = "en-US"
     channel_id: int | None = None  # where the request was made (None: not checked)
     guild_id: int | None = None
+    can_manage_guild: bool = False  # Manage Server: the guild's admin commands
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +105,8 @@ class Table:
     # (hand_no, seat) of players who looked at their cards in this match (blind bidding)
     looked: frozenset[tuple[int, int]] = frozenset()
     state: State | None = None
+    results: tuple[HandResult, ...] = ()  # the current match's scored hands, in order
+    match_started: float = 0.0  # when the current match began
     seq: int = 0  # next move number in the current match's log
     version: int = 0  # bumped by every accepted change
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)

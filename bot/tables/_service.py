@@ -32,6 +32,7 @@ from bot.tables._inputs import quote
 from bot.tables._ledger import Ledger, Moved
 from bot.tables._log import replay_match, replay_results
 from bot.tables._model import Actor, Notice, Outcome, Seat, Table, TableError, Update
+from bot.tables._records import Records
 from bot.tables._thinking import choose_off_loop
 from bot.tables.clock import Clock, RealClock
 
@@ -64,6 +65,7 @@ class TableService:
         self._by_channel: dict[int, Table] = {}
         self._by_id: dict[int, Table] = {}
         self._system_rng = random.SystemRandom()
+        self.records = Records(self)
 
     # ---- lookup ------------------------------------------------------------------------
     def in_channel(self, channel_id: int) -> Table:
@@ -129,7 +131,9 @@ class TableService:
         rows = await self.store.moves(table.id, table.match_no)
         moves = [r.move for r in rows]
         done = await asyncio.to_thread(replay_match, table.rules, table.dealer, moves)
-        table.state, table.seq = done.state, done.good
+        table.state, table.seq, table.results = done.state, done.good, done.results
+        table.match_started = next((m.started_at for m in await self.store.matches(table.id)
+                                    if m.match_no == table.match_no), table.created_at)
         table.looked = frozenset(await self.store.looks(table.id, table.match_no))
         if done.bad is None:
             return
@@ -164,12 +168,19 @@ class TableService:
 
     # ---- seating -----------------------------------------------------------------------
     async def create(self, actor: Actor, *, channel_id: int, guild_id: int | None,
-                     preset: str = "russian", players: int | None = None,
+                     preset: str | None = None, players: int | None = None,
                      timer: int | None = None, locale: str = "") -> Outcome:
-        """Open a table; ``locale`` is the language of its public messages."""
+        """Open a table; ``locale`` is the language of its public messages. What is not
+        given comes from the guild's settings (``/admin defaults``)."""
+        settings = await self.store.guild_settings(guild_id) if guild_id is not None else None
+        if preset is None:
+            preset = settings.default_preset if settings else "russian"
+        if timer is None:
+            timer = settings.turn_timer if settings else DEFAULT_TIMER
+        if settings is not None and settings.language:
+            locale = settings.language
         preset = preset_for(preset, players)
         rules = rules_for(preset, players)
-        timer = DEFAULT_TIMER if timer is None else timer
         if timer and not 30 <= timer <= 3600:
             raise TableError("error.timer_range")
         old = self._by_channel.get(channel_id)

@@ -17,7 +17,7 @@ from typing import Any
 
 from . import options as opts
 from .errors import RuleViolation, SchemaError
-from .models import Channel, Interaction, Message, Revision, User
+from .models import Channel, Guild, Interaction, Message, Revision, User
 from .server import Emulator
 
 
@@ -177,6 +177,11 @@ class FakeDiscord(Emulator):
         return await self._interact(user, self.store.channels[message.channel_id], 3, data,
                                     source=message)
 
+    def open_command(self, guild: Guild, name: str) -> None:
+        """The server's admins let everyone use ``/name`` (Server Settings → Integrations),
+        whatever permission the bot declared for it."""
+        self.store.opened_commands.add((guild.id, name))
+
     async def forge(self, user: User, channel: Channel, custom_id: str, source: Message, *,
                     values: list[str] | None = None,
                     component_type: int = 2) -> InteractionResult:
@@ -243,7 +248,8 @@ class FakeDiscord(Emulator):
             raise SchemaError(f"no command /{name} synced for this guild; synced: {known}")
         needed = cmd.get("default_member_permissions")
         perms = self._member(guild, user).effective_permissions
-        if needed is not None and int(needed) & perms != int(needed):
+        opened = (guild.id, cmd["name"]) in self.store.opened_commands
+        if needed is not None and not opened and int(needed) & perms != int(needed):
             raise SchemaError(f"{user.name} lacks the permissions to see /{name}")
         return cmd, words
 

@@ -33,6 +33,7 @@ class Store:
     """Registries of users, guilds, channels, messages, interactions, commands."""
 
     def __init__(self) -> None:
+        self.opened_commands: set[tuple[int, str]] = set()  # (guild, command) for all
         self._seq = itertools.count()
         self.time_offset = 0.0  # advance_time() moves the emulator clock forward
         self.http_base = ""  # "http://127.0.0.1:PORT", set when the server starts

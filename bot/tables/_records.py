@@ -1,0 +1,269 @@
+"""The community's records, as the cogs ask for them: score sheets (and their export),
+match history, leaderboards, player profiles, and the guild's settings.
+
+Every answer is scoped to the guild it is asked from; a match of another guild is as
+unknown as a made-up id. Nothing here shows a card of a hand still in play: a live match's
+sheet holds only scored hands, and its export is refused until the match is over.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+from bot.game.export import NotExportable, scenario_of
+from bot.game.presets import PRESETS
+from bot.game.rules import Rules
+from bot.game.serialize import move_from_json
+from bot.game.state import HandResult
+from bot.store import GuildSettings, LeaderRow, MatchInfo, Metric, Profile, TableStatus
+from bot.tables._catalog import stored_rules
+from bot.tables._inputs import quote
+from bot.tables._model import Actor, TableError
+from bot.tables._results import preset_family
+
+if TYPE_CHECKING:
+    from bot.tables._service import TableService
+
+PAGE_SIZE = 10
+DAY = 86400.0
+T = TypeVar("T")
+
+
+class Period(StrEnum):
+    ALL = "all"
+    DAYS_30 = "30d"
+    DAYS_7 = "7d"
+
+    @property
+    def seconds(self) -> float | None:
+        return {Period.DAYS_30: 30 * DAY, Period.DAYS_7: 7 * DAY}.get(self)
+
+
+class Scope(StrEnum):
+    GUILD = "guild"
+    GLOBAL = "global"
+
+
+@dataclass(frozen=True, slots=True)
+class Page(Generic[T]):
+    """One page of a listing (``page`` counts from 1)."""
+
+    items: tuple[T, ...]
+    page: int
+    pages: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    """A match's score sheet: its record (None while it is played), names and hands."""
+
+    title: str
+    names: tuple[str, ...]
+    results: tuple[HandResult, ...]
+    info: MatchInfo | None
+    live: bool
+    rules: Rules
+    dealer: int
+
+
+@dataclass(frozen=True, slots=True)
+class Export:
+    """A finished match as files: the sheet as CSV and a scenario that replays it."""
+
+    name: str  # file stem, e.g. "match-12"
+    csv: str
+    scenario: str
+
+
+def _pages(total: int) -> int:
+    return max(1, math.ceil(total / PAGE_SIZE))
+
+
+def _check_page(page: int) -> int:
+    if not 1 <= page <= 100_000:
+        raise TableError("error.page", page=quote(str(page)))
+    return page
+
+
+class Records:
+    """Read the records of the asking guild (and change them, for its admins)."""
+
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+        self.store = service.store
+
+    @staticmethod
+    def _guild(actor: Actor) -> int:
+        if actor.guild_id is None:
+            raise TableError("error.guild_only")
+        return actor.guild_id
+
+    async def _match(self, guild_id: int, match_id: int) -> MatchInfo:
+        info = await self.store.match_info(match_id) if 0 < match_id < 2**62 else None
+        if info is None or info.guild_id != guild_id or info.excluded:
+            raise TableError("error.no_match", id=quote(str(match_id)))
+        return info
+
+    # ---- score sheets --------------------------------------------------------------------
+    async def sheet(self, actor: Actor, match_id: int | None) -> Sheet:
+        """The sheet of a recorded match, or (no id) of this channel's table's match."""
+        guild = self._guild(actor)
+        if match_id is None:
+            table = self.service.find(actor.channel_id or 0)
+            if table is None or table.state is None:
+                raise TableError("error.no_sheet_here")
+            info = None
+            if table.status is TableStatus.FINISHED:
+                mid = await self.store.match_id_of(table.id, table.match_no)
+                info = await self.store.match_info(mid) if mid is not None else None
+            return Sheet(table.title, tuple(table.names()), table.results, info,
+                         table.status is TableStatus.PLAYING, table.rules, table.dealer)
+        info = await self._match(guild, match_id)
+        row = next((m for m in await self.store.matches(info.table_id)
+                    if m.match_no == info.match_no), None)
+        results = await self.service.match_results(info.table_id, info.match_no)
+        title = PRESETS[info.preset].title if info.preset in PRESETS else info.preset
+        rules = stored_rules(row.rules) if row else PRESETS["russian"].rules
+        return Sheet(title, info.names, tuple(results), info, False, rules,
+                     row.dealer if row else 0)
+
+    async def export(self, actor: Actor, match_id: int | None) -> Export:
+        """CSV and scenario files of a finished match (refused while cards are hidden)."""
+        sheet = await self.sheet(actor, match_id)
+        if sheet.live or sheet.info is None:
+            raise TableError("error.export_live")
+        info = sheet.info
+        moves = [r.move for r in await self.store.moves(info.table_id, info.match_no)]
+        if any(m is None for m in moves):
+            raise TableError("error.export_damaged")
+        try:
+            scenario = scenario_of(info.preset, sheet.rules, info.names, sheet.dealer,
+                                   [move_from_json(m) for m in moves if m is not None],
+                                   note=f"match #{info.match_id}, exported by the 1000 bot")
+        except (NotExportable, ValueError):
+            raise TableError("error.export_damaged") from None
+        return Export(f"match-{info.match_id}", sheet_csv(info.names, sheet.results),
+                      json.dumps(scenario, ensure_ascii=False, indent=1))
+
+    # ---- history, leaderboards, profiles ---------------------------------------------------
+    async def history(self, actor: Actor, *, user_id: int | None, preset: str | None,
+                      page: int) -> Page[MatchInfo]:
+        guild = self._guild(actor)
+        _check_page(page)
+        if preset is not None and preset not in PRESETS:
+            raise TableError("error.unknown_preset", name=quote(preset),
+                             presets=", ".join(PRESETS))
+        items, total = await self.store.history(
+            guild, user_id=user_id, preset=preset, limit=PAGE_SIZE,
+            offset=(page - 1) * PAGE_SIZE)
+        if total == 0 and user_id is not None:
+            raise TableError("error.never_played")
+        return self._page(items, page, total)
+
+    async def leaderboard(self, actor: Actor, *, metric: str, preset: str | None,
+                          period: str, scope: str, page: int) -> Page[LeaderRow]:
+        guild = self._guild(actor)
+        _check_page(page)
+        try:
+            m, per, sc = Metric(metric), Period(period), Scope(scope)
+        except ValueError:
+            raise TableError("error.no_such_action") from None
+        if preset is not None and preset not in PRESETS:
+            raise TableError("error.unknown_preset", name=quote(preset),
+                             presets=", ".join(PRESETS))
+        since = None
+        if per.seconds is not None:
+            since = self.service.clock.now() - per.seconds
+        wanted = preset_family(preset) if preset is not None and m is Metric.RATING else preset
+        rows, total = await self.store.leaderboard(
+            guild if sc is Scope.GUILD else None, m, preset=wanted, since=since,
+            limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE)
+        return self._page(rows, page, total)
+
+    async def profile(self, actor: Actor, user_id: int) -> Profile:
+        guild = self._guild(actor)
+        got = await self.store.profile(guild, user_id)
+        if got is None:
+            raise TableError("error.never_played")
+        return got
+
+    def _page(self, items: Sequence[T], page: int, total: int) -> Page[T]:
+        pages = _pages(total)
+        if page > pages and total:
+            raise TableError("error.page_past", page=page, pages=pages)
+        return Page(tuple(items), page, pages, total)
+
+    # ---- the guild's settings (admins) -------------------------------------------------------
+    async def settings(self, guild_id: int) -> GuildSettings:
+        return await self.store.guild_settings(guild_id)
+
+    @staticmethod
+    def _need_admin(actor: Actor) -> None:
+        if not actor.can_manage_guild:
+            raise TableError("error.not_admin")
+
+    async def set_defaults(self, actor: Actor, *, preset: str | None = None,
+                           timer: int | None = None, language: str | None = None,
+                           ai_rated: bool | None = None) -> GuildSettings:
+        guild = self._guild(actor)
+        self._need_admin(actor)
+        changes: dict[str, object] = {}
+        if preset is not None:
+            if preset not in PRESETS:
+                raise TableError("error.unknown_preset", name=quote(preset),
+                                 presets=", ".join(PRESETS))
+            changes["default_preset"] = preset
+        if timer is not None:
+            if timer and not 30 <= timer <= 3600:
+                raise TableError("error.timer_range")
+            changes["turn_timer"] = timer
+        if language is not None:
+            changes["language"] = language.strip()[:16]
+        if ai_rated is not None:
+            changes["ai_rated"] = ai_rated
+        if changes:
+            async with self.store.transaction() as tx:
+                await tx.set_guild_settings(guild, **changes)
+        return await self.store.guild_settings(guild)
+
+    async def reset(self, actor: Actor) -> int:
+        """Clear the guild's leaderboard and ratings (its matches stay in the history)."""
+        guild = self._guild(actor)
+        self._need_admin(actor)
+        async with self.store.transaction() as tx:
+            return await tx.reset_guild(guild, self.service.clock.now())
+
+    async def remove_match(self, actor: Actor, match_id: int) -> MatchInfo:
+        """Take one match out of the record; the ratings are recomputed without it."""
+        guild = self._guild(actor)
+        self._need_admin(actor)
+        info = await self._match(guild, match_id)
+        async with self.store.transaction() as tx:
+            await tx.remove_match(guild, match_id, self.service.clock.now())
+        return info
+
+    async def set_opt_in(self, actor: Actor, on: bool) -> None:
+        """Show (or hide) the actor on the global leaderboard."""
+        async with self.store.transaction() as tx:
+            await tx.set_global_opt_in(actor.user_id, on)
+
+
+def sheet_csv(names: Sequence[str], results: Sequence[HandResult]) -> str:
+    """The sheet as CSV: one row per hand, each player's change and total."""
+    out = io.StringIO()
+    w = csv.writer(out)
+    w.writerow(["hand", "declarer", "contract", "made",
+                *[f"{n} change" for n in names], *[f"{n} total" for n in names]])
+    for i, r in enumerate(results, 1):
+        declarer = names[r.declarer] if 0 <= r.declarer < len(names) else ""
+        made = "" if r.made is None else ("yes" if r.made else "no")
+        w.writerow([r.hand_no or i, declarer, r.contract or "", made, *r.delta, *r.totals])
+    return out.getvalue()

@@ -1,0 +1,332 @@
+"""/sheet /history /leaderboard /stats /optin: the community's records.
+
+Replies are ephemeral unless the user asks to post them (``post:True``); images come from
+``render`` with a text fallback. Listings page with buttons whose ids carry the query, so
+that paging works after a restart.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import t
+from bot.tables import (
+    LeaderRow,
+    MatchInfo,
+    Metric,
+    Page,
+    Period,
+    Profile,
+    Scope,
+    Sheet,
+    TableError,
+    TableService,
+    presets,
+)
+from cogs._bot import TysiacBot, actor_of, locale_of, ls, report_error, within
+from cogs._ids import PAGE_TEMPLATE, page_id
+from cogs._images import image_file
+from render.model import LeaderboardRow, LeaderboardView
+
+PRESET_CHOICES = [app_commands.Choice(name=title[:100], value=name)
+                  for name, title in presets()][:25]
+METRIC_CHOICES = [app_commands.Choice(name=ls(f"metric.{m.value}"), value=m.value)
+                  for m in Metric]
+PERIOD_CHOICES = [app_commands.Choice(name=ls(f"period.{p.value}"), value=p.value)
+                  for p in Period]
+SCOPE_CHOICES = [app_commands.Choice(name=ls(f"scope.{s.value}"), value=s.value)
+                 for s in Scope]
+SHEET_FILE, BOARD_FILE = "1000-sheet.png", "1000-leaderboard.png"
+_SEP = "~"
+
+
+def _date(ts: float, loc: str | None) -> str:
+    return dt.datetime.fromtimestamp(ts, dt.UTC).strftime("%Y-%m-%d")
+
+
+def match_line(m: MatchInfo, loc: str | None) -> str:
+    """``#12 · 2026-11-20 · Russian 1000 · Ann 1005 🏆, Bob 640, Cid 300``."""
+    title = dict(presets()).get(m.preset, m.preset)
+    seats = ", ".join(f"{n} {total}{' 🏆' if i in m.winners else ''}"
+                      for i, (n, total) in enumerate(zip(m.names, m.totals, strict=False)))
+    return f"**#{m.match_id}** · {_date(m.finished_at, loc)} · {title} · {seats}"
+
+
+def metric_value(metric: Metric, value: float) -> str:
+    if metric in (Metric.WIN_RATE, Metric.CONTRACTS_MADE):
+        return f"{value:.0f}%"
+    if metric in (Metric.RATING, Metric.POINTS_PER_HAND):
+        return f"{value:.1f}"
+    return f"{value:.0f}"
+
+
+class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_TEMPLATE):
+    """Previous / next page of a listing; the query and page travel in the id."""
+
+    def __init__(self, kind: str, query: str, page: int, *, label: str = "?",
+                 disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=label, disabled=disabled,
+                                           custom_id=page_id(kind, query, page)))
+        self.kind, self.query, self.page = kind, query, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> PageButton:
+        return cls(match["kind"], match["query"], int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = interaction.client.get_cog("Records")
+        try:
+            if not isinstance(cog, Records):
+                raise TableError("error.inactive_button")
+            await cog.turn_page(interaction, self.kind, self.query, self.page)
+        except Exception as exc:
+            await report_error(interaction, exc)
+
+
+def _pager(kind: str, query: str, page: Page[Any], loc: str | None) -> discord.ui.View | None:
+    if page.pages <= 1:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(PageButton(kind, query, max(1, page.page - 1), label=t("button.prev", loc),
+                             disabled=page.page <= 1))
+    view.add_item(PageButton(kind, query, min(page.pages, page.page + 1),
+                             label=t("button.next", loc), disabled=page.page >= page.pages))
+    return view
+
+
+class Records(commands.Cog):
+    def __init__(self, bot: TysiacBot) -> None:
+        self.bot = bot
+
+    @property
+    def service(self) -> TableService:
+        return self.bot.service
+
+    # ---- /sheet ------------------------------------------------------------------------------
+    @app_commands.command(name="sheet", description=ls("cmd.sheet"))
+    @app_commands.describe(match=ls("cmd.sheet.match"), export=ls("cmd.sheet.export"),
+                           post=ls("cmd.post"))
+    @app_commands.guild_only()
+    async def sheet(self, interaction: discord.Interaction[Any],
+                    match: app_commands.Range[int, 1] | None = None, export: bool = False,
+                    post: bool = False) -> None:
+        embed, files = await within(interaction, self._sheet(interaction, match, export),
+                                    ephemeral=not post)
+        await _reply(interaction, embed=embed, files=files, ephemeral=not post)
+
+    async def _sheet(self, interaction: discord.Interaction[Any], match: int | None,
+                     export: bool) -> tuple[discord.Embed, list[discord.File]]:
+        actor, loc = actor_of(interaction), locale_of(interaction)
+        records = self.service.records
+        got = await records.sheet(actor, match)
+        files = []
+        if export:
+            out = await records.export(actor, match)
+            files += [discord.File(io.BytesIO(out.csv.encode()), filename=f"{out.name}.csv"),
+                      discord.File(io.BytesIO(out.scenario.encode()),
+                                   filename=f"{out.name}.json")]
+        embed = self._sheet_embed(got, loc)
+        data = await self.bot.publisher.images.any_sheet_png(
+            got.names, got.rules, got.results, got.title)
+        if data is not None:
+            files.append(image_file(data, SHEET_FILE, "the score sheet"))
+            embed.set_image(url=f"attachment://{SHEET_FILE}")
+        return embed, files
+
+    def _sheet_embed(self, got: Sheet, loc: str | None) -> discord.Embed:
+        head = (t("sheet.match", loc, id=got.info.match_id) if got.info is not None
+                else t("sheet.live", loc))
+        embed = discord.Embed(title=f"{got.title} · {head}"[:256])
+        if not got.results:
+            embed.description = t("sheet.empty", loc)
+            return embed
+        last = got.results[-1]
+        totals = ", ".join(f"**{n}** {v}" for n, v in zip(got.names, last.totals, strict=False))
+        lines = [t("sheet.totals", loc, hands=len(got.results), totals=totals)]
+        for r in got.results[-10:]:
+            deltas = " · ".join(f"{d:+d}" for d in r.delta)
+            who = got.names[r.declarer] if 0 <= r.declarer < len(got.names) else "—"
+            lines.append(t("sheet.row", loc, no=r.hand_no, declarer=who,
+                           contract=r.contract or "—", deltas=deltas))
+        embed.description = "\n".join(lines)[:4000]
+        return embed
+
+    # ---- /history ----------------------------------------------------------------------------
+    @app_commands.command(name="history", description=ls("cmd.history"))
+    @app_commands.describe(user=ls("cmd.history.user"), preset=ls("cmd.history.preset"),
+                           post=ls("cmd.post"))
+    @app_commands.choices(preset=PRESET_CHOICES)
+    @app_commands.guild_only()
+    async def history(self, interaction: discord.Interaction[Any],
+                      user: discord.User | None = None,
+                      preset: app_commands.Choice[str] | None = None,
+                      post: bool = False) -> None:
+        query = _SEP.join([str(user.id) if user else "", preset.value if preset else ""])
+        await self._history(interaction, query, 1, edit=False, ephemeral=not post)
+
+    async def _history(self, interaction: discord.Interaction[Any], query: str, page: int, *,
+                       edit: bool, ephemeral: bool = True) -> None:
+        user_raw, _, preset = query.partition(_SEP)
+        loc = locale_of(interaction)
+        got = await self.service.records.history(
+            actor_of(interaction), user_id=int(user_raw) if user_raw.isdigit() else None,
+            preset=preset or None, page=page)
+        embed = discord.Embed(title=t("history.title", loc, page=got.page, pages=got.pages))
+        embed.description = ("\n".join(match_line(m, loc) for m in got.items)
+                             or t("history.empty", loc))[:4000]
+        view = _pager("h", query, got, loc)
+        await _reply(interaction, embed=embed, view=view, edit=edit, ephemeral=ephemeral)
+
+    # ---- /leaderboard ------------------------------------------------------------------------
+    @app_commands.command(name="leaderboard", description=ls("cmd.leaderboard"))
+    @app_commands.describe(metric=ls("cmd.leaderboard.metric"),
+                           preset=ls("cmd.leaderboard.preset"),
+                           period=ls("cmd.leaderboard.period"),
+                           scope=ls("cmd.leaderboard.scope"), post=ls("cmd.post"))
+    @app_commands.choices(metric=METRIC_CHOICES, preset=PRESET_CHOICES, period=PERIOD_CHOICES,
+                          scope=SCOPE_CHOICES)
+    @app_commands.guild_only()
+    async def leaderboard(self, interaction: discord.Interaction[Any],
+                          metric: app_commands.Choice[str] | None = None,
+                          preset: app_commands.Choice[str] | None = None,
+                          period: app_commands.Choice[str] | None = None,
+                          scope: app_commands.Choice[str] | None = None,
+                          post: bool = False) -> None:
+        query = _SEP.join([metric.value if metric else Metric.RATING.value,
+                           preset.value if preset else "",
+                           period.value if period else Period.ALL.value,
+                           scope.value if scope else Scope.GUILD.value])
+        await self._leaderboard(interaction, query, 1, edit=False, ephemeral=not post)
+
+    async def _leaderboard(self, interaction: discord.Interaction[Any], query: str, page: int,
+                           *, edit: bool, ephemeral: bool = True) -> None:
+        parts = query.split(_SEP)
+        if len(parts) != 4:
+            raise TableError("error.inactive_button")
+        embed, files, view = await within(
+            interaction, self._board(interaction, query, parts, page), update=edit,
+            ephemeral=ephemeral)
+        await _reply(interaction, embed=embed, files=files, view=view, edit=edit,
+                     ephemeral=ephemeral)
+
+    async def _board(self, interaction: discord.Interaction[Any], query: str,
+                     parts: list[str], page: int) -> tuple[discord.Embed, list[discord.File],
+                                                           discord.ui.View | None]:
+        metric, preset, period, scope = parts
+        loc = locale_of(interaction)
+        got = await self.service.records.leaderboard(
+            actor_of(interaction), metric=metric, preset=preset or None, period=period,
+            scope=scope, page=page)
+        m = Metric(metric)
+        title = t("leaderboard.title", loc, metric=t(f"metric.{m.value}", loc),
+                  period=t(f"period.{period}", loc), scope=t(f"scope.{scope}", loc))
+        embed = discord.Embed(title=title[:256])
+        embed.description = ("\n".join(_leader_line(r, m) for r in got.items)
+                             or t("leaderboard.empty", loc))[:4000]
+        embed.set_footer(text=t("leaderboard.page", loc, page=got.page, pages=got.pages))
+        files = []
+        if got.items:
+            me = next((r.rank for r in got.items if r.user_id == interaction.user.id), None)
+            view_model = LeaderboardView(
+                tuple(LeaderboardRow(r.rank, r.name, round(r.value), r.matches, 0,
+                                     value_text=metric_value(m, r.value)) for r in got.items),
+                title=title, highlight=me, value_label=t(f"metric.{m.value}", loc)[:14],
+                show_wins=False)
+            data = await self.bot.publisher.images.leaderboard_png(view_model)
+            if data is not None:
+                files.append(image_file(data, BOARD_FILE, "the leaderboard"))
+                embed.set_image(url=f"attachment://{BOARD_FILE}")
+        return embed, files, _pager("l", query, got, loc)
+
+    async def turn_page(self, interaction: discord.Interaction[Any], kind: str, query: str,
+                        page: int) -> None:
+        if kind == "h":
+            await self._history(interaction, query, page, edit=True)
+        else:
+            await self._leaderboard(interaction, query, page, edit=True)
+
+    # ---- /stats and /optin -------------------------------------------------------------------
+    @app_commands.command(name="stats", description=ls("cmd.stats"))
+    @app_commands.describe(user=ls("cmd.stats.user"), post=ls("cmd.post"))
+    @app_commands.guild_only()
+    async def stats(self, interaction: discord.Interaction[Any],
+                    user: discord.User | None = None, post: bool = False) -> None:
+        who = user or interaction.user
+        got = await self.service.records.profile(actor_of(interaction), who.id)
+        embed = _profile_embed(got, locale_of(interaction))
+        await _reply(interaction, embed=embed, ephemeral=not post)
+
+    @app_commands.command(name="optin", description=ls("cmd.optin"))
+    @app_commands.describe(show=ls("cmd.optin.show"))
+    async def optin(self, interaction: discord.Interaction[Any], show: bool) -> None:
+        await self.service.records.set_opt_in(actor_of(interaction), show)
+        key = "ok.optin_on" if show else "ok.optin_off"
+        await _reply(interaction, content=t(key, locale_of(interaction)))
+
+
+def _leader_line(r: LeaderRow, m: Metric) -> str:
+    return f"**{r.rank}.** {r.name} — {metric_value(m, r.value)} ({r.matches})"
+
+
+def _profile_embed(p: Profile, loc: str | None) -> discord.Embed:
+    embed = discord.Embed(title=t("stats.title", loc, name=p.name)[:256])
+    rate = f"{100 * p.wins / p.matches:.0f}%" if p.matches else "—"
+    embed.add_field(name=t("stats.matches", loc), value=f"{p.matches} · {p.wins} 🏆 · {rate}")
+    ratings = "\n".join(f"{fam}: **{value:.1f}** ({n})" for fam, value, n in p.ratings[:4])
+    embed.add_field(name=t("stats.rating", loc), value=ratings or "—")
+    if p.trend:
+        first, last = p.trend[0].value, p.trend[-1].value
+        embed.add_field(name=t("stats.trend", loc),
+                        value=f"{first:.1f} → {last:.1f} ({last - first:+.1f})")
+    played = p.contracts_made + p.contracts_failed
+    embed.add_field(name=t("stats.contracts", loc),
+                    value=t("stats.contracts_value", loc, made=p.contracts_made,
+                            failed=p.contracts_failed, played=played))
+    embed.add_field(name=t("stats.barrel", loc), value=str(p.barrel_wins))
+    embed.add_field(name=t("stats.rospisat", loc), value=str(p.rospisat))
+    embed.add_field(name=t("stats.dashes", loc), value=str(p.dashes))
+    if p.favourite_preset:
+        embed.add_field(name=t("stats.favourite", loc),
+                        value=dict(presets()).get(p.favourite_preset, p.favourite_preset))
+    if p.best_match is not None:
+        embed.add_field(name=t("stats.best", loc), value=match_line(p.best_match, loc)[:1024],
+                        inline=False)
+    return embed
+
+
+async def _reply(interaction: discord.Interaction[Any], *, content: str | None = None,
+                 embed: discord.Embed | None = None, files: list[discord.File] | None = None,
+                 view: discord.ui.View | None = None, edit: bool = False,
+                 ephemeral: bool = True) -> None:
+    """Answer (or edit, for a page button) with the listing; ephemeral unless posted."""
+    kwargs: dict[str, Any] = {"content": content, "embed": embed}
+    if edit:
+        kwargs["attachments"] = files or []
+        kwargs["view"] = view
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**kwargs)
+        else:
+            await interaction.response.edit_message(**kwargs)
+        return
+    if view is not None:
+        kwargs["view"] = view
+    if files:
+        kwargs["files"] = files
+    if interaction.response.is_done():
+        await interaction.followup.send(ephemeral=ephemeral, **{
+            k: v for k, v in kwargs.items() if v is not None})
+    else:
+        await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+
+
+async def setup(bot: TysiacBot) -> None:
+    bot.add_dynamic_items(PageButton)
+    await bot.add_cog(Records(bot))

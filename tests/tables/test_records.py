@@ -1,0 +1,108 @@
+"""A match played to its end through the service is recorded, and rated, exactly once."""
+
+from __future__ import annotations
+
+import random
+
+from bot.game.state import Phase
+from bot.store import Metric, PlayerKind
+from bot.tables import TableStatus
+
+from .conftest import ANN, BOB, CID, make_harness, play_human_turn
+
+ACTORS = {a.user_id: a for a in (ANN, BOB, CID)}
+
+
+async def _short_match(s, channel: int = 9) -> int:
+    tid = (await s.create(ANN, channel_id=channel, guild_id=1)).table.id
+    for a in (BOB, CID):
+        await s.join(tid, a)
+    for name, value in (("barrel", "none"), ("target", "150")):
+        await s.set_option(tid, ANN, name, value)
+    await s.start(tid, ANN)
+    return tid
+
+
+async def _play(h, tid: int, rng: random.Random, *, until_hand: int | None = None) -> None:
+    """Play on to the end, or stop a few moves into hand ``until_hand``."""
+    into = 0
+    for _ in range(2000):
+        table = h.service.get(tid)
+        if table.status is TableStatus.FINISHED:
+            return
+        if until_hand is not None and table.hand_no >= until_hand:
+            into += 1
+            if into > 5:
+                return
+        await h.service.settle()
+        if h.service.get(tid).status is TableStatus.PLAYING:
+            await play_human_turn(h.service, tid, ACTORS, rng)  # False: an AI is to move
+    raise AssertionError("the match did not end")
+
+
+async def test_the_last_hand_across_a_restart_is_recorded_once(tmp_path):
+    # a first run learns how many hands the seeded match takes
+    h = await make_harness(str(tmp_path / "a.db"))
+    tid = await _short_match(h.service)
+    await _play(h, tid, random.Random(5))
+    hands = h.service.get(tid).hand_no
+    totals = h.service.get(tid).state.match.totals
+    await h.service.close()
+    await h.store.close()
+    # the same match again, restarted in the middle of its last hand
+    path = str(tmp_path / "b.db")
+    h = await make_harness(path)
+    rng = random.Random(5)
+    tid = await _short_match(h.service)
+    await _play(h, tid, rng, until_hand=hands)
+    assert h.service.get(tid).status is TableStatus.PLAYING
+    h = await h.restart()
+    try:
+        await _play(h, tid, rng)
+        table = h.service.get(tid)
+        assert table.state.phase is Phase.MATCH_OVER and table.state.match.totals == totals
+        store = h.store
+        mid = await store.match_id_of(tid, 1)
+        assert mid == 1
+        info = await store.match_info(mid)
+        assert info is not None and info.totals == tuple(totals)
+        rows, total = await store.leaderboard(1, Metric.MATCHES)
+        assert total == 3 and all(r.matches == 1 for r in rows)  # not doubled
+        rated, _ = await store.leaderboard(1, Metric.RATING)
+        winner = table.seats[table.state.match.winners[0]].user_id
+        assert rated[0].user_id == winner  # the winner rates highest
+        profile = await store.profile(1, ANN.user_id)
+        assert profile is not None and profile.hands == len(table.results) == hands
+    finally:
+        await h.service.close()
+        await h.store.close()
+
+
+async def test_ai_seats_follow_the_guild_setting(tmp_path):
+    h = await make_harness(str(tmp_path / "c.db"))
+    s = h.service
+    try:
+        for rated, channel in ((False, 20), (True, 21)):
+            async with h.store.transaction() as tx:
+                await tx.set_guild_settings(1, ai_rated=rated)
+            tid = (await s.create(ANN, channel_id=channel, guild_id=1)).table.id
+            await s.join(tid, BOB)
+            await s.add_ai(tid, ANN)
+            for name, value in (("barrel", "none"), ("target", "150")):
+                await s.set_option(tid, ANN, name, value)
+            await s.start(tid, ANN)
+            await _play(h, tid, random.Random(channel))
+            rows, _ = await h.store.leaderboard(1, Metric.RATING)
+            if not rated:
+                assert rows == []  # an AI match counts for no rating
+            else:  # the two humans, rated against each other only
+                assert {r.user_id for r in rows} == {ANN.user_id, BOB.user_id}
+        info = await h.store.match_info(2)
+        assert info is not None and info.user_ids[2] is None
+        async with h.store.db.execute("SELECT DISTINCT kind FROM players") as cur:
+            kinds = {PlayerKind(r[0]) for r in await cur.fetchall()}
+        assert kinds == {PlayerKind.HUMAN, PlayerKind.AI}
+    finally:
+        await s.close()
+        await h.store.close()
+
