@@ -238,7 +238,8 @@ class Records(commands.Cog):
             view_model = LeaderboardView(
                 tuple(LeaderboardRow(r.rank, r.name, round(r.value), r.matches, 0,
                                      value_text=metric_value(m, r.value)) for r in got.items),
-                title=title, highlight=me, value_label=t(f"metric.{m.value}", loc)[:14],
+                title=title, highlight=me,
+                value_label=_capital(t(f"metric.{m.value}", loc))[:24],
                 show_wins=False)
             data = await self.bot.publisher.images.leaderboard_png(view_model)
             if data is not None:
@@ -327,6 +328,11 @@ async def _reply(interaction: discord.Interaction[Any], *, content: str | None =
         await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
 
 
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 async def setup(bot: TysiacBot) -> None:
     bot.add_dynamic_items(PageButton)
     await bot.add_cog(Records(bot))
+

@@ -328,4 +328,6 @@ MESSAGES: dict[str, str] = {
     "error.never_played": "That player has no recorded match in this server.",
     "error.not_admin": "Only someone with Manage Server can do that.",
     "error.guild_only": "This works in a server's channel only.",
+    "error.language": ("`{text}` is not a language code: write one like `pl`, `ru`, `de`, "
+                       "`uk` or `en-GB`, or leave it empty for the server's language."),
 }

@@ -12,6 +12,7 @@ import csv
 import io
 import json
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from bot.tables._service import TableService
 
 PAGE_SIZE = 10
+_LOCALE = re.compile(r"[a-z]{2}(-[A-Z]{2})?")  # Discord's locale codes: pl, ru, en-GB, pt-BR
 DAY = 86400.0
 T = TypeVar("T")
 
@@ -226,7 +228,10 @@ class Records:
                 raise TableError("error.timer_range")
             changes["turn_timer"] = timer
         if language is not None:
-            changes["language"] = language.strip()[:16]
+            code = language.strip()
+            if code and not _LOCALE.fullmatch(code):
+                raise TableError("error.language", text=quote(code))
+            changes["language"] = code
         if ai_rated is not None:
             changes["ai_rated"] = ai_rated
         if changes:

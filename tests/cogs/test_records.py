@@ -138,6 +138,8 @@ async def test_admin_commands_and_their_refusal(world):
     fd.set_permissions(w.guild, alice, ["manage_guild", "manage_channels"])
     r = await fd.slash(alice, w.channel, "admin defaults", preset="polish", timer=60)
     assert "Polish" in r.content and "60" in r.content
+    r = await fd.slash(alice, w.channel, "admin defaults", language="Polish please")
+    assert "not a language code" in r.content
     r = await fd.slash(alice, w.channel, "table new")
     assert w.table().preset == "polish" and w.table().timer == 60
     r = await fd.slash(alice, w.channel, "admin ai_rated", count=True)
