@@ -16,21 +16,38 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from bot.game.export import NotExportable, scenario_of
 from bot.game.presets import PRESETS
 from bot.game.rules import Rules
 from bot.game.serialize import move_from_json
 from bot.game.state import HandResult
-from bot.store import GuildSettings, LeaderRow, MatchInfo, Metric, Profile, TableStatus
+from bot.store import (
+    GuildSettings,
+    LeaderRow,
+    MatchInfo,
+    Metric,
+    Profile,
+    Store,
+    TableStatus,
+)
 from bot.tables._catalog import stored_rules
 from bot.tables._inputs import quote
-from bot.tables._model import Actor, TableError
+from bot.tables._model import Actor, Table, TableError
 from bot.tables._results import preset_family
+from bot.tables.clock import Clock
 
-if TYPE_CHECKING:
-    from bot.tables._service import TableService
+
+class Tables(Protocol):
+    """What the records need of the table service."""
+
+    store: Store
+    clock: Clock
+
+    def find(self, channel_id: int) -> Table | None: ...
+
+    async def match_results(self, table_id: int, match_no: int) -> list[HandResult]: ...
 
 PAGE_SIZE = 10
 _LOCALE = re.compile(r"[a-z]{2}(-[A-Z]{2})?")  # Discord's locale codes: pl, ru, en-GB, pt-BR
@@ -98,7 +115,7 @@ def _check_page(page: int) -> int:
 class Records:
     """Read the records of the asking guild (and change them, for its admins)."""
 
-    def __init__(self, service: TableService) -> None:
+    def __init__(self, service: Tables) -> None:
         self.service = service
         self.store = service.store
 
