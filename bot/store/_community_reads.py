@@ -27,6 +27,7 @@ class RecordReads:
     """Guild settings, recorded matches, leaderboards and profiles."""
 
     db: aiosqlite.Connection
+    settings_cache: dict[int, GuildSettings]
 
     async def _one(self, sql: str, args: Sequence[Any]) -> Any:
         async with self.db.execute(sql, args) as cur:
@@ -38,13 +39,16 @@ class RecordReads:
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         """A guild's settings (the defaults if none are stored)."""
+        cached = self.settings_cache.get(guild_id)
+        if cached is not None:
+            return cached
         row = await self._one(
             "SELECT default_preset, turn_timer, language, ai_rated, web FROM guild_settings"
             " WHERE guild_id = ?", (guild_id,))
-        if row is None:
-            return GuildSettings(guild_id)
-        return GuildSettings(guild_id, row[0], int(row[1]), row[2], bool(row[3]),
-                             bool(row[4]))
+        got = (GuildSettings(guild_id) if row is None else GuildSettings(
+            guild_id, row[0], int(row[1]), row[2], bool(row[3]), bool(row[4])))
+        self.settings_cache[guild_id] = got
+        return got
 
     async def player_id_of(self, user_id: int) -> int | None:
         row = await self._one("SELECT id FROM players WHERE kind = 'human' AND user_id = ?",

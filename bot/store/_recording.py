@@ -53,6 +53,7 @@ class RecordWrites:
     """Players, guild settings and recorded matches, inside one transaction."""
 
     db: sqlite3.Connection
+    settings_changed: set[int]
 
     async def touch_players(self, players: Sequence[PlayerRef], now: float) -> list[int]:
         """Upsert players (humans by user id, with their name; AI one per level); ids."""
@@ -117,6 +118,7 @@ class RecordWrites:
         bad = set(changes) - SETTINGS_FIELDS
         if bad:
             raise ValueError(f"not guild settings: {sorted(bad)}")
+        self.settings_changed.add(guild_id)
         self.db.execute("INSERT OR IGNORE INTO guild_settings (guild_id) VALUES (?)",
                         (guild_id,))
         if changes:

@@ -25,6 +25,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot.store._community import GuildSettings
 from bot.store._community_reads import RecordReads
 from bot.store._health import DatabaseUnusable, check_database_path, describe
 from bot.store._recording import RecordWrites
@@ -70,6 +71,7 @@ class Tx(RecordWrites):
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
+        self.settings_changed: set[int] = set()  # guilds whose settings this tx wrote
 
     async def create_table(self, *, guild_id: int | None, channel_id: int, host_id: int,
                            preset: str, rules: dict[str, Any], timer: int, now: float,
@@ -170,6 +172,10 @@ class Store(RecordReads):
         self._write = asyncio.Lock()
         self._commits = 0
         self._checkpoint: asyncio.Task[None] | None = None
+        # Guild settings are read on every /table new and match end, and written rarely:
+        # kept here once read, forgotten when a transaction writes them (this process is
+        # the database's only writer).
+        self.settings_cache: dict[int, GuildSettings] = {}
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
@@ -244,13 +250,16 @@ class Store(RecordReads):
             if db is None:
                 raise RuntimeError("the store is closed")
             db.execute("BEGIN IMMEDIATE")
+            tx = Tx(db)
             try:
-                yield Tx(db)
+                yield tx
             except BaseException:
                 if db.in_transaction:
                     db.execute("ROLLBACK")
                 raise
             db.execute("COMMIT")
+            for guild in tx.settings_changed:
+                self.settings_cache.pop(guild, None)
         self._commits += 1
         if self._commits % CHECKPOINT_EVERY == 0:
             self._start_checkpoint()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections import defaultdict
 
@@ -357,3 +358,21 @@ async def test_guild_settings(store):
         async with store.transaction() as tx:
             await tx.set_guild_settings(5, colour="red")
     assert (await store.guild_settings(6)).ai_rated is False
+
+
+async def test_guild_settings_read_after_a_write_are_the_new_ones(tmp_path):
+    """Settings are kept once read; a transaction that writes them makes the next read fresh
+    (and a rolled-back one leaves the old ones)."""
+    store = await Store.open(tmp_path / "s.db")
+    try:
+        assert (await store.guild_settings(5)).default_preset == "russian"
+        async with store.transaction() as tx:
+            await tx.set_guild_settings(5, default_preset="polish")
+        assert (await store.guild_settings(5)).default_preset == "polish"
+        with contextlib.suppress(RuntimeError):
+            async with store.transaction() as tx:
+                await tx.set_guild_settings(5, default_preset="elwood2")
+                raise RuntimeError("rolled back")
+        assert (await store.guild_settings(5)).default_preset == "polish"
+    finally:
+        await store.close()
