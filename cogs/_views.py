@@ -123,20 +123,12 @@ def table_view(table: Table, loc: str | None = None) -> discord.ui.View:
     return view
 
 
-def leave_confirm_view(table: Table, loc: str | None = None) -> discord.ui.View:
-    """Leaving a running match: an AI plays the seat until "I'm back"."""
+def confirm_view(table: Table, what: str, loc: str | None = None) -> discord.ui.View:
+    """Yes / No for a step that needs a second thought (``what``: leave, end)."""
     view = discord.ui.View(timeout=None)
-    view.add_item(TableButton(table.id, "leaveyes", label=t("button.leave_yes", loc),
+    view.add_item(TableButton(table.id, f"{what}yes", label=t(f"button.{what}_yes", loc),
                               style=discord.ButtonStyle.danger))
-    view.add_item(TableButton(table.id, "leaveno", label=t("button.leave_no", loc)))
-    return view
-
-
-def end_confirm_view(table: Table, loc: str | None = None) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(TableButton(table.id, "endyes", label=t("button.end_yes", loc),
-                              style=discord.ButtonStyle.danger))
-    view.add_item(TableButton(table.id, "endno", label=t("button.end_no", loc)))
+    view.add_item(TableButton(table.id, f"{what}no", label=t(f"button.{what}_no", loc)))
     return view
 
 

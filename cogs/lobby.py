@@ -15,8 +15,7 @@ from cogs._bot import TysiacBot, actor_of, locale_of, ls, public_locale, send, w
 from cogs._views import (
     MessageParts,
     Pressed,
-    end_confirm_view,
-    leave_confirm_view,
+    confirm_view,
     table_message,
 )
 
@@ -98,7 +97,7 @@ class Lobby(commands.Cog):
         if table.status is TableStatus.PLAYING and table.seat_of(interaction.user.id) is not None:
             loc = locale_of(interaction)
             await send(interaction, MessageParts(content=t("ok.leave_confirm", loc),
-                                                 view=leave_confirm_view(table, loc)))
+                                                 view=confirm_view(table, "leave", loc)))
             return
         out = await self.service.leave(table.id, actor_of(interaction))
         await self._say(interaction, out.key, out.params)
@@ -132,7 +131,7 @@ class Lobby(commands.Cog):
         self.service.may_end(table.id, actor_of(interaction))
         loc = locale_of(interaction)
         await send(interaction, MessageParts(content=t("ok.end_confirm", loc),
-                                             view=end_confirm_view(table, loc)))
+                                             view=confirm_view(table, "end", loc)))
 
     @table.command(name="rules", description=ls("cmd.table.rules"))
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
@@ -203,7 +202,7 @@ class Lobby(commands.Cog):
         if table.status is TableStatus.PLAYING:  # ask first, in a message of his own
             loc = locale_of(interaction)
             await send(interaction, MessageParts(content=t("ok.leave_confirm", loc),
-                                                 view=leave_confirm_view(table, loc)))
+                                                 view=confirm_view(table, "leave", loc)))
             return
         out = await self.service.leave(p.table_id, actor_of(interaction))
         await self._update_table_message(interaction, out.table)
