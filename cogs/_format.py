@@ -10,17 +10,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bot.game.actions import Action, Flag, Verb
-from bot.game.cards import SUIT_SYMBOLS, card_pretty, card_str, suit_of
+from bot.game.cards import SUIT_SYMBOLS, card_pretty, display_key, suit_of
 from bot.game.observation import Observation
 from bot.game.state import HandEnd, HandResult, Phase
 from bot.i18n import t
 from bot.tables import Table, TableStatus
-from render.hand import card_key
 
 
 def shown_order(cards: Iterable[int]) -> list[int]:
     """Cards in the order the hand image shows them (♠ ♥ ♣ ♦, high to low)."""
-    return sorted(cards, key=lambda c: card_key(card_str(c)))
+    return sorted(cards, key=display_key)
 
 
 def cards_text(cards: Iterable[int]) -> str:

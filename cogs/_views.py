@@ -15,13 +15,12 @@ from typing import Any
 import discord
 
 from bot.game.actions import Action, Flag, Verb
-from bot.game.cards import card_pretty, card_str, is_red
+from bot.game.cards import card_pretty, card_str, display_key, is_red
 from bot.game.state import Phase
 from bot.i18n import t
 from bot.tables import Table, TableStatus
 from cogs._format import hand_text, shown_order, table_text
 from cogs._ids import BUTTON_TEMPLATE, SELECT_TEMPLATE, custom_id
-from render.hand import card_key
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +43,8 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTO
         super().__init__(discord.ui.Button(
             label=label, style=style, disabled=disabled, row=row,
             custom_id=custom_id(table_id, verb, arg, hand)))
-        self.pressed = Pressed(table_id, verb, arg, hand)
+        # plain attributes: buttons are built by the thousand, pressed once
+        self.table_id, self.verb, self.arg, self.hand = table_id, verb, arg, hand
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
@@ -52,7 +52,8 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTO
         return cls(int(match["table"]), match["verb"], match["arg"], hand=match["hand"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.client.route_component(interaction, self.pressed)
+        await interaction.client.route_component(
+            interaction, Pressed(self.table_id, self.verb, self.arg, self.hand))
 
 
 class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):
@@ -62,7 +63,7 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELEC
         super().__init__(discord.ui.Select(
             custom_id=custom_id(table_id, "choose", arg, hand), options=options or [],
             placeholder=placeholder, row=row, min_values=1, max_values=1))
-        self.pressed = Pressed(table_id, "choose", arg, hand)
+        self.table_id, self.arg, self.hand = table_id, arg, hand
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
@@ -70,9 +71,8 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELEC
         return cls(int(match["table"]), match["arg"], hand=match["hand"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        p = self.pressed
-        await interaction.client.route_component(
-            interaction, Pressed(p.table_id, p.verb, p.arg, p.hand, tuple(self.item.values)))
+        await interaction.client.route_component(interaction, Pressed(
+            self.table_id, "choose", self.arg, self.hand, tuple(self.item.values)))
 
 
 DYNAMIC_ITEMS = (TableButton, TableSelect)
@@ -227,13 +227,13 @@ def _face_down_view(view: discord.ui.View, legal: tuple[Action, ...], loc: str |
 
 def _by_card(legal: list[Action]) -> list[Action]:
     """Actions in the image's card order."""
-    return sorted(legal, key=lambda a: card_key(card_str(a.card)) if a.card >= 0 else (9, 0))
+    return sorted(legal, key=lambda a: display_key(a.card) if a.card >= 0 else (9, 0))
 
 
 def _declare_buttons(legal: list[Action]) -> list[Action]:
     """Leads that declare (marriage with its king or queen, four aces); five fit a row."""
     out = [a for a in legal if a.verb is Verb.PLAY and a.flag is not Flag.NONE]
-    out.sort(key=lambda a: (a.flag is not Flag.ACES, card_key(card_str(a.card))))
+    out.sort(key=lambda a: (a.flag is not Flag.ACES, display_key(a.card)))
     return out[:5]
 
 

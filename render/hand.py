@@ -12,11 +12,12 @@ import threading
 
 from PIL import Image, ImageDraw
 
+from bot.game.cards import DISPLAY_SUITS, SUITS, display_key, parse_card
 from render import _draw, cards, fonts
 from render._draw import GOLD, INK, INK_DIM
-from render.model import RANKS, HandView, split_card
+from render.model import HandView
 
-SUIT_ORDER = ("S", "H", "C", "D")
+SUIT_ORDER = tuple(SUITS[s] for s in DISPLAY_SUITS)  # ♠ ♥ ♣ ♦
 NEW = (64, 160, 255)
 _LOCK = threading.Lock()
 _DIMMED: dict[tuple[str, int, int], Image.Image] = {}
@@ -25,8 +26,7 @@ _DIMMED: dict[tuple[str, int, int], Image.Image] = {}
 def card_key(card: str) -> tuple[int, int]:
     """The one card order of the bot (image, text and buttons): suits ♠ ♥ ♣ ♦ (the colours
     alternate), then rank high to low."""
-    r, s = split_card(card)
-    return SUIT_ORDER.index(s), -RANKS.index(r)
+    return display_key(parse_card(card))
 
 
 def sort_cards(hand: tuple[str, ...] | list[str], trump: str | None = None) -> list[str]:

@@ -70,6 +70,17 @@ def beats(c: int, best: int, trump: int) -> bool:
     return (c >> 3 == best >> 3 and c > best) or (c >> 3 == trump and best >> 3 != trump)
 
 
+# The one order the bot shows cards in (image, text, buttons): ♠ ♥ ♣ ♦, so that the colours
+# alternate, then from the highest rank down.
+DISPLAY_SUITS = (3, 2, 0, 1)
+_DISPLAY_KEYS = tuple((DISPLAY_SUITS.index(c >> 3), -(c & 7)) for c in range(32))
+
+
+def display_key(c: int) -> tuple[int, int]:
+    """Sort key of the bot's card order (see ``DISPLAY_SUITS``)."""
+    return _DISPLAY_KEYS[c]
+
+
 def card_sort_key(c: int) -> tuple[int, int]:
     """Sort key for showing a hand: by suit C D H S, high to low within a suit."""
     return c >> 3, -(c & 7)

@@ -21,10 +21,25 @@ DEFAULT = "en"
 CATALOGS: dict[str, dict[str, str]] = {"en": en.MESSAGES}
 
 
+# locale -> catalog, computed once per locale for the catalogs of that moment (a test may
+# add a catalog: the count of catalogs is part of the key)
+_CHOSEN: dict[tuple[str, int], str] = {}
+
+
 def language(locale: str | None) -> str:
     """The catalog for a Discord locale: "en-US" -> "en", unknown -> the default."""
     if not locale:
         return DEFAULT
+    key = (locale, len(CATALOGS))
+    got = _CHOSEN.get(key)
+    if got is None:
+        got = _language(locale)
+        if len(_CHOSEN) < 1024:
+            _CHOSEN[key] = got
+    return got
+
+
+def _language(locale: str) -> str:
     code = str(locale).replace("_", "-")
     if code in CATALOGS:
         return code
