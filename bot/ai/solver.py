@@ -146,13 +146,10 @@ class Solver:
             if maximise:
                 if v > best:
                     best = v
-                    if v > alpha:
-                        alpha = v
-            else:
-                if v < best:
-                    best = v
-                    if v < beta:
-                        beta = v
+                    alpha = max(alpha, v)
+            elif v < best:
+                best = v
+                beta = min(beta, v)
             if alpha >= beta:
                 break
         return best
