@@ -42,6 +42,7 @@ class Style:
     aces_first: bool = False
     blunder: float = 0.0  # chance to play a card without thinking
     match_aware: bool = True
+    rospisat_gap: int = 40  # give up when the hand counts this much below the bid
 
 
 NORMAL = Style()
@@ -203,7 +204,7 @@ class ClubPlayer:
         hand = to_mask(o.hand)
         value = hand_value(o, hand, with_talon=False) - self.style.margin
         ros = [a for a in legal if a.verb in (Verb.ROSPISAT, Verb.SPISAT)]
-        if ros and value + 40 < o.winning_bid:
+        if ros and value + self.style.rospisat_gap < o.winning_bid:
             me = o.seat
             third = me is not None and o.rules.rospisat_penalty and (
                 o.rospisat_calls[me] % 3 == 2)

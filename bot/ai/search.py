@@ -1,11 +1,15 @@
-"""The strong player: Monte Carlo over sampled worlds, each finished by club players.
+"""The strong player: perfect-information Monte Carlo over sampled worlds.
 
-For every decision it samples deals that agree with everything the seat knows
-(``bot.ai.worlds``), plays each candidate action in each world and finishes the hand with
-club players on every seat, and takes the action with the best mean change to its own match
-total. Bidding, the talon, gifts and discards, the raise and rospisat come from the same
-machinery: the candidate is played out over the sampled talons and hands. Worlds are shared
-between candidates (common random numbers), and the loop stops at the time budget.
+For a card it samples deals that agree with everything the seat knows (``bot.ai.worlds``)
+and solves each one double-dummy (``bot.ai.solver``): does the declarer still make his
+contract after this card? The card that wins the most worlds for the seat's side is played;
+the club player's card stands unless another one is strictly better. Early in a hand, when
+not one world can be solved within the budget, it plays the club player's card.
+
+Bidding, the talon, gifts, the raise and rospisat are the club player's (``normal``): the
+earlier version played them out over sampled talons with club players and overbid, and a
+solve from the first trick takes longer than the budget. Positions the solver does not
+cover (a stock to draw from, four aces to declare) are played out with club players.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import random
 import time
 
 from bot.ai.club import NORMAL, ClubPlayer
+from bot.ai.solver import Aborted, action_reaches, action_values, solver_for, supported
 from bot.ai.worlds import Sampler, agrees
 from bot.game.actions import Action, Flag, Verb
 from bot.game.cards import RANK_POINTS
@@ -41,7 +46,14 @@ class SearchPlayer:
         self.last_worlds = 0
         if len(candidates) < 2 or o.seat is None:
             return fallback
-        deadline = start + self.budget * 0.9
+        # Stop with a margin: the club player, the sampler and a niced process share it.
+        deadline = start + self.budget * 0.8
+        if o.phase is Phase.PLAY:
+            solved = self._solve(o, candidates, deadline, rng)
+            if solved is not None:
+                return solved
+        if o.phase is not Phase.PLAY:
+            return fallback
         sampler = Sampler(o)
         me = o.seat
         totals = [0.0] * len(candidates)
@@ -71,6 +83,48 @@ class SearchPlayer:
             return fallback
         best = max(range(len(candidates)),
                    key=lambda i: (totals[i], candidates[i] is fallback))
+        return candidates[best]
+
+
+    def _solve(self, o: Observation, candidates: list[Action], deadline: float,
+               rng: random.Random) -> Action | None:
+        """The card that wins the most solved worlds (None: the solver does not apply)."""
+        me = o.seat
+        assert me is not None
+        sampler = Sampler(o)
+        wins = [0.0] * len(candidates)
+        worlds = 0
+        misses = 0
+        while time.perf_counter() < deadline and (
+                self.max_worlds is None or worlds < self.max_worlds):
+            world = sampler.world(rng)
+            if world is None or not agrees(o, world):
+                misses += 1
+                if misses > 5 and not worlds:
+                    return None
+                continue
+            if not supported(world):
+                return None
+            d = world.declarer
+            try:
+                if d >= 0:
+                    solver = solver_for(world, frozenset({d}), deadline=deadline)
+                    need = world.contract - world.points[d] - world.decl[d]
+                    sign = 1.0 if me == d else -1.0
+                    got = [sign if r else -sign
+                           for r in action_reaches(world, solver, candidates, need)]
+                else:  # everyone for himself: my own points
+                    solver = solver_for(world, frozenset({me}), deadline=deadline)
+                    got = [float(v) for v in action_values(world, solver, candidates)]
+            except Aborted:
+                break
+            for i, v in enumerate(got):
+                wins[i] += v
+            worlds += 1
+        self.last_worlds = worlds
+        if not worlds:
+            return candidates[0]  # the club player's card
+        best = max(range(len(candidates)), key=lambda i: (wins[i], i == 0))
         return candidates[best]
 
 

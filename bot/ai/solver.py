@@ -1,0 +1,261 @@
+"""A double-dummy solver: the best play of the remaining tricks with every hand face up.
+
+The declarer plays against the defenders as a coalition: the search maximises the points the
+declarer's side (``maxside``) takes from now on (card points of its tricks plus its
+declarations) and the other side minimises them. It is alpha-beta over single cards with a
+transposition table at the start of each trick, keyed by the cards still held, the leader,
+the trump and (for marriages valued by order) how many were declared: the value of the rest
+of a hand depends on nothing else. The trick-taking rules are the preset's (follow suit, the
+trump when void, must-beat); ``tests/ai`` checks the moves against the engine's own.
+
+Unsupported here (the caller plays on with club players instead): a stock still to draw
+from and four aces that can still be declared.
+"""
+
+from __future__ import annotations
+
+import time
+
+from bot.game.actions import Action, Flag, Verb
+from bot.game.cards import ALL_ACES, CARD_POINTS, RK, RQ, SUIT_MASK
+from bot.game.limits import on_lviv_barrel
+from bot.game.rules import MarriageValueMode, MustBeat, Rules
+from bot.game.state import Phase, State
+
+_ORDER_VALUES = (40, 60, 80, 100)
+_INF = 10_000
+
+
+class Aborted(Exception):
+    """The search used up its node allowance or passed its deadline."""
+
+
+class Solver:
+    """Double-dummy values of one deal's remaining tricks for the side in ``maxside``."""
+
+    def __init__(self, rules: Rules, order: tuple[int, ...], maxside: frozenset[int],
+                 marriage_values: tuple[tuple[int, ...], ...], *,
+                 may_declare_first: bool = False, trump_locked: bool = False,
+                 node_limit: int = 1 << 62, deadline: float = float("inf")) -> None:
+        self.rules = rules
+        self.order = order  # seats in playing order (clockwise), the active ones only
+        self.k = len(order)
+        self.nxt = {p: order[(i + 1) % self.k] for i, p in enumerate(order)}
+        self.maxside = maxside
+        self.mvals = marriage_values  # per seat, per suit (0 where it scores nothing)
+        self.by_order = rules.marriage_value_mode is MarriageValueMode.BY_ORDER
+        self.may_declare_first = may_declare_first
+        self.trump_locked = trump_locked  # four aces made it no-trump for good
+        mb = rules.must_beat
+        self.beat_always = mb is MustBeat.ALWAYS
+        self.beat_follow = mb is MustBeat.FOLLOW
+        self.must_trump = rules.must_trump_when_void
+        self.tt: dict[tuple[object, ...], tuple[int, int]] = {}
+        self.nodes = 0
+        self.node_limit = node_limit
+        self.deadline = deadline  # time.perf_counter() value to stop at
+
+    # ---- rules ------------------------------------------------------------------------
+    def legal(self, hand: int, trick: tuple[tuple[int, int], ...], trump: int) -> int:
+        """Mask of the cards that may be played to ``trick`` from ``hand``."""
+        if not trick:
+            return hand
+        lead = trick[0][1]
+        led = lead >> 3
+        follow = hand & SUIT_MASK[led]
+        if follow:
+            cand = follow
+        elif self.must_trump and trump >= 0 and hand & SUIT_MASK[trump]:
+            cand = hand & SUIT_MASK[trump]
+        else:
+            cand = hand
+        if self.beat_always or (self.beat_follow and follow):
+            best = lead
+            for _, c in trick[1:]:
+                if (c >> 3 == best >> 3 and c > best) or (c >> 3 == trump and best >> 3 != trump):
+                    best = c
+            bs = best >> 3
+            beaters = cand & SUIT_MASK[bs] & ~((2 << best) - 1)
+            if trump >= 0 and bs != trump:
+                beaters |= cand & SUIT_MASK[trump]
+            if beaters:
+                cand = beaters
+        return cand
+
+    def moves(self, hand: int, trick: tuple[tuple[int, int], ...], trump: int,
+              declare: bool) -> list[tuple[int, int]]:
+        """(card, marriage suit or -1) pairs: the cards, and marriage leads when allowed."""
+        mask = self.legal(hand, trick, trump)
+        out = []
+        m = mask
+        while m:
+            low = m & -m
+            c = low.bit_length() - 1
+            m ^= low
+            out.append((c, -1))
+        if declare and not trick:
+            for s in range(4):
+                k, q = s * 8 + RK, s * 8 + RQ
+                if hand >> k & 1 and hand >> q & 1:
+                    out.append((q, s))
+                    out.append((k, s))
+        return out
+
+    # ---- search -----------------------------------------------------------------------
+    def value(self, hands: list[int], trick: tuple[tuple[int, int], ...], seat: int,
+              trump: int, ndecl: int, declare: bool, alpha: int = -_INF,
+              beta: int = _INF) -> int:
+        """Points ``maxside`` takes from here on (the current trick included)."""
+        self.nodes += 1
+        if self.nodes > self.node_limit or (
+                not self.nodes & 255 and time.perf_counter() > self.deadline):
+            raise Aborted
+        if not trick:
+            if not hands[seat]:
+                return 0
+            key = (*hands, seat, trump, ndecl if self.by_order else 0, declare)
+            lo, hi = self.tt.get(key, (-_INF, _INF))
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo == hi:
+                return lo
+            a0, b0 = max(alpha, lo), min(beta, hi)
+            v = self._search(hands, trick, seat, trump, ndecl, declare, a0, b0)
+            if v <= a0:
+                hi = v
+            elif v >= b0:
+                lo = v
+            else:
+                lo = hi = v
+            self.tt[key] = (lo, hi)
+            return v
+        return self._search(hands, trick, seat, trump, ndecl, declare, alpha, beta)
+
+    def _search(self, hands: list[int], trick: tuple[tuple[int, int], ...], seat: int,
+                trump: int, ndecl: int, declare: bool, alpha: int, beta: int) -> int:
+        maximise = seat in self.maxside
+        hand = hands[seat]
+        ms = self.moves(hand, trick, trump, declare)
+        if len(ms) > 1:
+            ms.sort(key=lambda m: self._order_key(m, trick, trump, maximise))
+        best = -_INF if maximise else _INF
+        for c, suit in ms:
+            v = self.after(hands, trick, seat, trump, ndecl, declare, c, suit, alpha, beta)
+            if maximise:
+                if v > best:
+                    best = v
+                    alpha = max(alpha, v)
+            elif v < best:
+                best = v
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
+        return best
+
+    def after(self, hands: list[int], trick: tuple[tuple[int, int], ...], seat: int,
+              trump: int, ndecl: int, declare: bool, c: int, suit: int,
+              alpha: int = -_INF, beta: int = _INF) -> int:
+        """The value once ``seat`` plays ``c`` (declaring the marriage of ``suit`` if >= 0)."""
+        gain = 0
+        if suit >= 0:
+            val = _ORDER_VALUES[min(ndecl, 3)] if self.by_order else self.mvals[seat][suit]
+            if seat in self.maxside:
+                gain = val
+            ndecl += 1
+            if not self.trump_locked:
+                trump = suit
+        hands[seat] ^= 1 << c
+        t = (*trick, (seat, c))
+        try:
+            if len(t) < self.k:
+                return gain + self.value(hands, t, self.nxt[seat], trump, ndecl, declare,
+                                         alpha - gain, beta - gain)
+            w, best = t[0]
+            pts = CARD_POINTS[best]
+            for p, x in t[1:]:
+                pts += CARD_POINTS[x]
+                if (x >> 3 == best >> 3 and x > best) or (x >> 3 == trump and best >> 3 != trump):
+                    w, best = p, x
+            if w in self.maxside:
+                gain += pts
+            return gain + self.value(hands, (), w, trump, ndecl, True, alpha - gain, beta - gain)
+        finally:
+            hands[seat] ^= 1 << c
+
+    def _order_key(self, m: tuple[int, int], trick: tuple[tuple[int, int], ...], trump: int,
+                   maximise: bool) -> tuple[int, int]:
+        c, suit = m
+        if suit >= 0:
+            return (-2, -c)
+        if not trick:
+            return (0, -(c & 7) - (8 if c >> 3 == trump else 0))
+        best_seat, best = trick[0]
+        for p, x in trick[1:]:
+            if (x >> 3 == best >> 3 and x > best) or (x >> 3 == trump and best >> 3 != trump):
+                best_seat, best = p, x
+        wins = (c >> 3 == best >> 3 and c > best) or (c >> 3 == trump and best >> 3 != trump)
+        if wins:
+            return (0, CARD_POINTS[c] + (20 if c >> 3 == trump else 0))
+        friend = (best_seat in self.maxside) == maximise
+        return (1, -CARD_POINTS[c] if friend else CARD_POINTS[c])
+
+
+def supported(s: State) -> bool:
+    """The solver can play this position (no stock to draw from, no four aces to declare)."""
+    r = s.rules
+    if s.stock_pos < len(s.stock):
+        return False
+    return r.four_aces_bonus is None or not any(
+        h & ALL_ACES == ALL_ACES for h in s.held)
+
+
+def solver_for(s: State, maxside: frozenset[int], node_limit: int = 1 << 62,
+               deadline: float = float("inf")) -> Solver:
+    """A solver for the deal of ``s`` (its rules, seats and marriage values)."""
+    r = s.rules
+    order = []
+    p = s.active[0]
+    for _ in s.active:
+        order.append(p)
+        p = s.next_seat[p]
+    mvals = tuple(
+        (0, 0, 0, 0) if on_lviv_barrel(r, s.match.totals[p]) else tuple(r.marriage_values)
+        for p in range(r.seats))
+    return Solver(r, tuple(order), maxside, mvals,
+                  may_declare_first=r.marriage_on_first_lead, trump_locked=s.trump_locked,
+                  node_limit=node_limit, deadline=deadline)
+
+
+def action_values(s: State, solver: Solver, actions: list[Action]) -> list[int]:
+    """Each play's value (points ``solver.maxside`` takes from now on) in the deal ``s``."""
+    if s.phase not in (Phase.PLAY, Phase.CONTRACT):
+        raise ValueError("the solver plays cards only")
+    hands = list(s.held)
+    declare = s.trick_no > 0 or solver.may_declare_first
+    out = []
+    for a in actions:
+        if a.verb is not Verb.PLAY:
+            raise ValueError("the solver plays cards only")
+        suit = a.card >> 3 if a.flag is Flag.MARRIAGE else -1
+        out.append(solver.after(hands, s.trick, a.seat, s.trump, s.marriages_declared,
+                                declare, a.card, suit))
+    return out
+
+
+def action_reaches(s: State, solver: Solver, actions: list[Action], need: int) -> list[bool]:
+    """Whether ``maxside`` still takes at least ``need`` more points after each play."""
+    if s.phase not in (Phase.PLAY, Phase.CONTRACT):
+        raise ValueError("the solver plays cards only")
+    hands = list(s.held)
+    declare = s.trick_no > 0 or solver.may_declare_first
+    out = []
+    for a in actions:
+        if a.verb is not Verb.PLAY:
+            raise ValueError("the solver plays cards only")
+        suit = a.card >> 3 if a.flag is Flag.MARRIAGE else -1
+        v = solver.after(hands, s.trick, a.seat, s.trump, s.marriages_declared, declare,
+                         a.card, suit, need - 1, need)
+        out.append(v >= need)
+    return out
