@@ -16,10 +16,14 @@ from bot.ai.memory import Memory, recall
 from bot.game.actions import Action, Flag, Verb
 from bot.game.cards import (
     RA,
+    RANK_OF,
     RANK_POINTS,
     RK,
     RQ,
     SUIT_MASK,
+    SUIT_OF,
+    beats,
+    card,
     cards_of,
     marriages_in,
     mask_points,
@@ -87,7 +91,7 @@ def hand_value(o: Observation, hand: int, *, with_talon: bool) -> int:
             if len(cards) >= 4:
                 runs += max(0, long - 1)
         for c in cards[:runs]:
-            pts += RANK_POINTS[c & 7]
+            pts += RANK_POINTS[RANK_OF[c]]
         sure += runs
     avg_other = (mask_points(out) / max(1, out.bit_count())) if out else 0
     pts += int(sure * (k - 1) * avg_other * 0.8)
@@ -189,12 +193,12 @@ class ClubPlayer:
 
         def cost(a: Action) -> tuple[float, float]:
             c = a.card
-            pts = RANK_POINTS[c & 7]
-            guarded = c & 7 == RA or (hand >> (c | 7) & 1 and c & 7 >= RK)
+            pts = RANK_POINTS[RANK_OF[c]]
+            guarded = RANK_OF[c] == RA or (hand >> card(RA, SUIT_OF[c]) & 1 and RANK_OF[c] >= RK)
             if a.verb is Verb.DISCARD and to_self and not guarded and c not in keep:
                 return (-pts, rng.random())  # points laid away count for the declarer
-            value = pts + (100 if c in keep else 0) + (30 if c & 7 == RA else 0)
-            value += counts[c >> 3]  # short suits go first: voids let trumps in
+            value = pts + (100 if c in keep else 0) + (30 if RANK_OF[c] == RA else 0)
+            value += counts[SUIT_OF[c]]  # short suits go first: voids let trumps in
             return (value, rng.random())
 
         return min(moves, key=cost)
@@ -254,7 +258,7 @@ class Table:
 
     def can_beat(self, p: int, best: int, led: int) -> bool:
         """Seat ``p`` may hold a card that beats ``best`` in a trick led in ``led``."""
-        bs = best >> 3
+        bs = SUIT_OF[best]
         for c in cards_of(self.out & SUIT_MASK[bs]):
             if c > best and self.may_hold(p, c):
                 return True
@@ -265,7 +269,7 @@ class Table:
 
     def holds_top(self, c: int) -> bool:
         """No one else may hold a higher card of its suit."""
-        return not any(x > c for x in cards_of(self.out & SUIT_MASK[c >> 3]))
+        return not any(x > c for x in cards_of(self.out & SUIT_MASK[SUIT_OF[c]]))
 
     def play(self, plays: list[Action], rng: random.Random) -> Action:
         o = self.o
@@ -281,11 +285,12 @@ class Table:
         marriages = [a for a in plays if a.flag is Flag.MARRIAGE]
         plain = [a for a in plays if a.flag is Flag.NONE]
         if self.style.aces_first:
-            bare = [a for a in plain if a.card & 7 == RA]
+            bare = [a for a in plain if RANK_OF[a.card] == RA]
             if bare:
                 return bare[0]
         if marriages:
-            return max(marriages, key=lambda a: (marriage_worth(o, a.card >> 3), a.card & 7 == RQ))
+            return max(marriages, key=lambda a: (marriage_worth(o, SUIT_OF[a.card]),
+                                                 RANK_OF[a.card] == RQ))
         keep = set()
         for suit in marriages_in(self.hand):
             keep |= {suit * 8 + RK, suit * 8 + RQ}
@@ -293,7 +298,7 @@ class Table:
         t = self.trump
         # Pull trumps with the top trump while an opponent may still have one.
         if t >= 0:
-            tops = [a for a in plain if a.card >> 3 == t and self.holds_top(a.card)
+            tops = [a for a in plain if SUIT_OF[a.card] == t and self.holds_top(a.card)
                     and a.card not in keep]
             if tops and any(any(self.may_hold(p, c) for c in cards_of(self.out & SUIT_MASK[t]))
                             for p in opponents) and o.declarer == self.me:
@@ -303,30 +308,30 @@ class Table:
             c = a.card
             if c in keep or not self.holds_top(c):
                 continue
-            if any(self.can_beat(p, c, c >> 3) for p in opponents):
+            if any(self.can_beat(p, c, SUIT_OF[c]) for p in opponents):
                 continue
             winners.append(a)
         if winners:
-            return max(winners, key=lambda a: (RANK_POINTS[a.card & 7], rng.random()))
+            return max(winners, key=lambda a: (RANK_POINTS[RANK_OF[a.card]], rng.random()))
         # Nothing wins for sure: give away as little as possible, from a suit where an
         # opponent cannot ruff and where the cards are not needed for a marriage.
         def cost(a: Action) -> tuple[int, int, float]:
             c = a.card
-            ruffed = t >= 0 and c >> 3 != t and any(self.void(p, c >> 3) for p in opponents)
-            pts = RANK_POINTS[c & 7] + (50 if c in keep else 0)
-            if c & 7 == RA:
+            ruffed = t >= 0 and SUIT_OF[c] != t and any(self.void(p, SUIT_OF[c]) for p in opponents)
+            pts = RANK_POINTS[RANK_OF[c]] + (50 if c in keep else 0)
+            if RANK_OF[c] == RA:
                 pts += 20
-            return (pts + (8 if ruffed else 0), c >> 3 == t, rng.random())
+            return (pts + (8 if ruffed else 0), SUIT_OF[c] == t, rng.random())
         return min(plain or plays, key=cost)
 
     def follow(self, plays: list[Action], rng: random.Random) -> Action:
         o = self.o
         trick = o.trick
-        led = trick[0][1] >> 3
+        led = SUIT_OF[trick[0][1]]
         t = self.trump
         best_seat, best = trick[0]
         for p, c in trick[1:]:
-            if (c >> 3 == best >> 3 and c > best) or (c >> 3 == t and best >> 3 != t):
+            if beats(c, best, t):
                 best_seat, best = p, c
         k = len(o.active)
         order = list(o.active)
@@ -337,34 +342,34 @@ class Table:
         for suit in marriages_in(self.hand):
             keep |= {suit * 8 + RK, suit * 8 + RQ}
 
-        def beats(c: int) -> bool:
-            return (c >> 3 == best >> 3 and c > best) or (c >> 3 == t and best >> 3 != t)
+        def wins(c: int) -> bool:
+            return beats(c, best, t)
 
         def cheap(a: Action) -> tuple[int, int, float]:
             c = a.card
-            return (RANK_POINTS[c & 7] + (40 if c in keep else 0) + (15 if c & 7 == RA else 0),
-                    c >> 3 == t, rng.random())
+            return (RANK_POINTS[RANK_OF[c]] + (40 if c in keep else 0)
+                    + (15 if RANK_OF[c] == RA else 0), SUIT_OF[c] == t, rng.random())
 
         if best_seat in self.friends:
             safe = not any(self.can_beat(p, best, led) for p in later_foes)
             if safe:  # a friend takes it: add points that are not needed later
                 def smear(a: Action) -> tuple[int, float]:
                     c = a.card
-                    pts = RANK_POINTS[c & 7]
-                    if c in keep or (c >> 3 == t and t >= 0) or (
-                            c & 7 == RA and not self.style.aces_first):
+                    pts = RANK_POINTS[RANK_OF[c]]
+                    if c in keep or (SUIT_OF[c] == t and t >= 0) or (
+                            RANK_OF[c] == RA and not self.style.aces_first):
                         pts = -pts - 1
                     return (pts, rng.random())
                 return max(plays, key=smear)
             return min(plays, key=cheap)
-        winners = [a for a in plays if beats(a.card)]
+        winners = [a for a in plays if wins(a.card)]
         if winners:
             sure = [a for a in winners if not any(self.can_beat(p, a.card, led)
                                                   for p in later_foes)]
             if sure:
-                return min(sure, key=lambda a: (a.card >> 3 == t, RANK_POINTS[a.card & 7],
-                                                a.card & 7, a.card in keep))
-            points = sum(RANK_POINTS[c & 7] for _, c in trick)
+                return min(sure, key=lambda a: (SUIT_OF[a.card] == t, RANK_POINTS[RANK_OF[a.card]],
+                                                RANK_OF[a.card], a.card in keep))
+            points = sum(RANK_POINTS[RANK_OF[c]] for _, c in trick)
             if points >= 10:
-                return min(winners, key=lambda a: (a.card in keep, RANK_POINTS[a.card & 7]))
+                return min(winners, key=lambda a: (a.card in keep, RANK_POINTS[RANK_OF[a.card]]))
         return min(plays, key=cheap)

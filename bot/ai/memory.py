@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.game.cards import RA, RK, RQ, SUIT_MASK, to_mask
+from bot.game.cards import RA, RANK_OF, RK, RQ, SUIT_MASK, SUIT_OF, beats, to_mask
 from bot.game.observation import Observation
 from bot.game.rules import FourAcesEffect, MustBeat
 
@@ -25,7 +25,7 @@ class Memory:
 
 
 def _beats(c: int, best: int, trump: int) -> bool:
-    return (c >> 3 == best >> 3 and c > best) or (c >> 3 == trump and best >> 3 != trump)
+    return beats(c, best, trump)
 
 
 def recall(o: Observation) -> Memory:
@@ -46,11 +46,11 @@ def recall(o: Observation) -> Memory:
         leader, lead = trick[0]
         if pending and pending[0][0] == leader:
             _, suit, _ = pending[0]
-            if suit >= 0 and lead >> 3 == suit and lead & 7 in (RK, RQ):
+            if suit >= 0 and SUIT_OF[lead] == suit and RANK_OF[lead] in (RK, RQ):
                 pending.pop(0)
                 if not locked:
                     trump = suit
-            elif suit < 0 and lead & 7 == RA:
+            elif suit < 0 and RANK_OF[lead] == RA:
                 pending.pop(0)
                 if r.four_aces_effect is FourAcesEffect.NO_TRUMP:
                     trump, locked = -1, True
@@ -59,10 +59,10 @@ def recall(o: Observation) -> Memory:
         stock_left -= k
         if free:
             continue
-        led = lead >> 3
+        led = SUIT_OF[lead]
         best = lead
         for p, c in trick[1:]:
-            suit = c >> 3
+            suit = SUIT_OF[c]
             followed = suit == led
             if not followed:
                 voids[p] |= 1 << led
@@ -73,16 +73,16 @@ def recall(o: Observation) -> Memory:
             mb = r.must_beat
             if (mb is MustBeat.ALWAYS or (mb is MustBeat.FOLLOW and followed)) and not _beats(
                     c, best, trump):
-                above = SUIT_MASK[best >> 3] & ~((2 << best) - 1)
+                above = SUIT_MASK[SUIT_OF[best]] & ~((2 << best) - 1)
                 if followed:
-                    if best >> 3 == led:
+                    if SUIT_OF[best] == led:
                         forbidden[p] |= above
                 elif trump >= 0 and suit == trump and r.must_trump_when_void:
-                    if best >> 3 == trump:
+                    if SUIT_OF[best] == trump:
                         forbidden[p] |= above
                 else:
                     forbidden[p] |= above
-                    if trump >= 0 and best >> 3 != trump:
+                    if trump >= 0 and SUIT_OF[best] != trump:
                         forbidden[p] |= SUIT_MASK[trump]
                         voids[p] |= 1 << trump
             if _beats(c, best, trump):

@@ -21,7 +21,7 @@ from bot.ai.club import NORMAL, ClubPlayer
 from bot.ai.solver import Aborted, action_reaches, action_values, solver_for, supported
 from bot.ai.worlds import Sampler, agrees
 from bot.game.actions import Action, Flag, Verb
-from bot.game.cards import RANK_POINTS
+from bot.game.cards import RANK_OF, RANK_POINTS
 from bot.game.engine import apply_into
 from bot.game.observation import Observation, observe
 from bot.game.state import Phase, State
@@ -139,7 +139,7 @@ def _candidates(o: Observation, fallback: Action) -> list[Action]:
         out += [a for a in legal if a.verb is Verb.PASS] + bids[:2]
     elif phase is Phase.EXCHANGE:
         moves = [a for a in legal if a.verb in (Verb.GIVE, Verb.DISCARD)]
-        moves.sort(key=lambda a: (RANK_POINTS[a.card & 7], a.card))
+        moves.sort(key=lambda a: (RANK_POINTS[RANK_OF[a.card]], a.card))
         out += moves[:_MAX_CANDIDATES - 1]
         out += [a for a in legal if a.verb in (Verb.ROSPISAT, Verb.REDEAL)]
     elif phase is Phase.CONTRACT:

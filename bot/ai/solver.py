@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 
 from bot.game.actions import Action, Flag, Verb
-from bot.game.cards import ALL_ACES, CARD_POINTS, RK, RQ, SUIT_MASK
+from bot.game.cards import ALL_ACES, CARD_POINTS, RANK_OF, RK, RQ, SUIT_MASK, SUIT_OF, beats
 from bot.game.limits import on_lviv_barrel
 from bot.game.rules import MarriageValueMode, MustBeat, Rules
 from bot.game.state import Phase, State
@@ -61,7 +61,7 @@ class Solver:
         if not trick:
             return hand
         lead = trick[0][1]
-        led = lead >> 3
+        led = SUIT_OF[lead]
         follow = hand & SUIT_MASK[led]
         if follow:
             cand = follow
@@ -72,9 +72,9 @@ class Solver:
         if self.beat_always or (self.beat_follow and follow):
             best = lead
             for _, c in trick[1:]:
-                if (c >> 3 == best >> 3 and c > best) or (c >> 3 == trump and best >> 3 != trump):
+                if beats(c, best, trump):
                     best = c
-            bs = best >> 3
+            bs = SUIT_OF[best]
             beaters = cand & SUIT_MASK[bs] & ~((2 << best) - 1)
             if trump >= 0 and bs != trump:
                 beaters |= cand & SUIT_MASK[trump]
@@ -176,7 +176,7 @@ class Solver:
             pts = CARD_POINTS[best]
             for p, x in t[1:]:
                 pts += CARD_POINTS[x]
-                if (x >> 3 == best >> 3 and x > best) or (x >> 3 == trump and best >> 3 != trump):
+                if beats(x, best, trump):
                     w, best = p, x
             if w in self.maxside:
                 gain += pts
@@ -190,14 +190,14 @@ class Solver:
         if suit >= 0:
             return (-2, -c)
         if not trick:
-            return (0, -(c & 7) - (8 if c >> 3 == trump else 0))
+            return (0, -(RANK_OF[c]) - (8 if SUIT_OF[c] == trump else 0))
         best_seat, best = trick[0]
         for p, x in trick[1:]:
-            if (x >> 3 == best >> 3 and x > best) or (x >> 3 == trump and best >> 3 != trump):
+            if beats(x, best, trump):
                 best_seat, best = p, x
-        wins = (c >> 3 == best >> 3 and c > best) or (c >> 3 == trump and best >> 3 != trump)
+        wins = beats(c, best, trump)
         if wins:
-            return (0, CARD_POINTS[c] + (20 if c >> 3 == trump else 0))
+            return (0, CARD_POINTS[c] + (20 if SUIT_OF[c] == trump else 0))
         friend = (best_seat in self.maxside) == maximise
         return (1, -CARD_POINTS[c] if friend else CARD_POINTS[c])
 
@@ -238,7 +238,7 @@ def action_values(s: State, solver: Solver, actions: list[Action]) -> list[int]:
     for a in actions:
         if a.verb is not Verb.PLAY:
             raise ValueError("the solver plays cards only")
-        suit = a.card >> 3 if a.flag is Flag.MARRIAGE else -1
+        suit = SUIT_OF[a.card] if a.flag is Flag.MARRIAGE else -1
         out.append(solver.after(hands, s.trick, a.seat, s.trump, s.marriages_declared,
                                 declare, a.card, suit))
     return out
@@ -254,7 +254,7 @@ def action_reaches(s: State, solver: Solver, actions: list[Action], need: int) -
     for a in actions:
         if a.verb is not Verb.PLAY:
             raise ValueError("the solver plays cards only")
-        suit = a.card >> 3 if a.flag is Flag.MARRIAGE else -1
+        suit = SUIT_OF[a.card] if a.flag is Flag.MARRIAGE else -1
         v = solver.after(hands, s.trick, a.seat, s.trump, s.marriages_declared, declare,
                          a.card, suit, need - 1, need)
         out.append(v >= need)
