@@ -11,8 +11,8 @@ from bot.game.errors import RuleError
 from bot.game.events import AllPassed, AuctionWon, BidMade, Event, MarriageShown, Passed
 from bot.game.exchange import after_auction
 from bot.game.limits import (
+    auction_cap,
     forced_opening,
-    highest_allowed,
     lowest_bid,
     marriage_value,
     on_lviv_barrel,
@@ -20,6 +20,7 @@ from bot.game.limits import (
     qualifies_high,
 )
 from bot.game.match import throw_in
+from bot.game.rules import Rules
 from bot.game.state import Phase, State
 
 
@@ -32,11 +33,17 @@ def legal_bidding(s: State, seat: int) -> list[Action]:
             out.append(act(seat, Verb.BID, amount=opening_min(s)) if forced else PASSES[seat])
         else:
             lo = lowest_bid(s)
-            hi = highest_allowed(s, seat, s.held[seat])
-            step = s.rules.bid_step
-            out += bid_range(seat, lo, hi, step, Flag.NONE)
-            if s.blind >> seat & 1:
-                out += bid_range(seat, lo, hi, step, Flag.BLIND)
+            hi = auction_cap(s, seat, s.held[seat])
+            r = s.rules
+            if r.bid_step_high is None:
+                step = r.bid_step
+                out += bid_range(seat, lo, hi, step, Flag.NONE)
+                if s.blind >> seat & 1:
+                    out += bid_range(seat, lo, hi, step, Flag.BLIND)
+            else:
+                out += two_step_range(r, seat, lo, hi, Flag.NONE)
+                if s.blind >> seat & 1:
+                    out += two_step_range(r, seat, lo, hi, Flag.BLIND)
             if not forced:
                 out.append(PASSES[seat])
     if _predeal_claim_reason(s, seat):
@@ -48,6 +55,14 @@ def legal_bidding(s: State, seat: int) -> list[Action]:
 def bid_range(seat: int, lo: int, hi: int, step: int, flag: Flag) -> tuple[Action, ...]:
     """The bids lo, lo+step, ..., hi (cached: the same ranges recur every hand)."""
     return tuple(act(seat, Verb.BID, amount=n, flag=flag) for n in range(lo, hi + 1, step))
+
+
+def two_step_range(r: Rules, seat: int, lo: int, hi: int, flag: Flag) -> tuple[Action, ...]:
+    """The bids from lo to hi under bid_step_high: small steps below its threshold."""
+    at = r.bid_step_high_from
+    high = r.bid_step_high or r.bid_step
+    return (bid_range(seat, lo, min(hi, at - 1), r.bid_step, flag)
+            + bid_range(seat, max(lo, at), hi, high, flag))
 
 
 def _predeal_claim_reason(s: State, seat: int) -> str | None:
@@ -77,9 +92,12 @@ def check_bid(s: State, a: Action) -> None:
                         else "he has already looked at his cards", a)
     if a.flag not in (Flag.NONE, Flag.BLIND):
         raise RuleError("a bid can only be marked blind", a)
-    step = rules.bid_step
-    if n < lo or n % step:
-        raise RuleError(f"bids go up in steps of {step}, so the lowest bid now is {lo}", a)
+    if n < lo or not rules.is_bid_amount(n):
+        raise RuleError(f"bids go up in steps of {rules.bid_steps_text()}, so the lowest bid "
+                        f"now is {lo}", a)
+    cap = rules.bid_cap_before_talon
+    if cap is not None and n > cap:
+        raise RuleError(f"no bid may go above {cap} before the talon is seen", a)
     if on_lviv_barrel(rules, s.match.totals[seat]) and n > 120:
         raise RuleError("a player on the barrel may not bid more than 120", a)
     mask = s.held[seat]
@@ -144,7 +162,10 @@ def _next_bidder(s: State, seat: int, events: list[Event] | None) -> None:
     if not remaining:
         if events is not None:
             events.append(AllPassed(s.match.dealer))
-        throw_in(s, events)
+        if s.rules.dealer_forced_bid:
+            _dealer_forced(s, events)
+        else:
+            throw_in(s, events)
         return
     if len(remaining) == 1 and s.high_bidder == remaining[0]:
         s.declarer = s.high_bidder
@@ -158,6 +179,17 @@ def _next_bidder(s: State, seat: int, events: list[Event] | None) -> None:
     while passed >> p & 1:
         p = s.next_seat[p]
     s.to_act = p
+
+
+def _dealer_forced(s: State, events: list[Event] | None) -> None:
+    # The dealer speaks last, so he is the last active seat (dealer_forced_bid).
+    d = s.active[-1]
+    s.declarer = s.high_bidder = d
+    s.high = s.winning_bid = s.contract = opening_min(s)
+    s.high_blind = s.blind_win = False
+    if events is not None:
+        events.append(AuctionWon(d, s.high, False))
+    after_auction(s, events)
 
 
 def claim_predeal_redeal(s: State, a: Action) -> str:

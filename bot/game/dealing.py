@@ -46,6 +46,8 @@ def new_match(
     rospisat: Mapping[int, int] | None = None,
     barrel_falls: Mapping[int, int] | None = None,
     spisat: Mapping[int, int] | None = None,
+    sticks: Mapping[int, int] | None = None,
+    no_win: Mapping[int, int] | None = None,
 ) -> State:
     """A match waiting for its first deal; the mappings set counters per seat (default 0)."""
     n = rules.seats
@@ -59,6 +61,7 @@ def new_match(
         totals=per_seat(totals), barrel_hands=per_seat(barrel), barrel_falls=per_seat(barrel_falls),
         dashes=per_seat(dashes), rospisat_calls=per_seat(rospisat), spisat_calls=per_seat(spisat),
         dealer=dealer, golden_left=n if rules.golden_round else 0,
+        sticks=per_seat(sticks), no_wins=per_seat(no_win),
     )
     s = State.__new__(State)
     s.rules = rules
@@ -113,6 +116,7 @@ def _reset_hand(s: State, dealer: int) -> None:
     s.decl = [0] * n
     s.decl_log = ()
     s.trump = -1
+    s.pending_trump = -1
     s.trump_locked = False
     s.marriages_declared = 0
     s.played = 0

@@ -142,7 +142,13 @@ def legal_contract(s: State, seat: int) -> list[Action]:
         return []
     lo = s.winning_bid
     hi = highest_allowed(s, seat, s.held[seat], after_talon(s)) if s.rules.contract_raise else lo
-    return [*_contracts(seat, lo, max(lo, hi), s.rules.bid_step), *legal_giveups(s, seat)]
+    r = s.rules
+    hi = max(lo, hi)
+    if r.bid_step_high is None:
+        return [*_contracts(seat, lo, hi, r.bid_step), *legal_giveups(s, seat)]
+    at = r.bid_step_high_from
+    return [*_contracts(seat, lo, min(hi, at - 1), r.bid_step),
+            *_contracts(seat, max(lo, at), hi, r.bid_step_high), *legal_giveups(s, seat)]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -163,9 +169,9 @@ def apply_contract(s: State, a: Action, events: list[Event] | None) -> None:
     if a.seat != s.declarer:
         raise RuleError("only the declarer sets the contract", a)
     n, lo = a.amount, s.winning_bid
-    if n < lo or n % r.bid_step:
-        raise RuleError(f"the contract must be at least the winning bid ({lo}) and a multiple "
-                        f"of {r.bid_step}", a)
+    if n < lo or not r.is_bid_amount(n):
+        raise RuleError(f"the contract must be at least the winning bid ({lo}) and go up in "
+                        f"steps of {r.bid_steps_text()}", a)
     if n > lo:
         if not r.contract_raise:
             raise RuleError(f"the contract cannot be raised in this rule set; it is {lo}", a)

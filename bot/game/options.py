@@ -44,6 +44,13 @@ class RospisatAward(StrEnum):
     FIXED60 = "fixed60"
     HALF_BID_UP5 = "half_bid_up5"
     HALF_BID_UP10 = "half_bid_up10"
+    DECLARER_PAYS_HALF = "declarer_pays_half"
+    DECLARER_PAYS_SPLIT = "declarer_pays_split"
+
+
+class MarriageTrump(StrEnum):
+    AT_ONCE = "at_once"
+    NEXT_TRICK = "next_trick"
 
 
 class MarriageValueMode(StrEnum):
@@ -101,7 +108,9 @@ OPTION_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "talon_two_nines_redeal", "hand_low_redeal_below", "hand_low_redeal_max_bid",
         "predeal_low_redeal_below", "predeal_four_nines_redeal")),
     ("Bidding", (
-        "bidding", "min_bid", "bid_step", "opening_bid_forced", "marriage_required_above",
+        "bidding", "min_bid", "bid_step", "bid_step_high", "bid_step_high_from",
+        "opening_bid_forced", "dealer_forced_bid", "bid_cap_before_talon",
+        "marriage_required_above",
         "show_marriage_above", "bid_cap_by_marriages", "golden_round", "golden_round_reset",
         "silence_below", "blind_bidding", "contract_raise")),
     ("Talon and exchange", (
@@ -111,14 +120,20 @@ OPTION_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "rospisat", "rospisat_award", "rospisat_penalty", "rospisat_max", "rospisat_max_bid",
         "spisat_max")),
     ("Declarations", (
-        "marriage_values", "marriage_value_mode", "marriage_on_first_lead", "four_aces_bonus",
+        "marriage_values", "marriage_value_mode", "marriage_on_first_lead", "marriage_trump",
+        "four_aces_bonus",
         "four_aces_effect", "declarations_need_trick")),
     ("Card play", ("must_trump_when_void", "must_beat")),
     ("Scoring and the end of a match", (
-        "declarer_scores", "rounding", "zero_penalty", "target", "target_exceed",
-        "reset_at_555", "declarer_wins_ties", "final_tie")),
+        "declarer_scores", "rounding", "round_before_make", "last_trick_bonus", "zero_penalty",
+        "target", "target_exceed", "reset_at_555", "reset_value", "reset_negative",
+        "declarer_wins_ties", "final_tie")),
+    ("Sticks and no-win streaks", (
+        "sticks_penalty", "sticks_count", "sticks_in_a_row", "sticks_declarer",
+        "no_win_penalty", "no_win_hands", "no_win_in_a_row")),
     ("Barrel and lock", (
-        "barrel", "barrel_at", "barrel_hands", "barrel_conflict", "barrel_third_fall_reset",
+        "barrel", "barrel_at", "barrel_hands", "barrel_fall_penalty", "barrel_conflict",
+        "barrel_third_fall_reset",
         "barrel_exact_points", "lock_at", "lock_no_trick_penalty")),
     ("Four at the table", ("sitter_bonus", "sitter_ace_value", "sitter_bonus_cap")),
 )
@@ -162,8 +177,16 @@ OPTION_DOCS: dict[str, str] = {
     "bidding": "Whether there is an auction at all (only the stock games have none).",
     "min_bid": "The lowest bid.",
     "bid_step": "Bids and raised contracts go up in multiples of this.",
+    "bid_step_high": "From bid_step_high_from on, bids and raised contracts go up in multiples "
+                     "of this instead (null: one step for every bid).",
+    "bid_step_high_from": "The bid from which bid_step_high applies (200: 5s below 200, 10s "
+                          "from 200).",
     "opening_bid_forced": "The first player to speak must bid; otherwise he may pass, and a "
                           "hand that everyone passes is thrown in.",
+    "dealer_forced_bid": "When every player passes, the dealer must play the lowest bid "
+                         "(бовт) instead of the hand being thrown in; forehand may then pass.",
+    "bid_cap_before_talon": "No bid in the auction may go above this, whatever the hand holds; "
+                            "the raise after the talon is not capped by it (null: off).",
     "marriage_required_above": "Bidding (or raising the contract) above this needs a marriage "
                                "in hand, or four aces where they count (null: no limit).",
     "show_marriage_above": "A bid above this needs a marriage, and the bidder's first such bid "
@@ -195,8 +218,9 @@ OPTION_DOCS: dict[str, str] = {
     # rospisat, spisat
     "rospisat": "The declarer may give up the hand after seeing the talon (rospisat, bomba); "
                 "each opponent is paid instead.",
-    "rospisat_award": "What each opponent gets for a rospisat: 60, or half the winning bid "
-                      "rounded up to a multiple of 5 or of 10.",
+    "rospisat_award": "What a rospisat pays: 60 to each opponent, or half the winning bid "
+                      "rounded up to a multiple of 5 or of 10; or the declarer loses the bid "
+                      "and each opponent gets half of it, or the bid shared among them.",
     "rospisat_penalty": "What the declarer loses on his third, sixth, ... rospisat (0: "
                         "nothing).",
     "rospisat_max": "The most rospisats one player may call in a match (null: no limit).",
@@ -210,6 +234,8 @@ OPTION_DOCS: dict[str, str] = {
                            "in the hand (40, 60, 80, 100).",
     "marriage_on_first_lead": "A marriage may be declared on the very first lead of the hand, "
                               "not only after winning a trick.",
+    "marriage_trump": "A declared marriage makes its suit trump at once (for the trick it "
+                      "leads) or from the next trick on.",
     "four_aces_bonus": "Points for declaring all four aces on a lead (null: off).",
     "four_aces_effect": "Whether declaring four aces removes the trump for the rest of the "
                         "hand.",
@@ -223,20 +249,40 @@ OPTION_DOCS: dict[str, str] = {
     "declarer_scores": "A declarer who makes his contract scores the contract, or the points "
                        "he took (rounded).",
     "rounding": "The unit points are rounded to (halves go up); 1 scores exact points.",
+    "round_before_make": "The declarer's points are rounded before they are compared with the "
+                         "contract, so 118 makes 120.",
+    "last_trick_bonus": "Points added to the taker of the last trick of a played hand (0: "
+                        "none).",
     "zero_penalty": "What every third hand a defender ends with no points at all (a dash) "
                     "costs him (0: dashes are not kept).",
     "target": "The total that wins the match.",
     "target_exceed": "The target must be passed, not just reached.",
-    "reset_at_555": "A total of exactly 555 after a hand goes back to 0.",
+    "reset_at_555": "A total of exactly 555 (reset_value) after a hand goes back to 0.",
+    "reset_value": "The total that reset_at_555 sends back to 0 (555; some tables use 550).",
+    "reset_negative": "With reset_at_555, a total of exactly minus that number goes back to 0 "
+                      "as well.",
     "declarer_wins_ties": "When the declarer and others reach the target in one hand, the "
                           "declarer wins.",
     "final_tie": "When players other than the declarer tie at the top, they share the win, or "
                  "another hand is played.",
+    # sticks and no-win streaks
+    "sticks_penalty": "What every sticks_count-th stick costs; a player gets a stick for a "
+                      "played hand in which he took no trick (0: sticks are not kept).",
+    "sticks_count": "How many sticks cost sticks_penalty (2 to 5).",
+    "sticks_in_a_row": "Only sticks in consecutive played hands count: a trick taken clears "
+                       "them.",
+    "sticks_declarer": "The declarer gets a stick too when he takes no trick.",
+    "no_win_penalty": "What a player loses after no_win_hands scored hands without a win (a "
+                      "made contract, or positive points as a defender); 0: not kept.",
+    "no_win_hands": "How many hands without a win cost no_win_penalty.",
+    "no_win_in_a_row": "Only hands without a win in a row count: a win clears the count.",
     # barrel and lock
     "barrel": "The waiting zone below the target: the classic barrel (three hands to win from "
               "it), the Lviv barrel (stay as long as you like), or none.",
     "barrel_at": "The total at which a player is put on the barrel.",
-    "barrel_hands": "Hands a player may spend on the classic barrel before he falls off by 120.",
+    "barrel_hands": "Hands a player may spend on the classic barrel before he falls off.",
+    "barrel_fall_penalty": "How far a player falls below the classic barrel when he falls off "
+                           "(120, 240; 0: he stays on it and his barrel hands start again).",
     "barrel_conflict": "What happens when a second player reaches the barrel: both stay, "
                        "nobody gets on, or the newcomer knocks the other off.",
     "barrel_third_fall_reset": "A player's third fall from the barrel sends his total to 0.",

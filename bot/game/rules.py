@@ -18,6 +18,7 @@ from bot.game.options import (
     Exchange,
     FinalTie,
     FourAcesEffect,
+    MarriageTrump,
     MarriageValueMode,
     MustBeat,
     NinesRedeal,
@@ -37,6 +38,7 @@ __all__ = [
     "Exchange",
     "FinalTie",
     "FourAcesEffect",
+    "MarriageTrump",
     "MarriageValueMode",
     "MarriageValues",
     "MustBeat",
@@ -89,7 +91,11 @@ class Rules:
     bidding: bool = True
     min_bid: int = 100
     bid_step: int = 5
+    bid_step_high: int | None = None
+    bid_step_high_from: int = 200
     opening_bid_forced: bool = True
+    dealer_forced_bid: bool = False
+    bid_cap_before_talon: int | None = None
     marriage_required_above: int | None = 120
     show_marriage_above: int | None = None
     bid_cap_by_marriages: bool = False
@@ -116,6 +122,7 @@ class Rules:
     marriage_values: MarriageValues = (60, 80, 100, 40)
     marriage_value_mode: MarriageValueMode = MarriageValueMode.BY_SUIT
     marriage_on_first_lead: bool = False
+    marriage_trump: MarriageTrump = MarriageTrump.AT_ONCE
     four_aces_bonus: int | None = None
     four_aces_effect: FourAcesEffect = FourAcesEffect.NONE
     declarations_need_trick: bool = False
@@ -125,16 +132,29 @@ class Rules:
     # 3.8 scoring and end of match
     declarer_scores: DeclarerScores = DeclarerScores.CONTRACT
     rounding: int = 5
+    round_before_make: bool = False
+    last_trick_bonus: int = 0
     zero_penalty: int = 120
     target: int = 1000
     target_exceed: bool = False
     reset_at_555: bool = False
+    reset_value: int = 555
+    reset_negative: bool = False
     declarer_wins_ties: bool = True
     final_tie: FinalTie = FinalTie.SHARED
+    # sticks (болты) and no-win streaks
+    sticks_penalty: int = 0
+    sticks_count: int = 3
+    sticks_in_a_row: bool = False
+    sticks_declarer: bool = True
+    no_win_penalty: int = 0
+    no_win_hands: int = 3
+    no_win_in_a_row: bool = False
     # 3.9 barrel and lock
     barrel: Barrel = Barrel.CLASSIC
     barrel_at: int = 880
     barrel_hands: int = 3
+    barrel_fall_penalty: int = 120
     barrel_conflict: BarrelConflict = BarrelConflict.ALLOW
     barrel_third_fall_reset: bool = False
     barrel_exact_points: bool = False
@@ -157,8 +177,8 @@ class Rules:
         object.__setattr__(self, "_active", 2 if self.seats == 2 else 3)
         object.__setattr__(self, "_deck_mask", DECKS.get(str(self.deck), 0))
         validate(self)
-        top = 120 + self.max_declarations
-        object.__setattr__(self, "_max_bid", top - top % self.bid_step)
+        top = 120 + self.max_declarations + self.last_trick_bonus
+        object.__setattr__(self, "_max_bid", self.floor_bid(top))
 
     # ---- derived values the engine asks often -------------------------------------
     @property
@@ -190,6 +210,35 @@ class Rules:
     def max_bid(self) -> int:
         """Highest bid or contract the engine accepts: every point a hand can produce."""
         return self._max_bid
+
+    def floor_bid(self, n: int) -> int:
+        """The highest bid amount (a multiple of the step in force there) not above n."""
+        high = self.bid_step_high
+        if high is not None and n >= self.bid_step_high_from:
+            return n - n % high
+        return n - n % self.bid_step
+
+    def is_bid_amount(self, n: int) -> bool:
+        """Whether n is a multiple of the bid step in force at n (options bid_step, _high)."""
+        high = self.bid_step_high
+        if high is not None and n >= self.bid_step_high_from:
+            return n % high == 0
+        return n % self.bid_step == 0
+
+    def next_bid(self, n: int) -> int:
+        """The lowest bid amount above the bid n."""
+        nxt = n + self.bid_step
+        high = self.bid_step_high
+        if high is not None and nxt >= self.bid_step_high_from:
+            return -(-nxt // high) * high
+        return nxt
+
+    def bid_steps_text(self) -> str:
+        """The steps in words, for refusals: "5" or "5 below 200 and 10 from 200"."""
+        if self.bid_step_high is None:
+            return str(self.bid_step)
+        return (f"{self.bid_step} below {self.bid_step_high_from} and {self.bid_step_high} "
+                f"from {self.bid_step_high_from}")
 
     def with_options(self, **options: Any) -> Rules:
         """A copy with some options changed, validated like JSON input."""
@@ -299,6 +348,7 @@ ALLOWED_INTS: dict[str, tuple[int, ...]] = {  # whole-number options with few va
     "rounding": (1, 5, 10),
     "nines_for_redeal": (3, 4),
     "sitter_ace_value": (40, 50),
+    "sticks_count": (2, 3, 4, 5),
 }
 
 
@@ -358,6 +408,33 @@ def validate(r: Rules) -> None:
         raise RulesError("golden rounds, blind bids, rospisat and spisat need an auction")
     if r.target <= 0:
         raise RulesError("target must be positive")
+    _validate_house(r)
+
+
+def _validate_house(r: Rules) -> None:
+    """The house-rule options (docs/rules-decisions.md, "House rules")."""
+    high = r.bid_step_high
+    if high is not None and (high <= r.bid_step or high % r.bid_step
+                             or r.bid_step_high_from % high
+                             or r.bid_step_high_from <= r.min_bid):
+        raise RulesError(
+            "bid_step_high must be a larger multiple of bid_step, and bid_step_high_from a "
+            "multiple of it above min_bid")
+    if r.bid_cap_before_talon is not None and r.bid_cap_before_talon < r.min_bid:
+        raise RulesError("bid_cap_before_talon must be at least min_bid")
+    if r.dealer_forced_bid and (not r.bidding or r.hundred_concede):
+        raise RulesError("dealer_forced_bid needs an auction and cannot be combined with "
+                         "hundred_concede (it answers forehand's forced opening)")
+    if r.dealer_forced_bid and r.sitter is Sitter.DEALER:
+        raise RulesError("dealer_forced_bid needs a dealer who plays: the sitter cannot be "
+                         "the dealer")
+    for name in ("sticks_penalty", "no_win_penalty", "last_trick_bonus", "barrel_fall_penalty"):
+        if getattr(r, name) < 0:
+            raise RulesError(f"{name} must be 0 or more")
+    if r.no_win_hands < 1:
+        raise RulesError("no_win_hands must be at least 1")
+    if r.reset_value <= 0:
+        raise RulesError("reset_value must be positive")
 
 
 def _after_exchange(r: Rules, talon: int) -> tuple[int, int]:

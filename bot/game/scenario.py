@@ -18,7 +18,8 @@ from bot.game.scoring import raw_points
 from bot.game.state import HandEnd, HandResult, Phase, State
 
 _TOP_KEYS = {"preset", "options", "players", "dealer", "start", "hands"}
-_START_KEYS = {"totals", "barrel", "dashes", "rospisat", "barrel_falls", "spisat"}
+_START_KEYS = {"totals", "barrel", "dashes", "rospisat", "barrel_falls", "spisat", "sticks",
+               "no_win"}
 
 
 class ScenarioError(ValueError):
@@ -272,6 +273,10 @@ def _match_json(
         out["barrel_falls"] = _nonzero(names, m.barrel_falls)
     if any(m.spisat_calls):
         out["spisat"] = _nonzero(names, m.spisat_calls)
+    if s.rules.sticks_penalty or any(m.sticks):
+        out["sticks"] = _nonzero(names, m.sticks)
+    if s.rules.no_win_penalty or any(m.no_wins):
+        out["no_win"] = _nonzero(names, m.no_wins)
     winners = [names[w] for w in m.winners]
     out["winner"] = None if not winners else winners[0] if len(winners) == 1 else winners
     return out

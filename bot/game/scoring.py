@@ -64,7 +64,15 @@ def raw_points(s: State) -> dict[int, int]:
         if (r.slam_claims_talons and s.contract == 120 and s.won[d] == s.trick_no
                 and not any(p == d for p, suit, _ in s.decl_log if suit >= 0)):
             raw[d] = 120
+    if r.last_trick_bonus and last_trick_taken(s):
+        raw[s.last_winner] += r.last_trick_bonus
     return raw
+
+
+def last_trick_taken(s: State) -> bool:
+    """The hand's last trick has been won (every card played)."""
+    return s.trick_no > 0 and not s.trick and not s.held[s.last_winner] and (
+        s.stock_pos >= len(s.stock))
 
 
 def sitter_bonus(s: State) -> int:
@@ -91,10 +99,18 @@ def score_giveup(s: State, kind: HandEnd, events: list[Event] | None) -> None:
     bid = s.winning_bid
     if kind is HandEnd.ROSPISAT:
         award = 60
-        if r.rospisat_award is RospisatAward.HALF_BID_UP5:
+        how = r.rospisat_award
+        if how is RospisatAward.HALF_BID_UP5:
             award = round_up_half(bid, 5)
-        elif r.rospisat_award is RospisatAward.HALF_BID_UP10:
+        elif how is RospisatAward.HALF_BID_UP10:
             award = round_up_half(bid, 10)
+        elif how is RospisatAward.DECLARER_PAYS_HALF:
+            base[d] = -bid
+            award = round_up_half(bid, r.rounding)
+        elif how is RospisatAward.DECLARER_PAYS_SPLIT:
+            base[d] = -bid
+            share = (len(s.active) - 1) * r.rounding
+            award = -(-bid // share) * r.rounding
         for p in s.active:
             if p != d:
                 base[p] = award
@@ -125,7 +141,8 @@ def score_played_hand(s: State, events: list[Event] | None) -> None:
         else:
             base[p] = round_nearest(raw[p], r.rounding)
     if d >= 0:
-        made = raw[d] >= s.contract
+        made = (round_nearest(raw[d], r.rounding) if r.round_before_make else raw[d]
+                ) >= s.contract
         if not made:
             base[d] = -s.contract
         elif r.declarer_scores is DeclarerScores.POINTS_TAKEN:
@@ -186,6 +203,9 @@ def _pipeline(
                 deltas[p] -= r.lock_no_trick_penalty
                 pen[p] -= r.lock_no_trick_penalty
                 notes.append(f"{{{p}}} is locked and took no trick: −{r.lock_no_trick_penalty}")
+    sticks, no_wins = m.sticks, m.no_wins
+    if r.sticks_penalty or r.no_win_penalty:
+        sticks, no_wins = _streaks(s, end, base, made, deltas, pen, notes)
     if end is HandEnd.ROSPISAT:
         ros[d] += 1
         notes.append(f"{{{d}}} declared rospisat")
@@ -198,6 +218,10 @@ def _pipeline(
         notes.append(f"{{{d}}} declared spisat")
     elif end is HandEnd.CONCEDE:
         notes.append(f"{{{d}}} conceded the forced {s.winning_bid}")
+    if end is HandEnd.PLAYED and r.last_trick_bonus:
+        notes.insert(0, f"{{{s.last_winner}}} took the last trick: +{r.last_trick_bonus}")
+    if r.dealer_forced_bid and d >= 0 and not any(n for _, n, _ in s.bids):
+        notes.insert(0, f"everyone passed: {{{d}}} deals and must play {s.winning_bid}")
     if end is HandEnd.PLAYED and d >= 0:
         notes.insert(0, f"{{{d}}} {'made' if made else 'failed'} {s.contract}")
     if mult > 1:
@@ -218,17 +242,21 @@ def _pipeline(
                 notes.append(f"{{{p}}} climbed onto the barrel")
     # 9. 555
     if r.reset_at_555:
+        v = r.reset_value
         for p in range(n):
-            if new[p] == 555:
+            x = new[p]
+            if x == v or (x == -v and r.reset_negative):
                 new[p] = 0
-                notes.append(f"{{{p}}} hit exactly 555 and goes back to 0")
+                shown = f"−{v}" if x < 0 else str(v)
+                notes.append(f"{{{p}}} hit exactly {shown} and goes back to 0")
     # 10. winner
     winners = _winners(r, d, new)
     golden_made = bool(made) and d >= 0
     m2 = after_scored_hand(r, m, tuple(new), made=golden_made, golden=s.golden,
                             winners=winners, notes=notes, barrel_hands=tuple(bh),
                             barrel_falls=tuple(falls), dashes=tuple(dashes),
-                            rospisat_calls=tuple(ros), spisat_calls=tuple(spis))
+                            rospisat_calls=tuple(ros), spisat_calls=tuple(spis),
+                            sticks=sticks, no_wins=no_wins)
     for w in winners:
         notes.append(f"{{{w}}} wins the match" if len(winners) == 1 else
                      f"{{{w}}} shares the win")
@@ -245,7 +273,7 @@ def _pipeline(
         notes=tuple(notes), made=made, multiplier=mult, winners=winners,
         aces=tuple(p for p, suit, _ in s.decl_log if suit < 0),
         hand_no=m.hand_no, sitter=s.sitter, golden=s.golden, barrel_hands=m2.barrel_hands,
-        dashes=m2.dashes, penalties=tuple(pen),
+        dashes=m2.dashes, sticks=m2.sticks, no_wins=m2.no_wins, penalties=tuple(pen),
         climbed=tuple(p for p in range(n) if p not in fell and any(
             isinstance(e, ClimbedBarrel) and e.seat == p for e in events)) if events else (),
         fell=fell,
@@ -266,3 +294,49 @@ def _winners(r: Rules, d: int, new: list[int]) -> tuple[int, ...]:
     return tied
 
 
+
+
+def _streaks(
+    s: State, end: HandEnd, base: list[int], made: bool | None, deltas: list[int],
+    pen: list[int], notes: list[str],
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Sticks and no-win streaks (counter penalties, not multiplied); the new counters.
+
+    Both are kept like dashes: not for a player on the barrel at the start of the hand
+    (his score is frozen there), and only for the active players.
+    """
+    r = s.rules
+    m = s.match
+    d = s.declarer
+    sticks = list(m.sticks)
+    no_wins = list(m.no_wins)
+    for p in s.active:
+        if on_any_barrel(r, m.totals[p]):
+            continue
+        if r.sticks_penalty and end is HandEnd.PLAYED and (p != d or r.sticks_declarer):
+            if s.won[p] == 0:
+                sticks[p] += 1
+                notes.append(f"{{{p}}} took no trick: a stick ({sticks[p]} of "
+                             f"{r.sticks_count})")
+                if sticks[p] >= r.sticks_count:
+                    deltas[p] -= r.sticks_penalty
+                    pen[p] -= r.sticks_penalty
+                    sticks[p] = 0
+                    notes.append(f"{{{p}}} loses {r.sticks_penalty} for {r.sticks_count} "
+                                 "sticks")
+            elif r.sticks_in_a_row:
+                sticks[p] = 0
+        if r.no_win_penalty:
+            won = bool(made) if p == d else base[p] > 0
+            if won:
+                if r.no_win_in_a_row:
+                    no_wins[p] = 0
+                continue
+            no_wins[p] += 1
+            if no_wins[p] >= r.no_win_hands:
+                deltas[p] -= r.no_win_penalty
+                pen[p] -= r.no_win_penalty
+                no_wins[p] = 0
+                notes.append(f"{{{p}}} loses {r.no_win_penalty}: {r.no_win_hands} hands "
+                             "without a win")
+    return tuple(sticks), tuple(no_wins)

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.game.actions import DISCARDS, GIVES, PASSES, Action, Deal, Flag, Verb, act
+from bot.game.bidding import two_step_range
 from bot.game.cards import (
     RA,
     RK,
@@ -25,7 +26,7 @@ from bot.game.dealing import apply_deal, new_match, random_deal
 from bot.game.engine import apply_into, legal_actions
 from bot.game.events import Event
 from bot.game.exchange import claim_reason, discards_left, legal_contract, receivers_left
-from bot.game.limits import forced_opening, highest_allowed, lowest_bid
+from bot.game.limits import auction_cap, forced_opening, lowest_bid
 from bot.game.rules import Rules
 from bot.game.state import Phase, State
 from bot.game.tricks import apply_play, legal_card_mask, legal_plays, plays_of, winning_card
@@ -77,12 +78,18 @@ def random_move(state: State, rng: random.Random) -> Action:
     if phase is Phase.BIDDING and not (s.silenced >> seat & 1 or s.blind or (
             r.predeal_low_redeal_below is not None or r.predeal_four_nines_redeal)):
         lo = lowest_bid(s)
-        hi = highest_allowed(s, seat, s.held[seat])
+        hi = auction_cap(s, seat, s.held[seat])
         step = r.bid_step
-        nbids = (hi - lo) // step + 1 if hi >= lo else 0
-        if not forced_opening(s, seat) and (not nbids or rng.random() < 0.55):
+        if r.bid_step_high is None:
+            nbids = (hi - lo) // step + 1 if hi >= lo else 0
+            if not forced_opening(s, seat) and (not nbids or rng.random() < 0.55):
+                return PASSES[seat]
+            return act(seat, Verb.BID,
+                       amount=lo + step * min(int(rng.expovariate(1.0)), nbids - 1))
+        bids = two_step_range(r, seat, lo, hi, Flag.NONE)
+        if not forced_opening(s, seat) and (not bids or rng.random() < 0.55):
             return PASSES[seat]
-        return act(seat, Verb.BID, amount=lo + step * min(int(rng.expovariate(1.0)), nbids - 1))
+        return bids[min(int(rng.expovariate(1.0)), len(bids) - 1)]
     if phase is Phase.EXCHANGE and seat == s.declarer:
         cards = cards_of(s.held[seat])
         receivers = receivers_left(s)

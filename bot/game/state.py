@@ -53,6 +53,8 @@ class Match:
     golden_made: bool = False  # a declarer made his contract in the current golden round
     nines_annuls: int = 0  # consecutive nines redeals of the same dealer
     winners: tuple[int, ...] = ()
+    sticks: tuple[int, ...] = ()  # sticks (hands without a trick) toward the next penalty
+    no_wins: tuple[int, ...] = ()  # hands without a win toward the next penalty
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +80,8 @@ class HandResult:
     golden: bool = False
     barrel_hands: tuple[int, ...] = ()  # counters after the hand, per seat
     dashes: tuple[int, ...] = ()
+    sticks: tuple[int, ...] = ()
+    no_wins: tuple[int, ...] = ()
     penalties: tuple[int, ...] = ()  # counter and dealer penalties (≤ 0), per seat
     climbed: tuple[int, ...] = ()  # seats that got onto the barrel and stayed
     fell: tuple[int, ...] = ()  # seats that fell off the barrel (−120 or to 0)
@@ -130,6 +134,7 @@ class State:
         "max_bid_by",
         "next_seat",
         "passed",
+        "pending_trump",
         "phase",
         "played",
         "points",
@@ -199,6 +204,7 @@ class State:
     decl: list[int]  # declaration points per seat
     decl_log: tuple[tuple[int, int, int], ...]  # (seat, suit or -1 for aces, value)
     trump: int  # -1: no trump
+    pending_trump: int  # marriage_trump next_trick: the suit that becomes trump after this trick
     trump_locked: bool
     marriages_declared: int
     played: int  # mask of cards played to tricks

@@ -63,6 +63,8 @@ def check_match(s: State, before: State | None) -> None:
         if r.rounding == 10 and r.bid_step == 10 and r.sitter_bonus.value != "card_points_marriage":
             assert t % 10 == 0, t
         assert 0 <= m.dashes[p] <= 2
+        assert 0 <= m.sticks[p] < r.sticks_count
+        assert 0 <= m.no_wins[p] < r.no_win_hands
         if r.rospisat_max is not None:
             assert m.rospisat_calls[p] <= r.rospisat_max
         if r.barrel is Barrel.CLASSIC and not m.winners:

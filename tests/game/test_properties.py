@@ -51,11 +51,28 @@ RUSSIAN_VARIANTS: list[dict[str, Any]] = [
     {"barrel": "lviv", "barrel_at": 900, "barrel_exact_points": True},
     {"marriage_required_above": None, "show_marriage_above": 130, "bid_cap_by_marriages": True},
     {"declarations_need_trick": True, "must_trump_when_void": False, "must_beat": "follow"},
+    # house rules (docs/rules-decisions.md, "House rules"), each on at least once
+    {"dealer_forced_bid": True, "golden_round": True, "blind_bidding": True},
+    {"bid_step_high": 10, "bid_step_high_from": 150, "bid_cap_before_talon": 135},
+    {"bid_step_high": 10, "marriage_required_above": None, "silence_below": -100},
+    {"rospisat_award": "declarer_pays_split", "round_before_make": True},
+    {"rospisat_award": "declarer_pays_half", "declarer_scores": "points_taken",
+     "round_before_make": True},
+    {"sticks_penalty": 120, "sticks_count": 2, "sticks_in_a_row": True,
+     "sticks_declarer": False, "no_win_penalty": 120, "no_win_hands": 1},
+    {"sticks_penalty": 60, "sticks_count": 5, "no_win_penalty": 60, "no_win_in_a_row": True,
+     "reset_at_555": True, "reset_value": 550, "reset_negative": True},
+    {"barrel_fall_penalty": 240, "last_trick_bonus": 10, "marriage_trump": "next_trick"},
+    {"barrel_fall_penalty": 0, "marriage_trump": "next_trick", "four_aces_bonus": 200,
+     "four_aces_effect": "no_trump", "marriage_on_first_lead": True},
 ]
 ALL_RULES: list[tuple[str, Rules]] = [(n, PRESETS[n].rules) for n in PRESET_NAMES] + [
     (f"russian+{sorted(v)}", rules_for("russian", v)) for v in RUSSIAN_VARIANTS
 ] + [("russian4+card_points", rules_for("russian4", {"sitter_bonus": "card_points_marriage",
-                                                      "sitter": "opposite_dealer"}))]
+                                                      "sitter": "opposite_dealer"})),
+      ("russian4+house", rules_for("russian4", {
+          "dealer_forced_bid": True, "rospisat_award": "declarer_pays_split",
+          "sticks_penalty": 120, "no_win_penalty": 120}))]
 
 
 def start_totals(rules: Rules, rng: random.Random) -> dict[int, int]:
