@@ -1627,6 +1627,53 @@ def h11() -> tuple[Json, Json]:
                                  "delta": {"A": 15, "B": 100, "C": 10}}],
           "totals": {"A": 15, "B": 100, "C": 10}}
     return d, md
+
+# Trick 3 of this hand leads the ♥ marriage while ♦ is trump; C, void in ♥, holds the 9♦.
+NEXT_TRICK_DEAL = {"B": ["AS", "AD", "10D", "KD", "QD", "KH", "QH"],
+                   "C": ["9D", "JD", "9S", "JS", "QS", "KS", "9C"],
+                   "A": ["AH", "10H", "JH", "9H", "10S", "AC", "10C"],
+                   "talon": ["JC", "QC", "KC"]}
+NEXT_TRICK_START = [["B", "bid", 100], ["C", "pass"], ["A", "pass"],
+                    ["B", "give", "JC", "C"], ["B", "give", "QC", "A"],
+                    ["B", "play", "AS"], ["C", "play", "9S"], ["A", "play", "10S"],
+                    ["B", "play", "KD", "marriage"], ["C", "play", "JD"], ["A", "play", "QC"],
+                    ["B", "play", "QH", "marriage"]]
+
+
+@scenario("house13_marriage_trump_next_trick")
+def h13() -> tuple[Json, Json]:
+    d = base("russian", options={"marriage_trump": "next_trick"})
+    d["_note"] = ("marriage_trump next_trick: B declares ♦ (80) on trick 2, so ♦ is trump from "
+                  "trick 3; on trick 3 he leads the ♥ marriage (100), but ♦ is still trump for "
+                  "that trick: C, void in ♥, must trump and wins it with the 9♦ (at once, Q♥ "
+                  "would win). ♥ is trump from trick 4. B 21 + 9 + 10 = 40 + 180 = 220 → +100; "
+                  "C 3 → 5; A 21 + 16 + 17 + 23 = 77 → 75.")
+    d["hands"] = [{"deal": NEXT_TRICK_DEAL, "actions": NEXT_TRICK_START + [
+        ["C", "play", "9D"], ["A", "play", "9H"],
+        ["C", "play", "KS"], ["A", "play", "JH"], ["B", "play", "KH"],
+        ["B", "play", "AD"], ["C", "play", "9C"], ["A", "play", "10H"],
+        ["A", "play", "AH"], ["B", "play", "QD"], ["C", "play", "JC"],
+        ["A", "play", "AC"], ["B", "play", "KC"], ["C", "play", "JS"],
+        ["A", "play", "10C"], ["B", "play", "10D"], ["C", "play", "QS"]]}]
+    md = {"ok": True, "hands": [{"declarer": "B", "contract": 100,
+                                 "taken": {"A": 77, "B": 220, "C": 3},
+                                 "marriages": {"B": ["D", "H"]},
+                                 "delta": {"A": 75, "B": 100, "C": 5}}],
+          "totals": {"A": 75, "B": 100, "C": 5}}
+    return d, md
+
+
+@scenario("err_house13_old_trump_holds_for_the_marriage_trick")
+def e_h13() -> tuple[Json, Json]:
+    d = base("russian", options={"marriage_trump": "next_trick"})
+    d["_note"] = ("marriage_trump next_trick: on the trick the ♥ marriage leads, ♦ is still "
+                  "trump, so C (void in ♥, holding the 9♦) must trump; his J♠ is refused (at "
+                  "once it would be allowed: ♥ would be trump and he has none).")
+    d["_expect_error_contains"] = "must play a trump"
+    d["hands"] = [{"deal": NEXT_TRICK_DEAL, "actions": NEXT_TRICK_START + [
+        ["C", "play", "JS"]]}]
+    return d, {"ok": False, "hand": 0, "action": 12,
+               "error": "C cannot play JS: without hearts he must play a trump (diamonds)"}
 # BUILDERS-END
 
 
