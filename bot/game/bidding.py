@@ -5,8 +5,8 @@ from __future__ import annotations
 import functools
 
 from bot.game.actions import PASSES, Action, Flag, Verb, act
-from bot.game.cards import marriages_in
-from bot.game.dealing import predeal_weak
+from bot.game.cards import ALL_NINES, marriages_in
+from bot.game.dealing import NINE_WORDS, predeal_weak
 from bot.game.errors import RuleError
 from bot.game.events import AllPassed, AuctionWon, BidMade, Event, MarriageShown, Passed
 from bot.game.exchange import after_auction
@@ -20,7 +20,7 @@ from bot.game.limits import (
     qualifies_high,
 )
 from bot.game.match import throw_in
-from bot.game.rules import Rules
+from bot.game.rules import DealtNines, Rules
 from bot.game.state import Phase, State
 
 
@@ -67,9 +67,15 @@ def two_step_range(r: Rules, seat: int, lo: int, hi: int, flag: Flag) -> tuple[A
 
 def _predeal_claim_reason(s: State, seat: int) -> str | None:
     r = s.rules
-    if r.predeal_low_redeal_below is None and not r.predeal_four_nines_redeal:
+    if r.predeal_low_redeal_below is None and not r.predeal_four_nines_redeal and (
+            r.dealt_four_nines is DealtNines.OFF and r.dealt_three_nines is DealtNines.OFF):
         return None
     if seat not in s.active or s.acted >> seat & 1:
+        return None
+    nines = (s.held[seat] & ALL_NINES).bit_count()
+    if s.high_bidder < 0 and r.dealt_nines(nines) is DealtNines.OPTIONAL:
+        return f"{NINE_WORDS[nines]} nines"  # dealt_four_nines, dealt_three_nines
+    if r.predeal_low_redeal_below is None and not r.predeal_four_nines_redeal:
         return None
     return predeal_weak(r, s.held[seat])
 
@@ -202,10 +208,17 @@ def claim_predeal_redeal(s: State, a: Action) -> str:
 
 def _predeal_refusal(s: State, seat: int) -> str:
     r = s.rules
-    if r.predeal_low_redeal_below is None and not r.predeal_four_nines_redeal:
+    nines_rule = (r.dealt_four_nines is not DealtNines.OFF
+                  or r.dealt_three_nines is not DealtNines.OFF)
+    if r.predeal_low_redeal_below is None and not r.predeal_four_nines_redeal and not nines_rule:
         return "no redeal can be claimed during the auction in this rule set"
     if s.acted >> seat & 1:
         return "a redeal must be claimed before his first bid or pass"
+    if nines_rule and not r.predeal_four_nines_redeal and r.predeal_low_redeal_below is None:
+        if s.high_bidder >= 0:
+            return "a redeal for nines must be claimed before anyone bids"
+        need = "three" if r.dealt_three_nines is not DealtNines.OFF else "four"
+        return f"a redeal needs {need} nines in the dealt hand"
     if marriages_in(s.held[seat]):
         return "a hand with a marriage cannot claim a redeal"
     return "his hand does not qualify for a redeal"

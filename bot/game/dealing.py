@@ -7,6 +7,7 @@ from collections.abc import Mapping
 
 from bot.game.actions import Deal, JackPenalty, Move
 from bot.game.cards import (
+    ALL_NINES,
     DECK_CARDS,
     RANK_MASK,
     RJ,
@@ -18,7 +19,8 @@ from bot.game.cards import (
 )
 from bot.game.errors import RuleError
 from bot.game.events import CardsDealt, DealerPenalized, Event, HandStarted
-from bot.game.rules import Deck, Rules, Sitter
+from bot.game.match import annul
+from bot.game.rules import DealtNines, Deck, Rules, Sitter
 from bot.game.state import Match, Phase, State, evolve
 
 
@@ -190,6 +192,19 @@ def apply_deal(
         events.append(HandStarted(s.match.hand_no, dealer, s.forehand, s.sitter, s.golden))
         for p in s.active:
             events.append(CardsDealt(p, tuple(cards_of(s.held[p]))))
+    if rules.dealt_four_nines is not DealtNines.OFF or (
+            rules.dealt_three_nines is not DealtNines.OFF):
+        for p in s.active:
+            nines = s.held[p] & ALL_NINES
+            if rules.dealt_nines(nines.bit_count()) is DealtNines.MANDATORY:
+                # The hand is annulled as it is dealt: nobody has to claim it.
+                reason = f"{NINE_WORDS[nines.bit_count()]} nines"
+                s.claims = ((p, reason, nines),)
+                annul(s, p, reason, True, events, dealt=True)
+                return
+
+
+NINE_WORDS = {3: "three", 4: "four"}
 
 
 def apply_jack_penalty(s: State, events: list[Event] | None) -> None:

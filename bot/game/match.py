@@ -22,15 +22,22 @@ def throw_in(s: State, events: list[Event] | None) -> None:
     finish(s, m, result, events)
 
 
-def annul(s: State, seat: int, reason: str, nines: bool, events: list[Event] | None) -> None:
-    """A redeal claim: nobody scores; the same dealer deals again (or pays and passes it on)."""
+def annul(
+    s: State, seat: int, reason: str, nines: bool, events: list[Event] | None, *,
+    dealt: bool = False,
+) -> None:
+    """A redeal claim: nobody scores; the same dealer deals again (or pays and passes it on).
+
+    ``dealt``: no claim, the deal itself annuls the hand (a mandatory nines redeal).
+    """
     r = s.rules
     m = s.match
     n = r.seats
     totals = list(m.totals)
     barrel_hands = list(m.barrel_hands)
     delta = [0] * n
-    notes = [f"{{{seat}}} claimed a redeal ({reason}): the hand is annulled"]
+    notes = [f"{{{seat}}} was dealt {reason}: the hand is annulled" if dealt else
+             f"{{{seat}}} claimed a redeal ({reason}): the hand is annulled"]
     count = m.nines_annuls + 1 if nines else 0
     dealer = m.dealer
     if r.nines_redeal_dealer_penalty and count >= 3:

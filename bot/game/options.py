@@ -48,6 +48,12 @@ class RospisatAward(StrEnum):
     DECLARER_PAYS_SPLIT = "declarer_pays_split"
 
 
+class DealtNines(StrEnum):
+    OFF = "off"
+    OPTIONAL = "optional"
+    MANDATORY = "mandatory"
+
+
 class MarriageTrump(StrEnum):
     AT_ONCE = "at_once"
     NEXT_TRICK = "next_trick"
@@ -106,7 +112,8 @@ OPTION_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "jack_bottom_reshuffle", "four_nines_redeal", "nines_for_redeal",
         "nines_redeal_dealer_penalty", "talon_low_redeal_below", "talon_low_redeal_min_bid_only",
         "talon_two_nines_redeal", "hand_low_redeal_below", "hand_low_redeal_max_bid",
-        "predeal_low_redeal_below", "predeal_four_nines_redeal")),
+        "predeal_low_redeal_below", "predeal_four_nines_redeal", "dealt_four_nines",
+        "dealt_three_nines")),
     ("Bidding", (
         "bidding", "min_bid", "bid_step", "bid_step_high", "bid_step_high_from",
         "opening_bid_forced", "dealer_forced_bid", "bid_cap_before_talon",
@@ -173,6 +180,10 @@ OPTION_DOCS: dict[str, str] = {
                                 "cards hold fewer card points than this may annul the hand.",
     "predeal_four_nines_redeal": "Before his first bid, a player without a marriage who was "
                                  "dealt four nines may annul the hand.",
+    "dealt_four_nines": "Four nines in a dealt hand, before any bid: nothing, a redeal its "
+                        "holder may claim (optional), or an automatic redeal (mandatory).",
+    "dealt_three_nines": "The same for three nines or more in a dealt hand; with both on, the "
+                         "stronger of the two applies to four nines.",
     # bidding
     "bidding": "Whether there is an auction at all (only the stock games have none).",
     "min_bid": "The lowest bid.",

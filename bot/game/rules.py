@@ -12,6 +12,7 @@ from bot.game.cards import DECKS, SUITS
 from bot.game.options import (
     Barrel,
     BarrelConflict,
+    DealtNines,
     Deck,
     DeclarerScores,
     DiscardsCountFor,
@@ -32,6 +33,7 @@ __all__ = [
     "OPTION_NAMES",
     "Barrel",
     "BarrelConflict",
+    "DealtNines",
     "Deck",
     "DeclarerScores",
     "DiscardsCountFor",
@@ -87,6 +89,8 @@ class Rules:
     hand_low_redeal_max_bid: int | None = None
     predeal_low_redeal_below: int | None = None
     predeal_four_nines_redeal: bool = False
+    dealt_four_nines: DealtNines = DealtNines.OFF
+    dealt_three_nines: DealtNines = DealtNines.OFF
     # 3.3 bidding
     bidding: bool = True
     min_bid: int = 100
@@ -210,6 +214,15 @@ class Rules:
     def max_bid(self) -> int:
         """Highest bid or contract the engine accepts: every point a hand can produce."""
         return self._max_bid
+
+    def dealt_nines(self, nines: int) -> DealtNines:
+        """What a dealt hand with this many nines allows (dealt_four_nines, _three_nines)."""
+        levels = [self.dealt_four_nines] if nines >= 4 else []
+        if nines >= 3:
+            levels.append(self.dealt_three_nines)
+        if DealtNines.MANDATORY in levels:
+            return DealtNines.MANDATORY
+        return DealtNines.OPTIONAL if DealtNines.OPTIONAL in levels else DealtNines.OFF
 
     def floor_bid(self, n: int) -> int:
         """The highest bid amount (a multiple of the step in force there) not above n."""
@@ -431,6 +444,10 @@ def _validate_house(r: Rules) -> None:
     for name in ("sticks_penalty", "no_win_penalty", "last_trick_bonus", "barrel_fall_penalty"):
         if getattr(r, name) < 0:
             raise RulesError(f"{name} must be 0 or more")
+    if (r.dealt_four_nines is not DealtNines.OFF or r.dealt_three_nines is not DealtNines.OFF) \
+            and not r.bidding:
+        raise RulesError("dealt_four_nines and dealt_three_nines are claimed before the auction: "
+                         "they need one")
     if r.no_win_hands < 1:
         raise RulesError("no_win_hands must be at least 1")
     if r.reset_value <= 0:

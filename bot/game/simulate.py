@@ -27,7 +27,7 @@ from bot.game.engine import apply_into, legal_actions
 from bot.game.events import Event
 from bot.game.exchange import claim_reason, discards_left, legal_contract, receivers_left
 from bot.game.limits import auction_cap, forced_opening, lowest_bid
-from bot.game.rules import Rules
+from bot.game.rules import DealtNines, Rules
 from bot.game.state import Phase, State
 from bot.game.tricks import apply_play, legal_card_mask, legal_plays, plays_of, winning_card
 
@@ -76,7 +76,9 @@ def random_move(state: State, rng: random.Random) -> Action:
     phase = s.phase
     r = s.rules
     if phase is Phase.BIDDING and not (s.silenced >> seat & 1 or s.blind or (
-            r.predeal_low_redeal_below is not None or r.predeal_four_nines_redeal)):
+            r.predeal_low_redeal_below is not None or r.predeal_four_nines_redeal
+            or r.dealt_three_nines is not DealtNines.OFF
+            or r.dealt_four_nines is not DealtNines.OFF)):
         lo = lowest_bid(s)
         hi = auction_cap(s, seat, s.held[seat])
         step = r.bid_step

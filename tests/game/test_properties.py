@@ -63,6 +63,9 @@ RUSSIAN_VARIANTS: list[dict[str, Any]] = [
     {"sticks_penalty": 60, "sticks_count": 5, "no_win_penalty": 60, "no_win_in_a_row": True,
      "reset_at_555": True, "reset_value": 550, "reset_negative": True},
     {"barrel_fall_penalty": 240, "last_trick_bonus": 10, "marriage_trump": "next_trick"},
+    {"dealt_four_nines": "mandatory", "dealt_three_nines": "optional",
+     "nines_redeal_dealer_penalty": True, "nines_for_redeal": 3},
+    {"dealt_four_nines": "optional", "dealt_three_nines": "mandatory", "golden_round": True},
     {"barrel_fall_penalty": 0, "marriage_trump": "next_trick", "four_aces_bonus": 200,
      "four_aces_effect": "no_trump", "marriage_on_first_lead": True},
 ]

@@ -1648,8 +1648,8 @@ def h13() -> tuple[Json, Json]:
                   "that trick: C, void in ♥, must trump and wins it with the 9♦ (at once, Q♥ "
                   "would win). ♥ is trump from trick 4. B 21 + 9 + 10 = 40 + 180 = 220 → +100; "
                   "C 3 → 5; A 21 + 16 + 17 + 23 = 77 → 75.")
-    d["hands"] = [{"deal": NEXT_TRICK_DEAL, "actions": NEXT_TRICK_START + [
-        ["C", "play", "9D"], ["A", "play", "9H"],
+    d["hands"] = [{"deal": NEXT_TRICK_DEAL, "actions": [
+        *NEXT_TRICK_START, ["C", "play", "9D"], ["A", "play", "9H"],
         ["C", "play", "KS"], ["A", "play", "JH"], ["B", "play", "KH"],
         ["B", "play", "AD"], ["C", "play", "9C"], ["A", "play", "10H"],
         ["A", "play", "AH"], ["B", "play", "QD"], ["C", "play", "JC"],
@@ -1670,10 +1670,61 @@ def e_h13() -> tuple[Json, Json]:
                   "trump, so C (void in ♥, holding the 9♦) must trump; his J♠ is refused (at "
                   "once it would be allowed: ♥ would be trump and he has none).")
     d["_expect_error_contains"] = "must play a trump"
-    d["hands"] = [{"deal": NEXT_TRICK_DEAL, "actions": NEXT_TRICK_START + [
-        ["C", "play", "JS"]]}]
+    d["hands"] = [{"deal": NEXT_TRICK_DEAL, "actions": [*NEXT_TRICK_START,
+                                                         ["C", "play", "JS"]]}]
     return d, {"ok": False, "hand": 0, "action": 12,
                "error": "C cannot play JS: without hearts he must play a trump (diamonds)"}
+
+FOUR_NINES_B = {"B": ["9C", "9D", "9H", "9S", "AC", "10C", "KC"],
+                "C": ["JC", "QC", "AD", "10D", "KD", "QD", "JD"],
+                "A": ["AH", "10H", "KH", "QH", "JH", "AS", "10S"], "talon": ["KS", "QS", "JS"]}
+THREE_NINES_C = {"C": ["9C", "9D", "9H", "AC", "10C", "KC", "QC"],
+                 "B": ["9S", "JC", "AD", "10D", "KD", "QD", "JD"],
+                 "A": ["AH", "10H", "KH", "QH", "JH", "AS", "10S"], "talon": ["KS", "QS", "JS"]}
+BOTH_NINES = {"dealt_four_nines": "mandatory", "dealt_three_nines": "optional"}
+
+
+@scenario("house09a_four_nines_mandatory")
+def h09a() -> tuple[Json, Json]:
+    d = base("russian", options=BOTH_NINES, start={"totals": {"A": 880}, "barrel": {"A": 1}})
+    d["_note"] = ("dealt_four_nines mandatory (with dealt_three_nines optional): B is dealt four "
+                  "nines, so the hand is annulled as it is dealt, with no claim and no score; "
+                  "A's barrel hands stay 1 (an annulled hand is not a barrel hand). The same "
+                  "dealer, A, deals again (the second hand is only dealt).")
+    d["hands"] = [{"deal": FOUR_NINES_B, "actions": []},
+                  {"deal": THREE_NINES_C, "actions": []}]
+    md = {"ok": True, "hands": [
+        {"dealer": "A", "declarer": None, "complete": True, "delta": {"A": 0, "B": 0, "C": 0},
+         "notes": ["B was dealt four nines: the hand is annulled"]},
+        {"dealer": "A", "complete": False}],
+        "totals": {"A": 880, "B": 0, "C": 0}, "barrel": {"A": 1}}
+    return d, md
+
+
+@scenario("house09b_three_nines_optional_out_of_turn")
+def h09b() -> tuple[Json, Json]:
+    d = base("russian", options=BOTH_NINES)
+    d["_note"] = ("dealt_three_nines optional (with dealt_four_nines mandatory): C, dealt three "
+                  "nines, claims the redeal before anyone bids, out of turn (B is to speak); "
+                  "the hand is annulled and A deals again.")
+    d["hands"] = [{"deal": THREE_NINES_C, "actions": [["C", "redeal"]]}]
+    md = {"ok": True, "hands": [
+        {"dealer": "A", "declarer": None, "delta": {"A": 0, "B": 0, "C": 0},
+         "notes": ["C claimed a redeal (three nines): the hand is annulled"]}],
+        "totals": {"A": 0, "B": 0, "C": 0}}
+    return d, md
+
+
+@scenario("err_house09_nines_claim_after_a_bid")
+def e_h09() -> tuple[Json, Json]:
+    d = base("russian", options=BOTH_NINES)
+    d["_note"] = ("dealt_three_nines optional: the claim is open only before any bid; after B's "
+                  "100, C's claim for his three nines is refused.")
+    d["_expect_error_contains"] = "before anyone bids"
+    d["hands"] = [{"deal": THREE_NINES_C, "actions": [["B", "bid", 100], ["C", "redeal"]]}]
+    return d, {"ok": False, "hand": 0, "action": 1,
+               "error": "C cannot claim a redeal: a redeal for nines must be claimed before "
+                        "anyone bids"}
 # BUILDERS-END
 
 
