@@ -27,7 +27,8 @@ _PATTERNS = (re.compile(BUTTON_TEMPLATE), re.compile(SELECT_TEMPLATE))
 TABLE_VERBS = frozenset({"join", "leave", "addai", "start", "rematch", "endyes", "endno",
                          "hand", "refresh", "back", "look"})
 _SIMPLE = {"pass": Verb.PASS, "redeal": Verb.REDEAL, "rospisat": Verb.ROSPISAT,
-           "spisat": Verb.SPISAT, "concede": Verb.CONCEDE}
+           "spisat": Verb.SPISAT, "concede": Verb.CONCEDE, "contra": Verb.CONTRA,
+           "redouble": Verb.REDOUBLE}
 _PLAYS = {"play": Flag.NONE, "playm": Flag.MARRIAGE, "playa": Flag.ACES}
 MOVE_VERBS = frozenset({*_SIMPLE, *_PLAYS, "talon", "choose"})
 

@@ -238,7 +238,8 @@ def _other_buttons(legal: list[Action], table: Table, seat: int,
     if Verb.PASS in verbs:
         out.append(("pass", "", t("button.pass", loc), grey))
     for verb, key in ((Verb.REDEAL, "button.redeal"), (Verb.ROSPISAT, "button.rospisat"),
-                      (Verb.SPISAT, "button.spisat"), (Verb.CONCEDE, "button.concede")):
+                      (Verb.SPISAT, "button.spisat"), (Verb.CONCEDE, "button.concede"),
+                      (Verb.CONTRA, "button.contra"), (Verb.REDOUBLE, "button.redouble")):
         if verb in verbs:
             out.append((verb.value, "", t(key, loc), red))
     if table.seats[seat].away:

@@ -22,6 +22,8 @@ class Verb(StrEnum):
     ROSPISAT = "rospisat"
     SPISAT = "spisat"
     CONCEDE = "concede"
+    CONTRA = "contra"
+    REDOUBLE = "redouble"
     PLAY = "play"
 
 
@@ -68,6 +70,10 @@ class Action:
             return "declare spisat"
         if v is Verb.CONCEDE:
             return "concede"
+        if v is Verb.CONTRA:
+            return "double the contract (contra)"
+        if v is Verb.REDOUBLE:
+            return "redouble the contract"
         if self.flag is Flag.MARRIAGE:
             return f"play {card_str(self.card)} with a marriage"
         if self.flag is Flag.ACES:

@@ -109,6 +109,7 @@ def _reset_hand(s: State, dealer: int) -> None:
     s.discards = 0
     s.contract = 0
     s.contract_fixed = False
+    s.doubled = 0
     s.giveups = ()
     s.leader = -1
     s.trick = ()

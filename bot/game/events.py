@@ -104,6 +104,12 @@ class ContractSet:
 
 
 @dataclass(frozen=True, slots=True)
+class Doubled:
+    seat: int
+    level: int  # 1 contra, 2 redouble; 0: the seat said no
+
+
+@dataclass(frozen=True, slots=True)
 class GaveUp:
     seat: int
     kind: HandEnd
@@ -180,8 +186,9 @@ class MatchWon:
 Event = (
     HandStarted | CardsDealt | DealerPenalized | BidMade | Passed | MarriageShown | AuctionWon
     | AllPassed | RedealClaimed | HandAnnulled | TalonTaken | CardGiven | CardDiscarded
-    | ContractSet | GaveUp | CardPlayed | MarriageDeclared | FourAcesDeclared | TrumpChanged
-    | TrickWon | CardDrawn | DashGiven | ClimbedBarrel | LeftBarrel | HandScored | MatchWon
+    | ContractSet | Doubled | GaveUp | CardPlayed | MarriageDeclared | FourAcesDeclared
+    | TrumpChanged | TrickWon | CardDrawn | DashGiven | ClimbedBarrel | LeftBarrel | HandScored
+    | MatchWon
 )
 
 

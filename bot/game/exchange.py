@@ -168,6 +168,8 @@ def apply_contract(s: State, a: Action, events: list[Event] | None) -> None:
     r = s.rules
     if a.seat != s.declarer:
         raise RuleError("only the declarer sets the contract", a)
+    if s.contract_fixed:
+        raise RuleError(f"the contract is already fixed at {s.contract}", a)
     n, lo = a.amount, s.winning_bid
     if n < lo or not r.is_bid_amount(n):
         raise RuleError(f"the contract must be at least the winning bid ({lo}) and go up in "
@@ -180,7 +182,10 @@ def apply_contract(s: State, a: Action, events: list[Event] | None) -> None:
             raise RuleError(_raise_refusal(s, a.seat, hi), a)
     s.contract = n
     s.contract_fixed = True
-    s.phase = Phase.PLAY
+    if r.contra:
+        s.to_act = s.next_seat[a.seat]  # the defenders now say whether they double
+    else:
+        s.phase = Phase.PLAY
     if events is not None:
         events.append(ContractSet(a.seat, n))
 
@@ -197,7 +202,7 @@ def giveup_refusal(s: State, seat: int, kind: HandEnd) -> str | None:
     """Why the declarer may not give up the hand this way now, or None if he may."""
     r = s.rules
     if s.phase not in (Phase.EXCHANGE, Phase.CONTRACT) or seat != s.declarer or (
-        not s.talons and kind is not HandEnd.CONCEDE
+        s.contract_fixed or (not s.talons and kind is not HandEnd.CONCEDE)
     ):
         return "only the declarer may give up, after taking the talon and before the contract"
     on_barrel = r.barrel is Barrel.CLASSIC and s.match.totals[seat] == r.barrel_at

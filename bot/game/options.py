@@ -122,7 +122,7 @@ OPTION_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "silence_below", "blind_bidding", "contract_raise")),
     ("Talon and exchange", (
         "talon_show_min_bid", "exchange", "discards_count_for", "give_face_up",
-        "hundred_concede", "slam_claims_talons")),
+        "hundred_concede", "slam_claims_talons", "contra", "contra_factor", "redouble_factor")),
     ("Giving up a hand: rospisat (bomba) and spisat", (
         "rospisat", "rospisat_award", "rospisat_penalty", "rospisat_max", "rospisat_max_bid",
         "spisat_max")),
@@ -226,6 +226,10 @@ OPTION_DOCS: dict[str, str] = {
                        "seeing the talon: the declarer loses 100 and each opponent gets 50.",
     "slam_claims_talons": "A declarer who contracts for exactly 120 and takes every trick "
                           "without a marriage is credited with all 120 card points.",
+    "contra": "After the declarer fixes his contract and before the first lead, a defender "
+              "may double it (contra) and the declarer may then redouble.",
+    "contra_factor": "How many times a doubled contract counts, won or lost.",
+    "redouble_factor": "How many times a redoubled contract counts, won or lost.",
     # rospisat, spisat
     "rospisat": "The declarer may give up the hand after seeing the talon (rospisat, bomba); "
                 "each opponent is paid instead.",

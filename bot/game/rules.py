@@ -115,6 +115,9 @@ class Rules:
     give_face_up: bool = False
     hundred_concede: bool = False
     slam_claims_talons: bool = False
+    contra: bool = False
+    contra_factor: int = 2
+    redouble_factor: int = 4
     # 3.5 rospisat, bomba, spisat
     rospisat: bool = True
     rospisat_award: RospisatAward = RospisatAward.FIXED60
@@ -448,6 +451,8 @@ def _validate_house(r: Rules) -> None:
             and not r.bidding:
         raise RulesError("dealt_four_nines and dealt_three_nines are claimed before the auction: "
                          "they need one")
+    if r.contra and not (r.bidding and 1 <= r.contra_factor <= r.redouble_factor):
+        raise RulesError("contra needs an auction, and 1 ≤ contra_factor ≤ redouble_factor")
     if r.no_win_hands < 1:
         raise RulesError("no_win_hands must be at least 1")
     if r.reset_value <= 0:

@@ -10,6 +10,7 @@ from bot.game.barrel import (
     reaches_target,
 )
 from bot.game.cards import ALL_ACES, marriages_in, mask_points
+from bot.game.doubling import factor
 from bot.game.events import (
     ClimbedBarrel,
     DashGiven,
@@ -149,6 +150,8 @@ def score_played_hand(s: State, events: list[Event] | None) -> None:
             base[d] = round_nearest(raw[d], r.rounding)
         else:
             base[d] = s.contract
+        if s.doubled:
+            base[d] *= factor(s)
     _pipeline(s, HandEnd.PLAYED, base, raw, made, events)
 
 
@@ -220,6 +223,9 @@ def _pipeline(
         notes.append(f"{{{d}}} conceded the forced {s.winning_bid}")
     if end is HandEnd.PLAYED and r.last_trick_bonus:
         notes.insert(0, f"{{{s.last_winner}}} took the last trick: +{r.last_trick_bonus}")
+    if s.doubled:
+        notes.insert(0, f"the contract was {'doubled' if s.doubled == 1 else 'redoubled'}: it "
+                        f"counts {factor(s)} times")
     if r.dealer_forced_bid and d >= 0 and not any(n for _, n, _ in s.bids):
         notes.insert(0, f"everyone passed: {{{d}}} deals and must play {s.winning_bid}")
     if end is HandEnd.PLAYED and d >= 0:

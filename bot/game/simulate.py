@@ -54,7 +54,11 @@ def random_policy(state: State, legal: list[Action], rng: random.Random) -> Acti
         return legal[min(int(rng.expovariate(1.0)), nbids - 1)]
     if phase is Phase.CONTRACT:
         # legal_actions lists contracts, then give-ups, then leads (and a redeal claim).
-        first_play = next(i for i, a in enumerate(legal) if a.verb is Verb.PLAY)
+        first_play = next((i for i, a in enumerate(legal) if a.verb is Verb.PLAY), -1)
+        if first_play < 0:  # contra: the contract comes first, then pass / double
+            if state.contract_fixed:
+                return legal[int(rng.random() * len(legal))]
+            return legal[min(int(rng.expovariate(1.5)), len(legal) - 1)]
         r = rng.random()
         if r < 0.8 or first_play == 0:
             return legal[first_play + int(rng.random() * (len(legal) - first_play))]
@@ -106,7 +110,7 @@ def random_move(state: State, rng: random.Random) -> Action:
             return DISCARDS[seat][cards[j]]
         i -= len(cards) * (len(receivers) + discards)
         return s.giveups[i] if i < len(s.giveups) else act(seat, Verb.REDEAL)
-    if phase is Phase.CONTRACT and seat == s.declarer:
+    if phase is Phase.CONTRACT and seat == s.declarer and not r.contra:
         contracts = legal_contract(s, seat)
         tail = legal_plays(s, seat)
         if claim_reason(s, seat) is not None:
@@ -148,6 +152,12 @@ def greedy_policy(state: State, legal: list[Action], rng: random.Random) -> Acti
         return legal[0]
     if phase is Phase.CONTRACT or (phase is Phase.PLAY and not s.trick):
         leads = [a for a in legal if a.verb is Verb.PLAY]
+        if not leads:  # contra: fix the lowest contract, sometimes double
+            contracts = [a for a in legal if a.verb is Verb.CONTRACT]
+            if contracts:
+                return contracts[0]
+            doubles = [a for a in legal if a.verb in (Verb.CONTRA, Verb.REDOUBLE)]
+            return doubles[0] if doubles and rng.random() < 0.3 else legal[0]
         declared = [a for a in leads if a.flag is not Flag.NONE]
         if declared:
             return max(declared, key=lambda a: rules.marriage_values[suit_of(a.card)])

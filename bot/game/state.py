@@ -116,6 +116,7 @@ class State:
         "decl_log",
         "declarer",
         "discards",
+        "doubled",
         "drawn",
         "forehand",
         "gifts",
@@ -194,6 +195,7 @@ class State:
     discards: int
     contract: int
     contract_fixed: bool
+    doubled: int  # option contra: 0, 1 doubled, 2 redoubled
     giveups: tuple[Action, ...]  # give-ups open to the declarer this hand (fixed at the talon)
     # play
     leader: int

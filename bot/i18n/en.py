@@ -137,6 +137,8 @@ MESSAGES: dict[str, str] = {
     "button.rospisat": "Rospisat",
     "button.spisat": "Spisat",
     "button.concede": "Concede",
+    "button.contra": "Contra (double)",
+    "button.redouble": "Redouble",
     "button.talon": "Prikup {no}",
     "button.refresh": "Refresh",
     "button.marriage": "{card} + marriage",

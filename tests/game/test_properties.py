@@ -66,6 +66,9 @@ RUSSIAN_VARIANTS: list[dict[str, Any]] = [
     {"dealt_four_nines": "mandatory", "dealt_three_nines": "optional",
      "nines_redeal_dealer_penalty": True, "nines_for_redeal": 3},
     {"dealt_four_nines": "optional", "dealt_three_nines": "mandatory", "golden_round": True},
+    {"contra": True, "contra_factor": 3, "redouble_factor": 6, "rospisat_award": "fixed60",
+     "hand_low_redeal_below": 20},
+    {"contra": True, "declarer_scores": "points_taken", "golden_round": True},
     {"barrel_fall_penalty": 0, "marriage_trump": "next_trick", "four_aces_bonus": 200,
      "four_aces_effect": "no_trump", "marriage_on_first_lead": True},
 ]
@@ -75,7 +78,7 @@ ALL_RULES: list[tuple[str, Rules]] = [(n, PRESETS[n].rules) for n in PRESET_NAME
                                                       "sitter": "opposite_dealer"})),
       ("russian4+house", rules_for("russian4", {
           "dealer_forced_bid": True, "rospisat_award": "declarer_pays_split",
-          "sticks_penalty": 120, "no_win_penalty": 120}))]
+          "sticks_penalty": 120, "no_win_penalty": 120, "contra": True}))]
 
 
 def start_totals(rules: Rules, rng: random.Random) -> dict[int, int]:

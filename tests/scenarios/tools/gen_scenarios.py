@@ -1725,6 +1725,61 @@ def e_h09() -> tuple[Json, Json]:
     return d, {"ok": False, "hand": 0, "action": 1,
                "error": "C cannot claim a redeal: a redeal for nines must be claimed before "
                         "anyone bids"}
+
+
+def exchange_then(protect: str, *extra: list[Any]) -> Any:
+    """Random gifts (never the protected cards), then the given actions (contract, contra)."""
+    gifts = random_exchange(protect)
+
+    def run(s: Any, rng: Any) -> list[Any]:
+        from search import s_names
+
+        from bot.game.scenario import parse_action
+        return [*gifts(s, rng), *(parse_action(m, s_names(s)) for m in extra)]
+
+    return run
+
+
+@scenario("house12a_contra_made")
+def h12a() -> tuple[Json, Json]:
+    d = base("russian", options={"contra": True})
+    d["_note"] = ("contra: B fixes 100, C doubles, B does not redouble; B takes 105 ≥ 100 → "
+                  "+100 × 2 = +200; the defenders' points are not doubled: A 10, C 5.")
+    d["hands"] = [hand_of(d, auction=auction("B", 100, "C", "A"),
+                          exchange=exchange_then("", ["B", "contract", 100], ["C", "contra"],
+                                                 ["B", "pass"]),
+                          points={"B": 105, "A": 10, "C": 5})]
+    md = {"ok": True, "hands": [{"declarer": "B", "contract": 100,
+                                 "delta": {"A": 10, "B": 200, "C": 5}}],
+          "totals": {"A": 10, "B": 200, "C": 5}}
+    return d, md
+
+
+@scenario("house12b_redouble_failed_golden_barrel")
+def h12b() -> tuple[Json, Json]:
+    d = base("russian", options={"contra": True, "golden_round": True}, dealer="C",
+             start={"totals": {"A": 880, "B": 300, "C": 200}, "barrel": {"A": 1}})
+    d["_note"] = ("contra and redouble in a golden hand, the declarer on the barrel: A fixes "
+                  "120, B passes, C doubles, A redoubles; A takes 90 < 120 → −120 × 4 × 2 = "
+                  "−960 → −80, off the barrel; B 20 × 2 = 40, C 10 × 2 = 20.")
+    d["hands"] = [hand_of(d, auction=auction("A", 120, "B", "C"),
+                          exchange=exchange_then("", ["A", "contract", 120], ["B", "pass"],
+                                                 ["C", "contra"], ["A", "redouble"]),
+                          points={"A": 90, "B": 20, "C": 10})]
+    md = {"ok": True, "hands": [{"declarer": "A", "contract": 120,
+                                 "delta": {"A": -960, "B": 40, "C": 20}}],
+          "totals": {"A": -80, "B": 340, "C": 220}, "barrel": {}}
+    return d, md
+
+
+@scenario("err_house12_lead_before_the_defenders_speak")
+def e_h12() -> tuple[Json, Json]:
+    return err("", "russian", [*B_WINS_100, ["B", "give", "9C", "C"], ["B", "give", "JC", "A"],
+                               ["B", "contract", 100], ["B", "play", "AH"]], 6,
+               "B cannot play AH: the defenders have not yet said whether they double",
+               "not yet said whether they double",
+               "contra: once B fixes his contract, C and A say whether they double before "
+               "he may lead.", options={"contra": True})
 # BUILDERS-END
 
 
