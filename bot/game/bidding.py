@@ -7,12 +7,14 @@ import functools
 from bot.game.actions import PASSES, Action, Flag, Verb, act
 from bot.game.cards import ALL_NINES, marriages_in
 from bot.game.dealing import NINE_WORDS, predeal_weak
+from bot.game.doubling import apply_doubling_pass, doubling
 from bot.game.errors import RuleError
 from bot.game.events import AllPassed, AuctionWon, BidMade, Event, MarriageShown, Passed
 from bot.game.exchange import after_auction
 from bot.game.limits import (
     auction_cap,
     forced_opening,
+    highest_allowed,
     lowest_bid,
     marriage_value,
     on_lviv_barrel,
@@ -33,8 +35,10 @@ def legal_bidding(s: State, seat: int) -> list[Action]:
             out.append(act(seat, Verb.BID, amount=opening_min(s)) if forced else PASSES[seat])
         else:
             lo = lowest_bid(s)
-            hi = auction_cap(s, seat, s.held[seat])
             r = s.rules
+            hi = highest_allowed(s, seat, s.held[seat])
+            if r.bid_cap_before_talon is not None:
+                hi = auction_cap(s, seat, s.held[seat])
             if r.bid_step_high is None:
                 step = r.bid_step
                 out += bid_range(seat, lo, hi, step, Flag.NONE)
@@ -98,7 +102,8 @@ def check_bid(s: State, a: Action) -> None:
                         else "he has already looked at his cards", a)
     if a.flag not in (Flag.NONE, Flag.BLIND):
         raise RuleError("a bid can only be marked blind", a)
-    if n < lo or not rules.is_bid_amount(n):
+    if n < lo or (n % rules.bid_step if rules.bid_step_high is None
+                  else not rules.is_bid_amount(n)):
         raise RuleError(f"bids go up in steps of {rules.bid_steps_text()}, so the lowest bid "
                         f"now is {lo}", a)
     cap = rules.bid_cap_before_talon
@@ -147,6 +152,12 @@ def apply_bid(s: State, a: Action, events: list[Event] | None) -> None:
 
 
 def apply_pass(s: State, a: Action, events: list[Event] | None) -> None:
+    """A pass in the auction, or (option contra) a defender's or declarer's "no double"."""
+    if s.phase is not Phase.BIDDING:
+        if not doubling(s):
+            raise RuleError("a pass now only answers a contra: the auction is over", a)
+        apply_doubling_pass(s, a, events)
+        return
     seat = a.seat
     if seat != s.to_act:
         raise RuleError("it is {0}'s turn to bid", a, (s.to_act,))

@@ -14,9 +14,7 @@ from bot.game.bidding import apply_bid, apply_pass, claim_predeal_redeal, legal_
 from bot.game.dealing import apply_deal, apply_jack_penalty
 from bot.game.doubling import (
     apply_contra,
-    apply_doubling_pass,
     apply_redouble,
-    doubling,
     legal_doubling,
 )
 from bot.game.errors import RuleError
@@ -199,19 +197,10 @@ def _play(s: State, a: Action, events: list[Event] | None) -> None:
     apply_play(s, a, events)
 
 
-def _pass(s: State, a: Action, events: list[Event] | None) -> None:
-    if s.phase is Phase.CONTRACT:
-        if not doubling(s):
-            raise RuleError("a pass now only answers a contra: the auction is over", a)
-        apply_doubling_pass(s, a, events)
-    else:
-        apply_pass(s, a, events)
-
-
 _HANDLERS: dict[Verb, Callable[[State, Action, list[Event] | None], None]] = {
     Verb.PLAY: _play,
     Verb.BID: apply_bid,
-    Verb.PASS: _pass,
+    Verb.PASS: apply_pass,
     Verb.CONTRA: apply_contra,
     Verb.REDOUBLE: apply_redouble,
     Verb.GIVE: apply_give,

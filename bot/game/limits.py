@@ -15,7 +15,8 @@ def opening_min(s: State) -> int:
 def lowest_bid(s: State) -> int:
     if s.high_bidder < 0:
         return opening_min(s)
-    return s.rules.next_bid(s.high)
+    r = s.rules
+    return s.high + r.bid_step if r.bid_step_high is None else r.next_bid(s.high)
 
 
 def on_lviv_barrel(rules: Rules, total: int) -> bool:
@@ -47,7 +48,8 @@ def highest_allowed(s: State, seat: int, mask: int, cap_mask: int | None = None)
     if rules.bid_cap_by_marriages:
         capped = mask if cap_mask is None else cap_mask
         top = min(top, 120 + sum(marriage_value(rules, m) for m in marriages_in(capped)))
-    return rules.floor_bid(top)
+    # Inline for the one-step default: this runs at every bid.
+    return top - top % rules.bid_step if rules.bid_step_high is None else rules.floor_bid(top)
 
 
 def marriage_value(rules: Rules, suit: int) -> int:

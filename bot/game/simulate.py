@@ -26,7 +26,7 @@ from bot.game.dealing import apply_deal, new_match, random_deal
 from bot.game.engine import apply_into, legal_actions
 from bot.game.events import Event
 from bot.game.exchange import claim_reason, discards_left, legal_contract, receivers_left
-from bot.game.limits import auction_cap, forced_opening, lowest_bid
+from bot.game.limits import auction_cap, forced_opening, highest_allowed, lowest_bid
 from bot.game.rules import DealtNines, Rules
 from bot.game.state import Phase, State
 from bot.game.tricks import apply_play, legal_card_mask, legal_plays, plays_of, winning_card
@@ -84,7 +84,8 @@ def random_move(state: State, rng: random.Random) -> Action:
             or r.dealt_three_nines is not DealtNines.OFF
             or r.dealt_four_nines is not DealtNines.OFF)):
         lo = lowest_bid(s)
-        hi = auction_cap(s, seat, s.held[seat])
+        hi = highest_allowed(s, seat, s.held[seat]) if r.bid_cap_before_talon is None else (
+            auction_cap(s, seat, s.held[seat]))
         step = r.bid_step
         if r.bid_step_high is None:
             nbids = (hi - lo) // step + 1 if hi >= lo else 0
