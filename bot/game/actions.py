@@ -32,6 +32,7 @@ class Flag(StrEnum):
     BLIND = "blind"
     MARRIAGE = "marriage"
     ACES = "aces"
+    MISERE = "misere"
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +50,8 @@ class Action:
         """Verb phrase for messages: "bid 105", "give 9C to Bob", "play QH with a marriage"."""
         v = self.verb
         if v is Verb.BID:
+            if self.flag is Flag.MISERE:
+                return f"bid a mizère ({self.amount})"
             return f"bid {self.amount}" + (" blind" if self.flag is Flag.BLIND else "")
         if v is Verb.PASS:
             return "pass"

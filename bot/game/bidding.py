@@ -48,6 +48,8 @@ def legal_bidding(s: State, seat: int) -> list[Action]:
                 out += two_step_range(r, seat, lo, hi, Flag.NONE)
                 if s.blind >> seat & 1:
                     out += two_step_range(r, seat, lo, hi, Flag.BLIND)
+            if r.misere and r.misere_value >= lo:
+                out.append(act(seat, Verb.BID, amount=r.misere_value, flag=Flag.MISERE))
             if not forced:
                 out.append(PASSES[seat])
     if _predeal_claim_reason(s, seat):
@@ -100,8 +102,16 @@ def check_bid(s: State, a: Action) -> None:
     if a.flag is Flag.BLIND and not s.blind >> seat & 1:
         raise RuleError("blind bids are not allowed here" if not rules.blind_bidding
                         else "he has already looked at his cards", a)
+    if a.flag is Flag.MISERE:
+        if not rules.misere:
+            raise RuleError("this rule set has no mizère", a)
+        if n != rules.misere_value:
+            raise RuleError(f"a mizère is bid at {rules.misere_value}", a)
+        if n < lo:
+            raise RuleError(f"a mizère ranks as {n}, and the lowest bid now is {lo}", a)
+        return  # a fixed contract: no marriage or cap applies
     if a.flag not in (Flag.NONE, Flag.BLIND):
-        raise RuleError("a bid can only be marked blind", a)
+        raise RuleError("a bid can only be marked blind or mizère", a)
     if n < lo or (n % rules.bid_step if rules.bid_step_high is None
                   else not rules.is_bid_amount(n)):
         raise RuleError(f"bids go up in steps of {rules.bid_steps_text()}, so the lowest bid "
@@ -132,6 +142,7 @@ def apply_bid(s: State, a: Action, events: list[Event] | None) -> None:
     first_high = (s.rules.show_marriage_above is not None and n > s.rules.show_marriage_above
                   and not any(p == seat for p, _ in s.shown_marriages))
     s.high, s.high_bidder, s.high_blind = n, seat, blind
+    s.misere = a.flag is Flag.MISERE
     s.acted |= bit
     if not blind:
         s.blind &= ~bit
@@ -140,7 +151,7 @@ def apply_bid(s: State, a: Action, events: list[Event] | None) -> None:
     s.max_bid_by = tuple(mb)
     s.bids = (*s.bids, (seat, n, blind))
     if events is not None:
-        events.append(BidMade(seat, n, blind))
+        events.append(BidMade(seat, n, blind, s.misere))
     if first_high:
         suits = marriages_in(s.held[seat])
         if suits:  # four aces may stand in for a marriage: then nothing is shown

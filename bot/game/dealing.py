@@ -93,6 +93,7 @@ def _reset_hand(s: State, dealer: int) -> None:
     s.high = 0
     s.high_bidder = -1
     s.high_blind = False
+    s.misere = False
     s.passed = 0
     s.acted = 0
     s.blind = 0

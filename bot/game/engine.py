@@ -128,7 +128,7 @@ _BY_PHASE = {
 _NONE = frozenset({Flag.NONE})
 # verb -> (takes a card, takes a target seat, takes an amount, allowed flags)
 _SHAPES: dict[Verb, tuple[bool, bool, bool, frozenset[Flag]]] = {
-    Verb.BID: (False, False, True, frozenset({Flag.NONE, Flag.BLIND})),
+    Verb.BID: (False, False, True, frozenset({Flag.NONE, Flag.BLIND, Flag.MISERE})),
     Verb.PASS: (False, False, False, _NONE),
     Verb.REDEAL: (False, False, False, _NONE),
     Verb.TALON: (False, False, True, _NONE),

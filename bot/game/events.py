@@ -38,6 +38,7 @@ class BidMade:
     seat: int
     amount: int
     blind: bool
+    misere: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -141,6 +141,8 @@ def legal_contract(s: State, seat: int) -> list[Action]:
     if seat != s.declarer:
         return []
     lo = s.winning_bid
+    if s.misere:
+        return [act(seat, Verb.CONTRACT, amount=lo)]  # a mizère is neither raised nor given up
     hi = highest_allowed(s, seat, s.held[seat], after_talon(s)) if s.rules.contract_raise else lo
     r = s.rules
     hi = max(lo, hi)
@@ -175,6 +177,8 @@ def apply_contract(s: State, a: Action, events: list[Event] | None) -> None:
         raise RuleError(f"the contract must be at least the winning bid ({lo}) and go up in "
                         f"steps of {r.bid_steps_text()}", a)
     if n > lo:
+        if s.misere:
+            raise RuleError(f"a mizère cannot be raised; it is {lo}", a)
         if not r.contract_raise:
             raise RuleError(f"the contract cannot be raised in this rule set; it is {lo}", a)
         hi = highest_allowed(s, a.seat, s.held[a.seat], after_talon(s))
@@ -201,6 +205,8 @@ def _raise_refusal(s: State, seat: int, hi: int) -> str:
 def giveup_refusal(s: State, seat: int, kind: HandEnd) -> str | None:
     """Why the declarer may not give up the hand this way now, or None if he may."""
     r = s.rules
+    if s.misere:
+        return "a mizère is played: it cannot be given up"
     if s.phase not in (Phase.EXCHANGE, Phase.CONTRACT) or seat != s.declarer or (
         s.contract_fixed or (not s.talons and kind is not HandEnd.CONCEDE)
     ):
@@ -241,7 +247,7 @@ def _open_giveups(s: State) -> tuple[Action, ...]:
     # Every condition of a give-up is fixed once the declarer holds the talon, so the
     # list is worked out once a hand rather than at every legal_actions call.
     r = s.rules
-    if not r.rospisat and r.spisat_max <= 0 and not r.hundred_concede:
+    if (not r.rospisat and r.spisat_max <= 0 and not r.hundred_concede) or s.misere:
         return ()
     d = s.declarer
     return tuple(act(d, v) for v, kind in _GIVEUPS if giveup_refusal(s, d, kind) is None)

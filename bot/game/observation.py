@@ -77,6 +77,7 @@ class Observation:
     legal: tuple[Action, ...]
     last_result: HandResult | None
     doubled: int = 0  # option contra: 1 doubled, 2 redoubled
+    misere: bool = False  # the high bid or the contract is a mizère
     sticks: tuple[int, ...] = ()  # house-rule counters, per seat
     no_wins: tuple[int, ...] = ()
 
@@ -142,7 +143,8 @@ def observe(state: State, seat: int | None) -> Observation:
         stock_size=len(s.stock) - s.stock_pos, stock_bottom=exposed,
         drawn=tuple(c for p, c in s.drawn if p == me) if me is not None else (),
         legal=tuple(legal_actions(s, me)) if me is not None else (),
-        last_result=s.last_result, doubled=s.doubled, sticks=m.sticks, no_wins=m.no_wins,
+        last_result=s.last_result, doubled=s.doubled, misere=s.misere, sticks=m.sticks,
+        no_wins=m.no_wins,
     )
 
 

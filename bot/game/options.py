@@ -119,7 +119,7 @@ OPTION_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "opening_bid_forced", "dealer_forced_bid", "bid_cap_before_talon",
         "marriage_required_above",
         "show_marriage_above", "bid_cap_by_marriages", "golden_round", "golden_round_reset",
-        "silence_below", "blind_bidding", "contract_raise")),
+        "silence_below", "blind_bidding", "contract_raise", "misere", "misere_value")),
     ("Talon and exchange", (
         "talon_show_min_bid", "exchange", "discards_count_for", "give_face_up",
         "hundred_concede", "slam_claims_talons", "contra", "contra_factor", "redouble_factor")),
@@ -214,6 +214,9 @@ OPTION_DOCS: dict[str, str] = {
                      "a blind bid scores double and its gifts are shown.",
     "contract_raise": "The declarer may raise his contract above the winning bid after the "
                       "exchange.",
+    "misere": "A player may bid a mizère: a contract, ranked as a bid of misere_value, to take "
+              "no trick, played without trump or declarations.",
+    "misere_value": "What a mizère is worth, won or lost, and where it ranks in the auction.",
     # talon and exchange
     "talon_show_min_bid": "The talon is shown to everyone when the winning bid is at least "
                           "this (0: always; null: never).",

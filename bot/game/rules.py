@@ -108,6 +108,8 @@ class Rules:
     silence_below: int | None = None
     blind_bidding: bool = False
     contract_raise: bool = True
+    misere: bool = False
+    misere_value: int = 120
     # 3.4 talon and exchange
     talon_show_min_bid: int | None = 0
     exchange: Exchange = Exchange.GIVE_ONE_EACH
@@ -453,6 +455,10 @@ def _validate_house(r: Rules) -> None:
                          "they need one")
     if r.contra and not (r.bidding and 1 <= r.contra_factor <= r.redouble_factor):
         raise RulesError("contra needs an auction, and 1 ≤ contra_factor ≤ redouble_factor")
+    if r.misere and not (r.bidding and r.misere_value >= r.min_bid
+                         and r.is_bid_amount(r.misere_value)):
+        raise RulesError("misere needs an auction, and misere_value must be a bid amount of at "
+                         "least min_bid")
     if r.no_win_hands < 1:
         raise RulesError("no_win_hands must be at least 1")
     if r.reset_value <= 0:

@@ -57,10 +57,12 @@ def parse_action(raw: Any, names: list[str]) -> Action:
             amount = _int(args[0])
             flag = Flag.NONE
             if verb is Verb.BID and len(args) > 1:
-                if str(args[1]).lower() != "blind":
+                word = str(args[1]).lower()
+                if word not in ("blind", "misere"):
                     raise ScenarioError(
-                        f"a bid takes an amount and optionally \"blind\"; got {raw}")
-                flag = Flag.BLIND
+                        f"a bid takes an amount and optionally \"blind\" or \"misere\"; "
+                        f"got {raw}")
+                flag = Flag(word)
             _no_more(args, 2 if verb is Verb.BID else 1, raw)
             return act(seat, verb, amount=amount, flag=flag)
         if verb in (Verb.PLAY, Verb.DISCARD):

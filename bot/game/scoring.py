@@ -141,7 +141,12 @@ def score_played_hand(s: State, events: list[Event] | None) -> None:
             base[p] = raw[p]
         else:
             base[p] = round_nearest(raw[p], r.rounding)
-    if d >= 0:
+    if d >= 0 and s.misere:
+        made = s.won[d] == 0  # a mizère: no trick at all
+        base[d] = s.contract if made else -s.contract
+        if s.doubled:
+            base[d] *= factor(s)
+    elif d >= 0:
         made = (round_nearest(raw[d], r.rounding) if r.round_before_make else raw[d]
                 ) >= s.contract
         if not made:
@@ -229,7 +234,8 @@ def _pipeline(
     if r.dealer_forced_bid and d >= 0 and not any(n for _, n, _ in s.bids):
         notes.insert(0, f"everyone passed: {{{d}}} deals and must play {s.winning_bid}")
     if end is HandEnd.PLAYED and d >= 0:
-        notes.insert(0, f"{{{d}}} {'made' if made else 'failed'} {s.contract}")
+        what = f"the mizère ({s.contract})" if s.misere else str(s.contract)
+        notes.insert(0, f"{{{d}}} {'made' if made else 'failed'} {what}")
     if mult > 1:
         notes.append(f"every amount of this hand counts {mult} times")
     # 6. provisional totals
@@ -319,7 +325,8 @@ def _streaks(
     for p in s.active:
         if on_any_barrel(r, m.totals[p]):
             continue
-        if r.sticks_penalty and end is HandEnd.PLAYED and (p != d or r.sticks_declarer):
+        if r.sticks_penalty and end is HandEnd.PLAYED and (
+                p != d or (r.sticks_declarer and not s.misere)):
             if s.won[p] == 0:
                 sticks[p] += 1
                 notes.append(f"{{{p}}} took no trick: a stick ({sticks[p]} of "

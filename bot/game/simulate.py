@@ -82,7 +82,7 @@ def random_move(state: State, rng: random.Random) -> Action:
     if phase is Phase.BIDDING and not (s.silenced >> seat & 1 or s.blind or (
             r.predeal_low_redeal_below is not None or r.predeal_four_nines_redeal
             or r.dealt_three_nines is not DealtNines.OFF
-            or r.dealt_four_nines is not DealtNines.OFF)):
+            or r.dealt_four_nines is not DealtNines.OFF or r.misere)):
         lo = lowest_bid(s)
         hi = highest_allowed(s, seat, s.held[seat]) if r.bid_cap_before_talon is None else (
             auction_cap(s, seat, s.held[seat]))
@@ -144,6 +144,9 @@ def greedy_policy(state: State, legal: list[Action], rng: random.Random) -> Acti
         strength += 25 + rng.randrange(-10, 11)
         if bids and (not others or strength >= bids[0].amount):
             return bids[0]
+        misere = [a for a in legal if a.flag is Flag.MISERE]
+        if misere and strength < 70 and rng.random() < 0.5:
+            return misere[0]
         return others[0] if others else legal[0]
     if phase is Phase.EXCHANGE:
         moves = [a for a in legal if a.verb in (Verb.GIVE, Verb.DISCARD)]

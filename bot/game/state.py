@@ -133,6 +133,7 @@ class State:
         "marriages_declared",
         "match",
         "max_bid_by",
+        "misere",
         "next_seat",
         "passed",
         "pending_trump",
@@ -182,6 +183,7 @@ class State:
     acted: int  # bitmask of seats that took a bidding action
     blind: int  # bitmask of seats that have not looked at their cards
     max_bid_by: tuple[int, ...]
+    misere: bool  # the high bid (and, after the auction, the contract) is a mizère
     bids: tuple[tuple[int, int, bool], ...]  # (seat, amount or 0 for pass, blind)
     shown_marriages: tuple[tuple[int, int], ...]  # (seat, suit) shown for a high bid
     claims: tuple[tuple[int, str, int], ...]  # (seat, reason, cards shown) redeal claims

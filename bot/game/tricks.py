@@ -99,7 +99,7 @@ def legal_plays(s: State, seat: int) -> list[Action]:
         return []
     mask = legal_card_mask(s, seat)
     out = list(plays_of(seat, mask))
-    if not s.trick and may_declare_now(s):
+    if not s.trick and may_declare_now(s) and not s.misere:
         out += _declarations(s, seat, mask)
     return out
 
@@ -135,6 +135,8 @@ def _check_play(s: State, a: Action) -> None:
     if a.flag is Flag.NONE or a.flag is Flag.BLIND:
         if a.flag is Flag.BLIND:
             raise RuleError("only a bid can be blind", a)
+    elif s.misere:
+        raise RuleError("a mizère is played without trump: nothing can be declared", a)
     elif s.trick:
         raise RuleError("declarations are made only when leading to a trick", a)
     elif not may_declare_now(s):

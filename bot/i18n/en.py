@@ -139,6 +139,7 @@ MESSAGES: dict[str, str] = {
     "button.concede": "Concede",
     "button.contra": "Contra (double)",
     "button.redouble": "Redouble",
+    "button.misere": "Mizère ({amount})",
     "button.talon": "Prikup {no}",
     "button.refresh": "Refresh",
     "button.marriage": "{card} + marriage",

@@ -69,6 +69,9 @@ RUSSIAN_VARIANTS: list[dict[str, Any]] = [
     {"contra": True, "contra_factor": 3, "redouble_factor": 6, "rospisat_award": "fixed60",
      "hand_low_redeal_below": 20},
     {"contra": True, "declarer_scores": "points_taken", "golden_round": True},
+    {"misere": True, "contra": True, "rospisat_award": "declarer_pays_half"},
+    {"misere": True, "misere_value": 150, "sticks_penalty": 120, "bid_cap_before_talon": 120,
+     "marriage_on_first_lead": True, "four_aces_bonus": 200},
     {"barrel_fall_penalty": 0, "marriage_trump": "next_trick", "four_aces_bonus": 200,
      "four_aces_effect": "no_trump", "marriage_on_first_lead": True},
 ]

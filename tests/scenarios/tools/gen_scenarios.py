@@ -1780,6 +1780,48 @@ def e_h12() -> tuple[Json, Json]:
                "not yet said whether they double",
                "contra: once B fixes his contract, C and A say whether they double before "
                "he may lead.", options={"contra": True})
+
+
+MISERE_B = [["B", "bid", 120, "misere"], ["C", "pass"], ["A", "pass"]]
+
+
+@scenario("house14a_misere_made")
+def h14a() -> tuple[Json, Json]:
+    d = base("russian", options={"misere": True})
+    d["_note"] = ("misere: B bids a mizère (120), takes the talon and gives a card to each "
+                  "opponent as usual, and takes no trick: made, +120. The defenders score "
+                  "their points as in any played hand: A 70, C 50.")
+    d["hands"] = [hand_of(d, auction=MISERE_B, exchange=random_exchange(),
+                          points={"A": 70, "C": 50}, tricks={"B": 0})]
+    md = {"ok": True, "hands": [{"declarer": "B", "contract": 120,
+                                 "taken": {"A": 70, "B": 0, "C": 50},
+                                 "delta": {"A": 70, "B": 120, "C": 50}}],
+          "totals": {"A": 70, "B": 120, "C": 50}}
+    return d, md
+
+
+@scenario("house14b_misere_failed_on_barrel")
+def h14b() -> tuple[Json, Json]:
+    d = base("russian", options={"misere": True},
+             start={"totals": {"B": 880}, "barrel": {"B": 1}})
+    d["_note"] = ("misere on the barrel: B (on the barrel) bids a mizère and takes one trick "
+                  "(20 points): failed, 880 − 120 = 760, off the barrel; A 60, C 40.")
+    d["hands"] = [hand_of(d, auction=MISERE_B, exchange=random_exchange(),
+                          points={"A": 60, "B": 20, "C": 40}, tricks={"B": 1})]
+    md = {"ok": True, "hands": [{"declarer": "B", "contract": 120,
+                                 "delta": {"A": 60, "B": -120, "C": 40}}],
+          "totals": {"A": 60, "B": 760, "C": 40}, "barrel": {}}
+    return d, md
+
+
+@scenario("err_house14_misere_cannot_be_raised")
+def e_h14() -> tuple[Json, Json]:
+    return err("", "russian", [*MISERE_B, ["B", "give", "9C", "C"], ["B", "give", "JC", "A"],
+                               ["B", "contract", 125]], 5,
+               "B cannot set the contract at 125: a mizère cannot be raised; it is 120",
+               "a mizère cannot be raised",
+               "misere: a mizère is a fixed contract; B's raise to 125 is refused.",
+               options={"misere": True})
 # BUILDERS-END
 
 
