@@ -438,8 +438,11 @@ def _validate_house(r: Rules) -> None:
         raise RulesError(
             "bid_step_high must be a larger multiple of bid_step, and bid_step_high_from a "
             "multiple of it above min_bid")
-    if r.bid_cap_before_talon is not None and r.bid_cap_before_talon < r.min_bid:
-        raise RulesError("bid_cap_before_talon must be at least min_bid")
+    opening = max(120, r.min_bid) if r.golden_round else r.min_bid
+    if not r.is_bid_amount(opening):
+        raise RulesError(f"the opening bid {opening} must be a multiple of the bid step there")
+    if r.bid_cap_before_talon is not None and r.bid_cap_before_talon < opening:
+        raise RulesError(f"bid_cap_before_talon must be at least the opening bid ({opening})")
     if r.dealer_forced_bid and (not r.bidding or r.hundred_concede):
         raise RulesError("dealer_forced_bid needs an auction and cannot be combined with "
                          "hundred_concede (it answers forehand's forced opening)")
