@@ -28,7 +28,7 @@ def seats_for_hand(rules: Rules, dealer: int) -> tuple[int, int, tuple[int, ...]
     """(forehand, sitter or -1, active seats clockwise from forehand) for this dealer."""
     n = rules.seats
     sitter = -1
-    if n == 4:
+    if n == 4 and rules.sitter is not Sitter.NONE:
         sitter = {
             Sitter.RIGHT_OF_DEALER: (dealer - 1) % 4,
             Sitter.OPPOSITE_DEALER: (dealer + 2) % 4,
@@ -57,7 +57,11 @@ def new_match(
         raise RuleError(f"the dealer must be one of the {n} seats")
 
     def per_seat(m: Mapping[int, int] | None) -> tuple[int, ...]:
-        return tuple((m or {}).get(p, 0) for p in range(n))
+        out = tuple((m or {}).get(p, 0) for p in range(n))
+        if rules.partnerships and out[:2] != out[2:]:
+            raise RuleError("partners share one score: the counters of {0} and {2}, and of "
+                            "{1} and {3}, must be equal", None, (0, 1, 2, 3))
+        return out
 
     match = Match(
         totals=per_seat(totals), barrel_hands=per_seat(barrel), barrel_falls=per_seat(barrel_falls),

@@ -142,12 +142,14 @@ OPTION_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "barrel", "barrel_at", "barrel_hands", "barrel_fall_penalty", "barrel_conflict",
         "barrel_third_fall_reset",
         "barrel_exact_points", "lock_at", "lock_no_trick_penalty")),
-    ("Four at the table", ("sitter_bonus", "sitter_ace_value", "sitter_bonus_cap")),
+    ("Four at the table", (
+        "sitter_bonus", "sitter_ace_value", "sitter_bonus_cap", "partnerships")),
 )
 
 OPTION_DOCS: dict[str, str] = {
     # table and deal
-    "seats": "How many players sit at the table; with four, one of them sits out each hand.",
+    "seats": "How many players sit at the table; with four, one of them sits out each hand "
+             "(except with partnerships and sitter none).",
     "sitter": "Who sits out a hand when four are seated: nobody (fewer seats), the player to "
               "the dealer's right, the one opposite him, or the dealer himself.",
     "deck": "The cards in play: 24 (nine to ace), 20 (ten to ace) or 32 (seven to ace).",
@@ -313,4 +315,7 @@ OPTION_DOCS: dict[str, str] = {
                     "marriage, or its card points and marriage.",
     "sitter_ace_value": "Points the sitter earns per ace in the talon.",
     "sitter_bonus_cap": "The most the sitter can earn in one hand (null: no limit).",
+    "partnerships": "Four players in two fixed partnerships across the table (seats 1 and 3, "
+                    "2 and 4) with one score each; the dealer sits out, or with sitter none "
+                    "all four play.",
 }

@@ -173,6 +173,7 @@ class Rules:
     sitter_bonus: SitterBonus = SitterBonus.NONE
     sitter_ace_value: int = 40
     sitter_bonus_cap: int | None = None
+    partnerships: bool = False
     # derived, not options: filled in by __post_init__
     _active: int = field(default=0, init=False, repr=False, compare=False)
     _deck_mask: int = field(default=0, init=False, repr=False, compare=False)
@@ -183,7 +184,8 @@ class Rules:
         default_factory=dict, init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_active", 2 if self.seats == 2 else 3)
+        active = 4 if self.seats == 4 and self.sitter is Sitter.NONE else min(self.seats, 3)
+        object.__setattr__(self, "_active", active)
         object.__setattr__(self, "_deck_mask", DECKS.get(str(self.deck), 0))
         validate(self)
         top = 120 + self.max_declarations + self.last_trick_bonus
@@ -376,9 +378,9 @@ def validate(r: Rules) -> None:
         value = getattr(r, name)
         if value not in allowed:
             raise RulesError(f"{name} must be one of {', '.join(map(str, allowed))}; got {value}")
-    if r.seats == 4 and r.sitter is Sitter.NONE:
+    if r.seats == 4 and r.sitter is Sitter.NONE and not r.partnerships:
         raise RulesError("four seats need a sitter: set sitter to right_of_dealer, "
-                         "opposite_dealer or dealer")
+                         "opposite_dealer or dealer (or play in partnerships)")
     if r.seats != 4 and r.sitter is not Sitter.NONE:
         raise RulesError(f"sitter must be none unless four are seated (seats is {r.seats})")
     if r.hand_size < 1 or any(t < 1 for t in r.talons):
@@ -462,6 +464,10 @@ def _validate_house(r: Rules) -> None:
                          and r.is_bid_amount(r.misere_value)):
         raise RulesError("misere needs an auction, and misere_value must be a bid amount of at "
                          "least min_bid")
+    if r.partnerships and (r.seats != 4 or r.golden_round or r.nines_redeal_dealer_penalty
+                           or r.jack_bottom_reshuffle or r.sitter_bonus is not SitterBonus.NONE):
+        raise RulesError("partnerships need four seats, and no golden round, dealer penalty "
+                         "or sitter bonus (a partnership shares one score)")
     if r.no_win_hands < 1:
         raise RulesError("no_win_hands must be at least 1")
     if r.reset_value <= 0:

@@ -27,7 +27,7 @@ from bot.game.rules import (
     Rules,
     SitterBonus,
 )
-from bot.game.state import HandEnd, HandResult, State
+from bot.game.state import HandEnd, HandResult, Match, State
 
 # Status tests and match steps live in barrel.py and match.py; other modules import them
 # from here as well.
@@ -93,6 +93,16 @@ def sitter_bonus(s: State) -> int:
 
 def score_giveup(s: State, kind: HandEnd, events: list[Event] | None) -> None:
     """Rospisat, spisat or the 100 concession: the hand is scored without play."""
+    if s.rules.partnerships:
+        from bot.game.partners import score_teams
+
+        score_teams(s, kind, events)
+        return
+    _pipeline(s, kind, giveup_base(s, kind), None, None, events)
+
+
+def giveup_base(s: State, kind: HandEnd) -> list[int]:
+    """The base amounts of a hand given up, per seat (before multipliers and penalties)."""
     r = s.rules
     n = r.seats
     d = s.declarer
@@ -122,13 +132,24 @@ def score_giveup(s: State, kind: HandEnd, events: list[Event] | None) -> None:
         for p in s.active:
             if p != d:
                 base[p] = round_up_half(bid, r.rounding)
-    _pipeline(s, kind, base, None, None, events)
+    return base
 
 
 def score_played_hand(s: State, events: list[Event] | None) -> None:
+    if s.rules.partnerships:
+        from bot.game.partners import score_teams
+
+        score_teams(s, HandEnd.PLAYED, events)
+        return
+    raw = raw_points(s)
+    base, made = played_base(s, raw)
+    _pipeline(s, HandEnd.PLAYED, base, raw, made, events)
+
+
+def played_base(s: State, raw: dict[int, int]) -> tuple[list[int], bool | None]:
+    """The base amounts of a played hand per seat, and whether the contract was made."""
     r = s.rules
     n = r.seats
-    raw = raw_points(s)
     base = [0] * n
     d = s.declarer
     made: bool | None = None
@@ -157,7 +178,7 @@ def score_played_hand(s: State, events: list[Event] | None) -> None:
             base[d] = s.contract
         if s.doubled:
             base[d] *= factor(s)
-    _pipeline(s, HandEnd.PLAYED, base, raw, made, events)
+    return base, made
 
 
 # The pipeline is long because the rules fix one order for every step; keeping the
@@ -166,6 +187,14 @@ def _pipeline(
     s: State, end: HandEnd, base: list[int], raw: dict[int, int] | None, made: bool | None,
     out: list[Event] | None,
 ) -> None:
+    m2, result, events = score_steps(s, end, base, raw, made)
+    finish(s, m2, result, out, events)
+
+
+def score_steps(
+    s: State, end: HandEnd, base: list[int], raw: dict[int, int] | None, made: bool | None,
+) -> tuple[Match, HandResult, list[Event]]:
+    """The scoring steps after the base amounts: the next Match, the result, the events."""
     r = s.rules
     m = s.match
     n = r.seats
@@ -290,7 +319,7 @@ def _pipeline(
             isinstance(e, ClimbedBarrel) and e.seat == p for e in events)) if events else (),
         fell=fell,
     )
-    finish(s, m2, result, out, events)
+    return m2, result, events
 
 
 def _winners(r: Rules, d: int, new: list[int]) -> tuple[int, ...]:

@@ -79,6 +79,12 @@ ALL_RULES: list[tuple[str, Rules]] = [(n, PRESETS[n].rules) for n in PRESET_NAME
     (f"russian+{sorted(v)}", rules_for("russian", v)) for v in RUSSIAN_VARIANTS
 ] + [("russian4+card_points", rules_for("russian4", {"sitter_bonus": "card_points_marriage",
                                                       "sitter": "opposite_dealer"})),
+      ("russian4+partnerships", rules_for("russian4", {
+          "partnerships": True, "sitter": "dealer", "sitter_bonus": "none",
+          "sticks_penalty": 120, "no_win_penalty": 120, "reset_at_555": True})),
+      ("four_play_partnerships", rules_for("russian", {
+          "seats": 4, "partnerships": True, "hand_size": 6, "talons": [], "exchange": "none",
+          "contra": True, "misere": True, "barrel_conflict": "all_fall"})),
       ("russian4+house", rules_for("russian4", {
           "dealer_forced_bid": True, "rospisat_award": "declarer_pays_split",
           "sticks_penalty": 120, "no_win_penalty": 120, "contra": True}))]
@@ -94,7 +100,7 @@ def start_totals(rules: Rules, rng: random.Random) -> dict[int, int]:
         t -= t % unit
         if rules.barrel.value == "classic" and rules.barrel_at < t < rules.target:
             t = rules.barrel_at
-        out[p] = t
+        out[p] = out[p - 2] if rules.partnerships and p >= 2 else t
     return out
 
 

@@ -13,6 +13,9 @@ HOUSE = {
     "nines": {"dealt_four_nines": "mandatory", "dealt_three_nines": "optional"},
     "contra": {"contra": True},
     "misere": {"misere": True},
+    "partners_sitting": {"seats": 4, "sitter": "dealer", "partnerships": True},
+    "partners_four": {"seats": 4, "partnerships": True, "hand_size": 6, "talons": [],
+                      "exchange": "none"},
 }
 
 

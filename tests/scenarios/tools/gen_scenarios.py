@@ -1822,6 +1822,58 @@ def e_h14() -> tuple[Json, Json]:
                "a mizère cannot be raised",
                "misere: a mizère is a fixed contract; B's raise to 125 is refused.",
                options={"misere": True})
+
+
+PARTNERS_SITTING = {"partnerships": True, "sitter": "dealer", "sitter_bonus": "none"}
+PARTNERS_FOUR = {"seats": 4, "partnerships": True, "hand_size": 6, "talons": [],
+                 "exchange": "none"}
+
+
+@scenario("house15a_partnerships_dealer_sits_out")
+def h15a() -> tuple[Json, Json]:
+    d = base("russian4", players="A B C D", options=PARTNERS_SITTING)
+    d["_note"] = ("partnerships (A & C against B & D), the dealer A sits out: B wins at 100 and "
+                  "plays with his partner D against C; B 60 + D 45 = 105 ≥ 100 → B & D +100; "
+                  "C 15 → A & C +15. Partners show the same total.")
+    d["hands"] = [hand_of(d, auction=[["B", "bid", 100], ["C", "pass"], ["D", "pass"]],
+                          exchange=random_exchange(), points={"B": 60, "D": 45, "C": 15})]
+    md = {"ok": True, "hands": [{"declarer": "B", "contract": 100,
+                                 "taken": {"B": 60, "C": 15, "D": 45},
+                                 "delta": {"A": 15, "B": 100, "C": 15, "D": 100}}],
+          "totals": {"A": 15, "B": 100, "C": 15, "D": 100}}
+    return d, md
+
+
+@scenario("house15b_partnerships_four_play_win_from_barrel")
+def h15b() -> tuple[Json, Json]:
+    d = base("russian", players="A B C D", dealer="D", options=PARTNERS_FOUR,
+             start={"totals": {"A": 880, "B": 300, "C": 880, "D": 300},
+                    "barrel": {"A": 1, "C": 1}})
+    d["_note"] = ("partnerships, all four play six cards with no talon; A & C are on the barrel "
+                  "together. A plays 120 with his partner: A 50 + ♠ 40 + C 30 = 120 → made, "
+                  "880 + 120 = 1000: A and C win. B and D hold the other 40 card points → "
+                  "340.")
+    d["hands"] = [hand_of(d, fixed={"A": "KS QS"},
+                          auction=[["A", "bid", 120], ["B", "pass"], ["C", "pass"],
+                                   ["D", "pass"]],
+                          points={"A": 50, "C": 30}, declare={"A": "S"})]
+    md = {"ok": True, "hands": [{"declarer": "A", "contract": 120,
+                                 "taken": {"A": 90, "C": 30},
+                                 "delta": {"A": 120, "B": 40, "C": 120, "D": 40}}],
+          "totals": {"A": 1000, "B": 340, "C": 1000, "D": 340}, "winner": ["A", "C"]}
+    return d, md
+
+
+@scenario("err_house15_partners_start_equal")
+def e_h15() -> tuple[Json, Json]:
+    d = base("russian", players="A B C D", options=PARTNERS_FOUR,
+             start={"totals": {"A": 100, "C": 50}})
+    d["_note"] = ("partnerships: a partnership has one score, so partners cannot start with "
+                  "different totals.")
+    d["_expect_error_contains"] = "share one score"
+    return d, {"ok": False,
+               "error": "Partners share one score: the counters of A and C, and of B and D, "
+                        "must be equal"}
 # BUILDERS-END
 
 
