@@ -18,11 +18,22 @@ def doubling(s: State) -> bool:
 
 
 def legal_doubling(s: State, seat: int) -> list[Action]:
+    """Pass first (the AI's safe default), then contra or redouble."""
     if seat != s.to_act:
         return []
     if seat == s.declarer:
         return [PASSES[seat], act(seat, Verb.REDOUBLE)]
     return [PASSES[seat], act(seat, Verb.CONTRA)]
+
+
+def next_opponent(s: State, seat: int) -> int:
+    """The next seat after ``seat`` that may double: an opponent of the declarer (with
+    partnerships his partner is skipped), or the declarer himself when none is left."""
+    p = s.next_seat[seat]
+    if s.rules.partnerships:
+        while p != s.declarer and p % 2 == s.declarer % 2:
+            p = s.next_seat[p]
+    return p
 
 
 def _check(s: State, a: Action) -> None:
@@ -34,9 +45,10 @@ def _check(s: State, a: Action) -> None:
 
 
 def apply_contra(s: State, a: Action, events: list[Event] | None) -> None:
+    """A defender doubles the fixed contract; the declarer answers next."""
     _check(s, a)
-    if a.seat == s.declarer:
-        raise RuleError("only a defender may double the contract", a)
+    if a.seat == s.declarer or (s.rules.partnerships and a.seat % 2 == s.declarer % 2):
+        raise RuleError("only an opponent of the declarer may double the contract", a)
     if s.doubled:
         raise RuleError("the contract is already doubled", a)
     if a.seat != s.to_act:
@@ -48,6 +60,7 @@ def apply_contra(s: State, a: Action, events: list[Event] | None) -> None:
 
 
 def apply_redouble(s: State, a: Action, events: list[Event] | None) -> None:
+    """The declarer redoubles a doubled contract, then leads."""
     _check(s, a)
     if a.seat != s.declarer:
         raise RuleError("only the declarer may redouble", a)
@@ -60,11 +73,12 @@ def apply_redouble(s: State, a: Action, events: list[Event] | None) -> None:
 
 
 def apply_doubling_pass(s: State, a: Action, events: list[Event] | None) -> None:
+    """No double (or no redouble): the next defender speaks, or the play begins."""
     if a.seat != s.to_act:
         raise RuleError("it is {0}'s turn to double or pass", a, (s.to_act,))
     if events is not None:
         events.append(Doubled(a.seat, 0))
-    nxt = s.next_seat[a.seat]
+    nxt = next_opponent(s, a.seat)
     if s.declarer in (a.seat, nxt):
         _start_play(s)
     else:

@@ -6,6 +6,7 @@ import functools
 
 from bot.game.actions import DISCARD_TABLE, GIVE_TABLE, Action, Verb, act, actions_for
 from bot.game.cards import ALL_NINES, cards_of, mask_points
+from bot.game.doubling import next_opponent
 from bot.game.errors import RuleError
 from bot.game.events import CardDiscarded, CardGiven, ContractSet, Event, TalonTaken
 from bot.game.limits import highest_allowed, opening_min
@@ -187,7 +188,7 @@ def apply_contract(s: State, a: Action, events: list[Event] | None) -> None:
     s.contract = n
     s.contract_fixed = True
     if r.contra:
-        s.to_act = s.next_seat[a.seat]  # the defenders now say whether they double
+        s.to_act = next_opponent(s, a.seat)  # the opponents now say whether they double
     else:
         s.phase = Phase.PLAY
     if events is not None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.game.barrel import (
     classic_barrel,
     is_locked,
@@ -18,6 +20,7 @@ from bot.game.events import (
     LeftBarrel,
 )
 from bot.game.match import after_scored_hand, annul, finish, throw_in
+from bot.game.partners import both, team_note, team_view, to_seats
 from bot.game.rules import (
     Barrel,
     DeclarerScores,
@@ -94,9 +97,7 @@ def sitter_bonus(s: State) -> int:
 def score_giveup(s: State, kind: HandEnd, events: list[Event] | None) -> None:
     """Rospisat, spisat or the 100 concession: the hand is scored without play."""
     if s.rules.partnerships:
-        from bot.game.partners import score_teams
-
-        score_teams(s, kind, events)
+        _score_teams(s, kind, events)
         return
     _pipeline(s, kind, giveup_base(s, kind), None, None, events)
 
@@ -137,9 +138,7 @@ def giveup_base(s: State, kind: HandEnd) -> list[int]:
 
 def score_played_hand(s: State, events: list[Event] | None) -> None:
     if s.rules.partnerships:
-        from bot.game.partners import score_teams
-
-        score_teams(s, HandEnd.PLAYED, events)
+        _score_teams(s, HandEnd.PLAYED, events)
         return
     raw = raw_points(s)
     base, made = played_base(s, raw)
@@ -382,3 +381,44 @@ def _streaks(
                 notes.append(f"{{{p}}} loses {r.no_win_penalty}: {r.no_win_hands} hands "
                              "without a win")
     return tuple(sticks), tuple(no_wins)
+
+
+def _score_teams(s: State, end: HandEnd, out: list[Event] | None) -> None:
+    """Score the hand per partnership and finish it for the four seats."""
+    t = team_view(s)
+    if end is HandEnd.PLAYED:
+        seat_raw = raw_points(s)
+        raw: dict[int, int] | None = {k: sum(v for p, v in seat_raw.items() if p % 2 == k)
+                                      for k in (0, 1)}
+        assert raw is not None
+        base, made = played_base(t, raw)
+    else:
+        seat_raw, raw, made = {}, None, None
+        base = giveup_base(t, end)
+    m2, res, events = score_steps(t, end, base, raw, made)
+    m4 = to_seats(s.match, m2)
+    notes = tuple(team_note(n) for n in res.notes)
+    marriages: dict[int, tuple[int, ...]] = {}
+    for p, suit, _ in s.decl_log:
+        if suit >= 0:
+            marriages[p] = (*marriages.get(p, ()), suit)
+    start = s.match.totals
+    result = HandResult(
+        end=end, dealer=s.match.dealer, declarer=s.declarer, contract=res.contract,
+        complete=True, taken=dict(seat_raw), marriages=marriages,
+        delta=tuple(m4.totals[p] - start[p] for p in range(4)), totals=m4.totals,
+        notes=notes, made=res.made, multiplier=res.multiplier, winners=m4.winners,
+        aces=tuple(p for p, suit, _ in s.decl_log if suit < 0), hand_no=s.match.hand_no,
+        sitter=s.sitter, golden=s.golden, barrel_hands=m4.barrel_hands, dashes=m4.dashes,
+        sticks=m4.sticks, no_wins=m4.no_wins,
+        penalties=tuple(res.penalties[p % 2] for p in range(4)),
+        climbed=both(res.climbed), fell=both(res.fell),
+    )
+    seat_events: list[Event] = []
+    for e in events:
+        seat = getattr(e, "seat", None)
+        if seat is None:
+            seat_events.append(e)
+        else:
+            seat_events += [replace(e, seat=p) for p in (seat, seat + 2)]
+    finish(s, m4, result, out, seat_events)
