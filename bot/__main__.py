@@ -26,6 +26,15 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
     try:
         rules = preset(args.preset)
+        options = {}
+        for text in getattr(args, "option", None) or ():
+            name, _, raw = text.partition("=")
+            try:
+                options[name] = json.loads(raw)
+            except json.JSONDecodeError:
+                options[name] = raw
+        if options:
+            rules = rules.with_options(**options)
     except RulesError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -184,6 +193,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--hands", type=int, default=None)
     p.add_argument("--matches", type=int, default=None)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--option", action="append", metavar="NAME=VALUE",
+                   help="change one option of the preset (JSON value), e.g. sticks_penalty=120")
     p.add_argument("--policy", choices=("random", "greedy"), default=None,
                    help="random legal moves (default for --hands) or a simple greedy player "
                         "(default for --matches, so that matches end)")

@@ -34,9 +34,10 @@ TABLE_VERBS = frozenset({"join", "leave", "addai", "start", "rematch", "endyes",
                          "hand", "refresh", "back", "look", "leaveyes", "leaveno",
                          "help"})
 _SIMPLE = {"pass": Verb.PASS, "redeal": Verb.REDEAL, "rospisat": Verb.ROSPISAT,
-           "spisat": Verb.SPISAT, "concede": Verb.CONCEDE}
+           "spisat": Verb.SPISAT, "concede": Verb.CONCEDE, "contra": Verb.CONTRA,
+           "redouble": Verb.REDOUBLE}
 _PLAYS = {"play": Flag.NONE, "playm": Flag.MARRIAGE, "playa": Flag.ACES}
-MOVE_VERBS = frozenset({*_SIMPLE, *_PLAYS, "talon", "choose"})
+MOVE_VERBS = frozenset({*_SIMPLE, *_PLAYS, "talon", "choose", "misere"})
 
 
 def custom_id(table_id: int, verb: str, arg: str = "", hand: str | None = None) -> str:
@@ -82,6 +83,8 @@ def read_press(verb: str, arg: str, values: list[str]) -> Press:
         return Press(Verb.PLAY, card=card_from_text(arg), flag=_PLAYS[verb])
     if verb == "talon":
         return Press(Verb.TALON, amount=index_from_text(arg or "0", 4))
+    if verb == "misere":
+        return Press(Verb.BID, amount=amount_from_text(arg), flag=Flag.MISERE)
     if verb != "choose":
         raise TableError("error.no_such_action")
     if len(values) != 1:

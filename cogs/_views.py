@@ -173,7 +173,7 @@ def hand_view(table: Table, seat: int | None, loc: str | None = None) -> discord
                    disabled=c not in plain)
         row = (min(len(obs.hand), 15) + 4) // 5
     selects: list[tuple[str, str, list[discord.SelectOption]]] = []
-    bids = [a for a in legal if a.verb is Verb.BID]
+    bids = [a for a in legal if a.verb is Verb.BID and a.flag is not Flag.MISERE]
     if bids:
         opts = [discord.SelectOption(label=str(a.amount), value=str(a.amount))
                 for a in bids[:25]]
@@ -246,10 +246,15 @@ def _other_buttons(legal: list[Action], table: Table, seat: int,
         if a.verb is Verb.TALON:
             out.append(("talon", str(a.amount), t("button.talon", loc, no=a.amount + 1),
                         discord.ButtonStyle.primary))
+    for a in legal:
+        if a.flag is Flag.MISERE:
+            out.append(("misere", str(a.amount), t("button.misere", loc, amount=a.amount),
+                        discord.ButtonStyle.primary))
     if Verb.PASS in verbs:
         out.append(("pass", "", t("button.pass", loc), grey))
     for verb, key in ((Verb.REDEAL, "button.redeal"), (Verb.ROSPISAT, "button.rospisat"),
-                      (Verb.SPISAT, "button.spisat"), (Verb.CONCEDE, "button.concede")):
+                      (Verb.SPISAT, "button.spisat"), (Verb.CONCEDE, "button.concede"),
+                      (Verb.CONTRA, "button.contra"), (Verb.REDOUBLE, "button.redouble")):
         if verb in verbs:
             out.append((verb.value, "", t(key, loc), red))
     if table.seats[seat].away:

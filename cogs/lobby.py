@@ -232,8 +232,9 @@ def rules_embed(service: TableService, table: Table, loc: str | None) -> discord
     title = t("rules.title", loc, title=summary.title)
     desc = (summary.description + "\n\n") if summary.description else ""
     if summary.changed:
-        changed = ", ".join(f"`{k}` = `{v}`" for k, v in summary.changed)
-        desc += t("rules.changed", loc, options=changed) + "\n\n"
+        changed = "\n".join(f"`{k}` = `{v}`: {why}" if why else f"`{k}` = `{v}`"
+                             for k, v, why in summary.explained)
+        desc += t("rules.changed", loc, options="\n" + changed) + "\n\n"
     lines = "\n".join(f"{k} = {v}" for k, v in summary.options)
     desc += "```\n" + lines[: 3900 - len(desc)] + "\n```"
     return discord.Embed(title=title[:256], description=desc[:4096])

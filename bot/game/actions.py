@@ -22,6 +22,8 @@ class Verb(StrEnum):
     ROSPISAT = "rospisat"
     SPISAT = "spisat"
     CONCEDE = "concede"
+    CONTRA = "contra"
+    REDOUBLE = "redouble"
     PLAY = "play"
 
 
@@ -30,6 +32,7 @@ class Flag(StrEnum):
     BLIND = "blind"
     MARRIAGE = "marriage"
     ACES = "aces"
+    MISERE = "misere"
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +50,8 @@ class Action:
         """Verb phrase for messages: "bid 105", "give 9C to Bob", "play QH with a marriage"."""
         v = self.verb
         if v is Verb.BID:
+            if self.flag is Flag.MISERE:
+                return f"bid a mizère ({self.amount})"
             return f"bid {self.amount}" + (" blind" if self.flag is Flag.BLIND else "")
         if v is Verb.PASS:
             return "pass"
@@ -68,6 +73,10 @@ class Action:
             return "declare spisat"
         if v is Verb.CONCEDE:
             return "concede"
+        if v is Verb.CONTRA:
+            return "double the contract (contra)"
+        if v is Verb.REDOUBLE:
+            return "redouble the contract"
         if self.flag is Flag.MARRIAGE:
             return f"play {card_str(self.card)} with a marriage"
         if self.flag is Flag.ACES:

@@ -36,7 +36,7 @@ def classic_barrel(
     r = s.rules
     d = s.declarer
     at = r.barrel_at
-    fall_to = at - 120
+    fall_to = at - r.barrel_fall_penalty
 
     def fall(p: int) -> None:
         falls[p] += 1

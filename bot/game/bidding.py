@@ -5,12 +5,14 @@ from __future__ import annotations
 import functools
 
 from bot.game.actions import PASSES, Action, Flag, Verb, act
-from bot.game.cards import marriages_in
-from bot.game.dealing import predeal_weak
+from bot.game.cards import ALL_NINES, marriages_in
+from bot.game.dealing import NINE_WORDS, predeal_weak
+from bot.game.doubling import apply_doubling_pass, doubling
 from bot.game.errors import RuleError
 from bot.game.events import AllPassed, AuctionWon, BidMade, Event, MarriageShown, Passed
 from bot.game.exchange import after_auction
 from bot.game.limits import (
+    auction_cap,
     forced_opening,
     highest_allowed,
     lowest_bid,
@@ -20,6 +22,7 @@ from bot.game.limits import (
     qualifies_high,
 )
 from bot.game.match import throw_in
+from bot.game.rules import DealtNines, Rules
 from bot.game.state import Phase, State
 
 
@@ -32,11 +35,21 @@ def legal_bidding(s: State, seat: int) -> list[Action]:
             out.append(act(seat, Verb.BID, amount=opening_min(s)) if forced else PASSES[seat])
         else:
             lo = lowest_bid(s)
+            r = s.rules
             hi = highest_allowed(s, seat, s.held[seat])
-            step = s.rules.bid_step
-            out += bid_range(seat, lo, hi, step, Flag.NONE)
-            if s.blind >> seat & 1:
-                out += bid_range(seat, lo, hi, step, Flag.BLIND)
+            if r.bid_cap_before_talon is not None:
+                hi = auction_cap(s, seat, s.held[seat])
+            if r.bid_step_high is None:
+                step = r.bid_step
+                out += bid_range(seat, lo, hi, step, Flag.NONE)
+                if s.blind >> seat & 1:
+                    out += bid_range(seat, lo, hi, step, Flag.BLIND)
+            else:
+                out += two_step_range(r, seat, lo, hi, Flag.NONE)
+                if s.blind >> seat & 1:
+                    out += two_step_range(r, seat, lo, hi, Flag.BLIND)
+            if r.misere and r.misere_value >= lo:
+                out.append(act(seat, Verb.BID, amount=r.misere_value, flag=Flag.MISERE))
             if not forced:
                 out.append(PASSES[seat])
     if _predeal_claim_reason(s, seat):
@@ -50,11 +63,25 @@ def bid_range(seat: int, lo: int, hi: int, step: int, flag: Flag) -> tuple[Actio
     return tuple(act(seat, Verb.BID, amount=n, flag=flag) for n in range(lo, hi + 1, step))
 
 
+def two_step_range(r: Rules, seat: int, lo: int, hi: int, flag: Flag) -> tuple[Action, ...]:
+    """The bids from lo to hi under bid_step_high: small steps below its threshold."""
+    at = r.bid_step_high_from
+    high = r.bid_step_high or r.bid_step
+    return (bid_range(seat, lo, min(hi, at - 1), r.bid_step, flag)
+            + bid_range(seat, max(lo, at), hi, high, flag))
+
+
 def _predeal_claim_reason(s: State, seat: int) -> str | None:
     r = s.rules
-    if r.predeal_low_redeal_below is None and not r.predeal_four_nines_redeal:
+    if r.predeal_low_redeal_below is None and not r.predeal_four_nines_redeal and (
+            r.dealt_four_nines is DealtNines.OFF and r.dealt_three_nines is DealtNines.OFF):
         return None
     if seat not in s.active or s.acted >> seat & 1:
+        return None
+    nines = (s.held[seat] & ALL_NINES).bit_count()
+    if s.high_bidder < 0 and r.dealt_nines(nines) is DealtNines.OPTIONAL:
+        return f"{NINE_WORDS[nines]} nines"  # dealt_four_nines, dealt_three_nines
+    if r.predeal_low_redeal_below is None and not r.predeal_four_nines_redeal:
         return None
     return predeal_weak(r, s.held[seat])
 
@@ -75,11 +102,23 @@ def check_bid(s: State, a: Action) -> None:
     if a.flag is Flag.BLIND and not s.blind >> seat & 1:
         raise RuleError("blind bids are not allowed here" if not rules.blind_bidding
                         else "he has already looked at his cards", a)
+    if a.flag is Flag.MISERE:
+        if not rules.misere:
+            raise RuleError("this rule set has no mizère", a)
+        if n != rules.misere_value:
+            raise RuleError(f"a mizère is bid at {rules.misere_value}", a)
+        if n < lo:
+            raise RuleError(f"a mizère ranks as {n}, and the lowest bid now is {lo}", a)
+        return  # a fixed contract: no marriage or cap applies
     if a.flag not in (Flag.NONE, Flag.BLIND):
-        raise RuleError("a bid can only be marked blind", a)
-    step = rules.bid_step
-    if n < lo or n % step:
-        raise RuleError(f"bids go up in steps of {step}, so the lowest bid now is {lo}", a)
+        raise RuleError("a bid can only be marked blind or mizère", a)
+    if n < lo or (n % rules.bid_step if rules.bid_step_high is None
+                  else not rules.is_bid_amount(n)):
+        raise RuleError(f"bids go up in steps of {rules.bid_steps_text()}, so the lowest bid "
+                        f"now is {lo}", a)
+    cap = rules.bid_cap_before_talon
+    if cap is not None and n > cap:
+        raise RuleError(f"no bid may go above {cap} before the talon is seen", a)
     if on_lviv_barrel(rules, s.match.totals[seat]) and n > 120:
         raise RuleError("a player on the barrel may not bid more than 120", a)
     mask = s.held[seat]
@@ -103,6 +142,7 @@ def apply_bid(s: State, a: Action, events: list[Event] | None) -> None:
     first_high = (s.rules.show_marriage_above is not None and n > s.rules.show_marriage_above
                   and not any(p == seat for p, _ in s.shown_marriages))
     s.high, s.high_bidder, s.high_blind = n, seat, blind
+    s.misere = a.flag is Flag.MISERE
     s.acted |= bit
     if not blind:
         s.blind &= ~bit
@@ -111,7 +151,7 @@ def apply_bid(s: State, a: Action, events: list[Event] | None) -> None:
     s.max_bid_by = tuple(mb)
     s.bids = (*s.bids, (seat, n, blind))
     if events is not None:
-        events.append(BidMade(seat, n, blind))
+        events.append(BidMade(seat, n, blind, s.misere))
     if first_high:
         suits = marriages_in(s.held[seat])
         if suits:  # four aces may stand in for a marriage: then nothing is shown
@@ -123,6 +163,12 @@ def apply_bid(s: State, a: Action, events: list[Event] | None) -> None:
 
 
 def apply_pass(s: State, a: Action, events: list[Event] | None) -> None:
+    """A pass in the auction, or (option contra) a defender's or declarer's "no double"."""
+    if s.phase is not Phase.BIDDING:
+        if not doubling(s):
+            raise RuleError("a pass now only answers a contra: the auction is over", a)
+        apply_doubling_pass(s, a, events)
+        return
     seat = a.seat
     if seat != s.to_act:
         raise RuleError("it is {0}'s turn to bid", a, (s.to_act,))
@@ -144,7 +190,10 @@ def _next_bidder(s: State, seat: int, events: list[Event] | None) -> None:
     if not remaining:
         if events is not None:
             events.append(AllPassed(s.match.dealer))
-        throw_in(s, events)
+        if s.rules.dealer_forced_bid:
+            _dealer_forced(s, events)
+        else:
+            throw_in(s, events)
         return
     if len(remaining) == 1 and s.high_bidder == remaining[0]:
         s.declarer = s.high_bidder
@@ -160,6 +209,17 @@ def _next_bidder(s: State, seat: int, events: list[Event] | None) -> None:
     s.to_act = p
 
 
+def _dealer_forced(s: State, events: list[Event] | None) -> None:
+    # The dealer speaks last, so he is the last active seat (dealer_forced_bid).
+    d = s.active[-1]
+    s.declarer = s.high_bidder = d
+    s.high = s.winning_bid = s.contract = opening_min(s)
+    s.high_blind = s.blind_win = False
+    if events is not None:
+        events.append(AuctionWon(d, s.high, False))
+    after_auction(s, events)
+
+
 def claim_predeal_redeal(s: State, a: Action) -> str:
     """Check a pre-bid redeal claim; return its reason."""
     reason = _predeal_claim_reason(s, a.seat)
@@ -170,10 +230,17 @@ def claim_predeal_redeal(s: State, a: Action) -> str:
 
 def _predeal_refusal(s: State, seat: int) -> str:
     r = s.rules
-    if r.predeal_low_redeal_below is None and not r.predeal_four_nines_redeal:
+    nines_rule = (r.dealt_four_nines is not DealtNines.OFF
+                  or r.dealt_three_nines is not DealtNines.OFF)
+    if r.predeal_low_redeal_below is None and not r.predeal_four_nines_redeal and not nines_rule:
         return "no redeal can be claimed during the auction in this rule set"
     if s.acted >> seat & 1:
         return "a redeal must be claimed before his first bid or pass"
+    if nines_rule and not r.predeal_four_nines_redeal and r.predeal_low_redeal_below is None:
+        if s.high_bidder >= 0:
+            return "a redeal for nines must be claimed before anyone bids"
+        need = "three" if r.dealt_three_nines is not DealtNines.OFF else "four"
+        return f"a redeal needs {need} nines in the dealt hand"
     if marriages_in(s.held[seat]):
         return "a hand with a marriage cannot claim a redeal"
     return "his hand does not qualify for a redeal"

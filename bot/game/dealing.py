@@ -7,6 +7,7 @@ from collections.abc import Mapping
 
 from bot.game.actions import Deal, JackPenalty, Move
 from bot.game.cards import (
+    ALL_NINES,
     DECK_CARDS,
     RANK_MASK,
     RJ,
@@ -18,7 +19,8 @@ from bot.game.cards import (
 )
 from bot.game.errors import RuleError
 from bot.game.events import CardsDealt, DealerPenalized, Event, HandStarted
-from bot.game.rules import Deck, Rules, Sitter
+from bot.game.match import annul
+from bot.game.rules import DealtNines, Deck, Rules, Sitter
 from bot.game.state import Match, Phase, State, evolve
 
 
@@ -26,7 +28,7 @@ def seats_for_hand(rules: Rules, dealer: int) -> tuple[int, int, tuple[int, ...]
     """(forehand, sitter or -1, active seats clockwise from forehand) for this dealer."""
     n = rules.seats
     sitter = -1
-    if n == 4:
+    if n == 4 and rules.sitter is not Sitter.NONE:
         sitter = {
             Sitter.RIGHT_OF_DEALER: (dealer - 1) % 4,
             Sitter.OPPOSITE_DEALER: (dealer + 2) % 4,
@@ -46,6 +48,8 @@ def new_match(
     rospisat: Mapping[int, int] | None = None,
     barrel_falls: Mapping[int, int] | None = None,
     spisat: Mapping[int, int] | None = None,
+    sticks: Mapping[int, int] | None = None,
+    no_win: Mapping[int, int] | None = None,
 ) -> State:
     """A match waiting for its first deal; the mappings set counters per seat (default 0)."""
     n = rules.seats
@@ -53,12 +57,17 @@ def new_match(
         raise RuleError(f"the dealer must be one of the {n} seats")
 
     def per_seat(m: Mapping[int, int] | None) -> tuple[int, ...]:
-        return tuple((m or {}).get(p, 0) for p in range(n))
+        out = tuple((m or {}).get(p, 0) for p in range(n))
+        if rules.partnerships and out[:2] != out[2:]:
+            raise RuleError("partners share one score: the counters of {0} and {2}, and of "
+                            "{1} and {3}, must be equal", None, (0, 1, 2, 3))
+        return out
 
     match = Match(
         totals=per_seat(totals), barrel_hands=per_seat(barrel), barrel_falls=per_seat(barrel_falls),
         dashes=per_seat(dashes), rospisat_calls=per_seat(rospisat), spisat_calls=per_seat(spisat),
         dealer=dealer, golden_left=n if rules.golden_round else 0,
+        sticks=per_seat(sticks), no_wins=per_seat(no_win),
     )
     s = State.__new__(State)
     s.rules = rules
@@ -88,6 +97,7 @@ def _reset_hand(s: State, dealer: int) -> None:
     s.high = 0
     s.high_bidder = -1
     s.high_blind = False
+    s.misere = False
     s.passed = 0
     s.acted = 0
     s.blind = 0
@@ -104,6 +114,7 @@ def _reset_hand(s: State, dealer: int) -> None:
     s.discards = 0
     s.contract = 0
     s.contract_fixed = False
+    s.doubled = 0
     s.giveups = ()
     s.leader = -1
     s.trick = ()
@@ -113,6 +124,7 @@ def _reset_hand(s: State, dealer: int) -> None:
     s.decl = [0] * n
     s.decl_log = ()
     s.trump = -1
+    s.pending_trump = -1
     s.trump_locked = False
     s.marriages_declared = 0
     s.played = 0
@@ -187,6 +199,19 @@ def apply_deal(
         events.append(HandStarted(s.match.hand_no, dealer, s.forehand, s.sitter, s.golden))
         for p in s.active:
             events.append(CardsDealt(p, tuple(cards_of(s.held[p]))))
+    if rules.dealt_four_nines is not DealtNines.OFF or (
+            rules.dealt_three_nines is not DealtNines.OFF):
+        for p in s.active:
+            nines = s.held[p] & ALL_NINES
+            if rules.dealt_nines(nines.bit_count()) is DealtNines.MANDATORY:
+                # The hand is annulled as it is dealt: nobody has to claim it.
+                reason = f"{NINE_WORDS[nines.bit_count()]} nines"
+                s.claims = ((p, reason, nines),)
+                annul(s, p, reason, True, events, dealt=True)
+                return
+
+
+NINE_WORDS = {3: "three", 4: "four"}
 
 
 def apply_jack_penalty(s: State, events: list[Event] | None) -> None:

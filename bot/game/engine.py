@@ -12,6 +12,11 @@ from collections.abc import Callable
 from bot.game.actions import Action, Deal, Flag, JackPenalty, Move, Verb
 from bot.game.bidding import apply_bid, apply_pass, claim_predeal_redeal, legal_bidding
 from bot.game.dealing import apply_deal, apply_jack_penalty
+from bot.game.doubling import (
+    apply_contra,
+    apply_redouble,
+    legal_doubling,
+)
 from bot.game.errors import RuleError
 from bot.game.events import Event, GaveUp, RedealClaimed
 from bot.game.exchange import (
@@ -57,7 +62,12 @@ def legal_actions(state: State, seat: int | None = None) -> list[Action]:
     if phase is Phase.BIDDING:
         return legal_bidding(s, p)
     if phase is Phase.CONTRACT:
-        out = legal_contract(s, p) + legal_plays(s, p)
+        if s.contract_fixed:
+            out = legal_doubling(s, p)
+        elif s.rules.contra:
+            out = legal_contract(s, p)  # the contract is fixed first, for the defenders
+        else:
+            out = legal_contract(s, p) + legal_plays(s, p)
         if claim_reason(s, p) is not None:
             out.append(Action(p, Verb.REDEAL))
         return out
@@ -104,7 +114,9 @@ def apply_into(
 
 _BY_PHASE = {
     Verb.BID: (Phase.BIDDING,),
-    Verb.PASS: (Phase.BIDDING,),
+    Verb.PASS: (Phase.BIDDING, Phase.CONTRACT),
+    Verb.CONTRA: (Phase.CONTRACT,),
+    Verb.REDOUBLE: (Phase.CONTRACT,),
     Verb.TALON: (Phase.TALON,),
     Verb.GIVE: (Phase.EXCHANGE,),
     Verb.DISCARD: (Phase.EXCHANGE,),
@@ -116,7 +128,7 @@ _BY_PHASE = {
 _NONE = frozenset({Flag.NONE})
 # verb -> (takes a card, takes a target seat, takes an amount, allowed flags)
 _SHAPES: dict[Verb, tuple[bool, bool, bool, frozenset[Flag]]] = {
-    Verb.BID: (False, False, True, frozenset({Flag.NONE, Flag.BLIND})),
+    Verb.BID: (False, False, True, frozenset({Flag.NONE, Flag.BLIND, Flag.MISERE})),
     Verb.PASS: (False, False, False, _NONE),
     Verb.REDEAL: (False, False, False, _NONE),
     Verb.TALON: (False, False, True, _NONE),
@@ -126,6 +138,8 @@ _SHAPES: dict[Verb, tuple[bool, bool, bool, frozenset[Flag]]] = {
     Verb.ROSPISAT: (False, False, False, _NONE),
     Verb.SPISAT: (False, False, False, _NONE),
     Verb.CONCEDE: (False, False, False, _NONE),
+    Verb.CONTRA: (False, False, False, _NONE),
+    Verb.REDOUBLE: (False, False, False, _NONE),
     Verb.PLAY: (True, False, False, frozenset({Flag.NONE, Flag.MARRIAGE, Flag.ACES})),
 }
 
@@ -175,10 +189,20 @@ def _refuse(s: State, a: Action) -> None:
 
 
 _NO_MOVES = (Phase.DEALING, Phase.MATCH_OVER)
+def _play(s: State, a: Action, events: list[Event] | None) -> None:
+    if s.phase is Phase.CONTRACT and s.rules.contra:
+        raise RuleError("with contra, the declarer fixes his contract and the defenders may "
+                        "double it before the first lead" if not s.contract_fixed else
+                        "the defenders have not yet said whether they double", a)
+    apply_play(s, a, events)
+
+
 _HANDLERS: dict[Verb, Callable[[State, Action, list[Event] | None], None]] = {
-    Verb.PLAY: apply_play,
+    Verb.PLAY: _play,
     Verb.BID: apply_bid,
     Verb.PASS: apply_pass,
+    Verb.CONTRA: apply_contra,
+    Verb.REDOUBLE: apply_redouble,
     Verb.GIVE: apply_give,
     Verb.DISCARD: apply_discard,
     Verb.CONTRACT: apply_contract,
@@ -196,6 +220,9 @@ def _wrong_phase(s: State, v: Verb) -> str:
         return "the contract is set after the exchange"
     if v is Verb.PLAY:
         return f"cards are played after the auction and the exchange; now {now}"
+    if v in (Verb.CONTRA, Verb.REDOUBLE):
+        return ("a contract can be doubled only after it is fixed and before the first lead; "
+                f"now {now}")
     return f"not now: {now}"
 
 

@@ -38,6 +38,7 @@ class BidMade:
     seat: int
     amount: int
     blind: bool
+    misere: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +102,12 @@ class CardDiscarded:
 class ContractSet:
     seat: int
     amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class Doubled:
+    seat: int
+    level: int  # 1 contra, 2 redouble; 0: the seat said no
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,8 +187,9 @@ class MatchWon:
 Event = (
     HandStarted | CardsDealt | DealerPenalized | BidMade | Passed | MarriageShown | AuctionWon
     | AllPassed | RedealClaimed | HandAnnulled | TalonTaken | CardGiven | CardDiscarded
-    | ContractSet | GaveUp | CardPlayed | MarriageDeclared | FourAcesDeclared | TrumpChanged
-    | TrickWon | CardDrawn | DashGiven | ClimbedBarrel | LeftBarrel | HandScored | MatchWon
+    | ContractSet | Doubled | GaveUp | CardPlayed | MarriageDeclared | FourAcesDeclared
+    | TrumpChanged | TrickWon | CardDrawn | DashGiven | ClimbedBarrel | LeftBarrel | HandScored
+    | MatchWon
 )
 
 

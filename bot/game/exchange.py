@@ -6,6 +6,7 @@ import functools
 
 from bot.game.actions import DISCARD_TABLE, GIVE_TABLE, Action, Verb, act, actions_for
 from bot.game.cards import ALL_NINES, cards_of, mask_points
+from bot.game.doubling import next_opponent
 from bot.game.errors import RuleError
 from bot.game.events import CardDiscarded, CardGiven, ContractSet, Event, TalonTaken
 from bot.game.limits import highest_allowed, opening_min
@@ -141,8 +142,16 @@ def legal_contract(s: State, seat: int) -> list[Action]:
     if seat != s.declarer:
         return []
     lo = s.winning_bid
+    if s.misere:
+        return [act(seat, Verb.CONTRACT, amount=lo)]  # a mizère is neither raised nor given up
     hi = highest_allowed(s, seat, s.held[seat], after_talon(s)) if s.rules.contract_raise else lo
-    return [*_contracts(seat, lo, max(lo, hi), s.rules.bid_step), *legal_giveups(s, seat)]
+    r = s.rules
+    hi = max(lo, hi)
+    if r.bid_step_high is None:
+        return [*_contracts(seat, lo, hi, r.bid_step), *legal_giveups(s, seat)]
+    at = r.bid_step_high_from
+    return [*_contracts(seat, lo, min(hi, at - 1), r.bid_step),
+            *_contracts(seat, max(lo, at), hi, r.bid_step_high), *legal_giveups(s, seat)]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -162,11 +171,15 @@ def apply_contract(s: State, a: Action, events: list[Event] | None) -> None:
     r = s.rules
     if a.seat != s.declarer:
         raise RuleError("only the declarer sets the contract", a)
+    if s.contract_fixed:
+        raise RuleError(f"the contract is already fixed at {s.contract}", a)
     n, lo = a.amount, s.winning_bid
-    if n < lo or n % r.bid_step:
-        raise RuleError(f"the contract must be at least the winning bid ({lo}) and a multiple "
-                        f"of {r.bid_step}", a)
+    if n < lo or not r.is_bid_amount(n):
+        raise RuleError(f"the contract must be at least the winning bid ({lo}) and go up in "
+                        f"steps of {r.bid_steps_text()}", a)
     if n > lo:
+        if s.misere:
+            raise RuleError(f"a mizère cannot be raised; it is {lo}", a)
         if not r.contract_raise:
             raise RuleError(f"the contract cannot be raised in this rule set; it is {lo}", a)
         hi = highest_allowed(s, a.seat, s.held[a.seat], after_talon(s))
@@ -174,7 +187,10 @@ def apply_contract(s: State, a: Action, events: list[Event] | None) -> None:
             raise RuleError(_raise_refusal(s, a.seat, hi), a)
     s.contract = n
     s.contract_fixed = True
-    s.phase = Phase.PLAY
+    if r.contra:
+        s.to_act = next_opponent(s, a.seat)  # the opponents now say whether they double
+    else:
+        s.phase = Phase.PLAY
     if events is not None:
         events.append(ContractSet(a.seat, n))
 
@@ -190,8 +206,10 @@ def _raise_refusal(s: State, seat: int, hi: int) -> str:
 def giveup_refusal(s: State, seat: int, kind: HandEnd) -> str | None:
     """Why the declarer may not give up the hand this way now, or None if he may."""
     r = s.rules
+    if s.misere:
+        return "a mizère is played: it cannot be given up"
     if s.phase not in (Phase.EXCHANGE, Phase.CONTRACT) or seat != s.declarer or (
-        not s.talons and kind is not HandEnd.CONCEDE
+        s.contract_fixed or (not s.talons and kind is not HandEnd.CONCEDE)
     ):
         return "only the declarer may give up, after taking the talon and before the contract"
     on_barrel = r.barrel is Barrel.CLASSIC and s.match.totals[seat] == r.barrel_at
@@ -230,7 +248,7 @@ def _open_giveups(s: State) -> tuple[Action, ...]:
     # Every condition of a give-up is fixed once the declarer holds the talon, so the
     # list is worked out once a hand rather than at every legal_actions call.
     r = s.rules
-    if not r.rospisat and r.spisat_max <= 0 and not r.hundred_concede:
+    if (not r.rospisat and r.spisat_max <= 0 and not r.hundred_concede) or s.misere:
         return ()
     d = s.declarer
     return tuple(act(d, v) for v, kind in _GIVEUPS if giveup_refusal(s, d, kind) is None)

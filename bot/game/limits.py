@@ -15,7 +15,8 @@ def opening_min(s: State) -> int:
 def lowest_bid(s: State) -> int:
     if s.high_bidder < 0:
         return opening_min(s)
-    return s.high + s.rules.bid_step
+    r = s.rules
+    return s.high + r.bid_step if r.bid_step_high is None else r.next_bid(s.high)
 
 
 def on_lviv_barrel(rules: Rules, total: int) -> bool:
@@ -47,12 +48,22 @@ def highest_allowed(s: State, seat: int, mask: int, cap_mask: int | None = None)
     if rules.bid_cap_by_marriages:
         capped = mask if cap_mask is None else cap_mask
         top = min(top, 120 + sum(marriage_value(rules, m) for m in marriages_in(capped)))
-    return top - top % rules.bid_step
+    # Inline for the one-step default: this runs at every bid.
+    return top - top % rules.bid_step if rules.bid_step_high is None else rules.floor_bid(top)
 
 
 def marriage_value(rules: Rules, suit: int) -> int:
     return rules.marriage_values[suit]
 
 
+def auction_cap(s: State, seat: int, mask: int) -> int:
+    """Highest bid in the auction: highest_allowed, then bid_cap_before_talon."""
+    hi = highest_allowed(s, seat, mask)
+    cap = s.rules.bid_cap_before_talon
+    return hi if cap is None or cap >= hi else s.rules.floor_bid(cap)
+
+
 def forced_opening(s: State, seat: int) -> bool:
-    return s.rules.opening_bid_forced and seat == s.forehand and not s.acted >> seat & 1
+    r = s.rules
+    return (r.opening_bid_forced and not r.dealer_forced_bid and seat == s.forehand
+            and not s.acted >> seat & 1)

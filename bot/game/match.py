@@ -15,21 +15,29 @@ def throw_in(s: State, events: list[Event] | None) -> None:
         taken={}, marriages={}, delta=(0,) * n, totals=s.match.totals,
         notes=("everyone passed: the hand is thrown in",), hand_no=s.match.hand_no,
         sitter=s.sitter, golden=s.golden, barrel_hands=s.match.barrel_hands,
-        dashes=s.match.dashes, penalties=(0,) * n,
+        dashes=s.match.dashes, sticks=s.match.sticks, no_wins=s.match.no_wins,
+        penalties=(0,) * n,
     )
     m = after_scored_hand(s.rules, s.match, s.match.totals, made=False, golden=s.golden)
     finish(s, m, result, events)
 
 
-def annul(s: State, seat: int, reason: str, nines: bool, events: list[Event] | None) -> None:
-    """A redeal claim: nobody scores; the same dealer deals again (or pays and passes it on)."""
+def annul(
+    s: State, seat: int, reason: str, nines: bool, events: list[Event] | None, *,
+    dealt: bool = False,
+) -> None:
+    """A redeal claim: nobody scores; the same dealer deals again (or pays and passes it on).
+
+    ``dealt``: no claim, the deal itself annuls the hand (a mandatory nines redeal).
+    """
     r = s.rules
     m = s.match
     n = r.seats
     totals = list(m.totals)
     barrel_hands = list(m.barrel_hands)
     delta = [0] * n
-    notes = [f"{{{seat}}} claimed a redeal ({reason}): the hand is annulled"]
+    notes = [f"{{{seat}}} was dealt {reason}: the hand is annulled" if dealt else
+             f"{{{seat}}} claimed a redeal ({reason}): the hand is annulled"]
     count = m.nines_annuls + 1 if nines else 0
     dealer = m.dealer
     if r.nines_redeal_dealer_penalty and count >= 3:
@@ -48,7 +56,8 @@ def annul(s: State, seat: int, reason: str, nines: bool, events: list[Event] | N
         end=HandEnd.ANNULLED, dealer=s.match.dealer, declarer=-1, contract=0, complete=True,
         taken={}, marriages={}, delta=tuple(delta), totals=m.totals, notes=tuple(notes),
         hand_no=s.match.hand_no, sitter=s.sitter, golden=s.golden,
-        barrel_hands=m.barrel_hands, dashes=m.dashes, penalties=tuple(delta),
+        barrel_hands=m.barrel_hands, dashes=m.dashes, sticks=m.sticks, no_wins=m.no_wins,
+        penalties=tuple(delta),
     )
     if events is not None:
         events.append(HandAnnulled(dealer))
@@ -60,7 +69,8 @@ def after_scored_hand(
     winners: tuple[int, ...] = (), notes: list[str] | None = None,
     barrel_hands: tuple[int, ...] | None = None, barrel_falls: tuple[int, ...] | None = None,
     dashes: tuple[int, ...] | None = None, rospisat_calls: tuple[int, ...] | None = None,
-    spisat_calls: tuple[int, ...] | None = None,
+    spisat_calls: tuple[int, ...] | None = None, sticks: tuple[int, ...] | None = None,
+    no_wins: tuple[int, ...] | None = None,
 ) -> Match:
     """The match after a scored hand: new counters, golden-round bookkeeping, next dealer."""
     golden_left, golden_made = m.golden_left, m.golden_made
@@ -87,7 +97,9 @@ def after_scored_hand(
         rospisat_calls=m.rospisat_calls if rospisat_calls is None else rospisat_calls,
         spisat_calls=m.spisat_calls if spisat_calls is None else spisat_calls,
         dealer=(m.dealer + 1) % r.seats, hand_no=m.hand_no, golden_left=golden_left,
-        golden_made=golden_made, nines_annuls=0, winners=winners)
+        golden_made=golden_made, nines_annuls=0, winners=winners,
+        sticks=m.sticks if sticks is None else sticks,
+        no_wins=m.no_wins if no_wins is None else no_wins)
 
 
 def finish(

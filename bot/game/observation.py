@@ -78,6 +78,10 @@ class Observation:
     drawn: tuple[int, ...]  # cards this seat drew from the stock
     legal: tuple[Action, ...]
     last_result: HandResult | None
+    doubled: int = 0  # option contra: 1 doubled, 2 redoubled
+    misere: bool = False  # the high bid or the contract is a mizère
+    sticks: tuple[int, ...] = ()  # house-rule counters, per seat
+    no_wins: tuple[int, ...] = ()
 
     def known_cards(self) -> set[int]:
         """Every card this observation shows anywhere (used by the privacy tests)."""
@@ -143,7 +147,8 @@ def observe(state: State, seat: int | None) -> Observation:
         stock_size=len(s.stock) - s.stock_pos, stock_bottom=exposed,
         drawn=tuple(c for p, c in s.drawn if p == me) if me is not None else (),
         legal=tuple(legal_actions(s, me)) if me is not None else (),
-        last_result=s.last_result,
+        last_result=s.last_result, doubled=s.doubled, misere=s.misere, sticks=m.sticks,
+        no_wins=m.no_wins,
     )
 
 

@@ -98,12 +98,21 @@ _DEFS: list[tuple[str, str, str, dict[str, Any]]] = [
       "marriage_on_first_lead": True, "must_trump_when_void": True, "must_beat": "always",
       "declarations_need_trick": True, "rounding": 1, "target": 1001, "final_tie": "play_on",
       "rospisat_penalty": 0}),
+    ("russian_online", "Russian 1000 as played online",
+     "Russian rules with the house rules of online tables: the dealer's forced 100, bids in 10s "
+     "from 200, no bid above 120 before the prikup, rospisat paid by the declarer, sticks, "
+     "no-win streaks, ±555.",
+     {"dealer_forced_bid": True, "bid_step_high": 10, "bid_step_high_from": 200,
+      "bid_cap_before_talon": 120, "rospisat_award": "declarer_pays_half",
+      "round_before_make": True, "sticks_penalty": 120, "sticks_count": 3,
+      "sticks_declarer": True, "no_win_penalty": 120, "no_win_hands": 3,
+      "reset_at_555": True, "reset_value": 555, "reset_negative": True}),
 ]
 
 # What each community calls the talon (drawn beside it, named in messages).
-_TALON_NAMES = {"russian": "prikup", "russian4": "prikup", "polish": "musik",
-                "polish4": "musik", "polish2_bidding": "musik", "polish2_stock": "musik",
-                "elwood2": "kitty"}
+_TALON_NAMES = {"russian": "prikup", "russian4": "prikup", "russian_online": "prikup",
+                "polish": "musik", "polish4": "musik", "polish2_bidding": "musik",
+                "polish2_stock": "musik", "elwood2": "kitty"}
 
 PRESETS: dict[str, Preset] = {
     name: Preset(name, title, desc, Rules.from_json(opts), _TALON_NAMES.get(name, "talon"))

@@ -58,11 +58,15 @@ suit the order is A, 10, K, Q, J, 9 (8, 7): the ten beats the king. Card points 
    **marriage**: it scores its value and makes that suit trump. There is no trump until a
    marriage is declared.
 7. **Scoring,** in this order: each player's raw points (card points of his tricks plus his
-   declarations); the multiplier (golden round, blind bid); the declarer's plus or minus his
-   contract and each defender's rounded points; nothing for players on the barrel or locked,
-   unless they are the declarer; penalties for dashes and repeated rospisats; the new totals;
-   climbing onto, spending hands on and falling off the barrel; the lock; the 555 reset; and
-   last the winner. A player reaching the target wins, the declarer first.
+   declarations, plus `last_trick_bonus`); the multiplier (golden round, blind bid); the
+   declarer's plus or minus his contract (`round_before_make` rounds his points before the
+   test) and each defender's rounded points; nothing for players on the barrel or locked,
+   unless they are the declarer; the counter penalties, not multiplied, in this order:
+   dashes and the lock's no-trick penalty, sticks, hands without a win, repeated rospisats
+   (dashes, sticks and hands without a win are not counted for a player on the barrel);
+   the new totals; climbing onto, spending hands on and falling off the barrel; the lock;
+   the 555 reset (`reset_value`, and its negative with `reset_negative`); and last the
+   winner. A player reaching the target wins, the declarer first.
 
 ## Glossary
 
@@ -78,6 +82,7 @@ suit the order is A, 10, K, Q, J, 9 (8, 7): the ten beats the king. Card points 
 | contract | what the declarer must reach: the winning bid, possibly raised |
 | rospisat, bomba | the declarer gives up the hand unplayed; the opponents are paid |
 | dash | a played hand in which a defender scored no raw points at all |
+| stick (болт) | a played hand in which a player took no trick (`sticks_penalty`) |
 | barrel | the zone just below the target where a player must win within a few hands |
 | locked | at or above `lock_at`: the player scores only as the declarer |
 | golden round | opening hands with higher bids and double scores |

@@ -12,12 +12,14 @@ from bot.game.cards import DECKS, SUITS
 from bot.game.options import (
     Barrel,
     BarrelConflict,
+    DealtNines,
     Deck,
     DeclarerScores,
     DiscardsCountFor,
     Exchange,
     FinalTie,
     FourAcesEffect,
+    MarriageTrump,
     MarriageValueMode,
     MustBeat,
     NinesRedeal,
@@ -31,12 +33,14 @@ __all__ = [
     "OPTION_NAMES",
     "Barrel",
     "BarrelConflict",
+    "DealtNines",
     "Deck",
     "DeclarerScores",
     "DiscardsCountFor",
     "Exchange",
     "FinalTie",
     "FourAcesEffect",
+    "MarriageTrump",
     "MarriageValueMode",
     "MarriageValues",
     "MustBeat",
@@ -85,11 +89,17 @@ class Rules:
     hand_low_redeal_max_bid: int | None = None
     predeal_low_redeal_below: int | None = None
     predeal_four_nines_redeal: bool = False
+    dealt_four_nines: DealtNines = DealtNines.OFF
+    dealt_three_nines: DealtNines = DealtNines.OFF
     # 3.3 bidding
     bidding: bool = True
     min_bid: int = 100
     bid_step: int = 5
+    bid_step_high: int | None = None
+    bid_step_high_from: int = 200
     opening_bid_forced: bool = True
+    dealer_forced_bid: bool = False
+    bid_cap_before_talon: int | None = None
     marriage_required_above: int | None = 120
     show_marriage_above: int | None = None
     bid_cap_by_marriages: bool = False
@@ -98,6 +108,8 @@ class Rules:
     silence_below: int | None = None
     blind_bidding: bool = False
     contract_raise: bool = True
+    misere: bool = False
+    misere_value: int = 120
     # 3.4 talon and exchange
     talon_show_min_bid: int | None = 0
     exchange: Exchange = Exchange.GIVE_ONE_EACH
@@ -105,6 +117,9 @@ class Rules:
     give_face_up: bool = False
     hundred_concede: bool = False
     slam_claims_talons: bool = False
+    contra: bool = False
+    contra_factor: int = 2
+    redouble_factor: int = 4
     # 3.5 rospisat, bomba, spisat
     rospisat: bool = True
     rospisat_award: RospisatAward = RospisatAward.FIXED60
@@ -116,6 +131,7 @@ class Rules:
     marriage_values: MarriageValues = (60, 80, 100, 40)
     marriage_value_mode: MarriageValueMode = MarriageValueMode.BY_SUIT
     marriage_on_first_lead: bool = False
+    marriage_trump: MarriageTrump = MarriageTrump.AT_ONCE
     four_aces_bonus: int | None = None
     four_aces_effect: FourAcesEffect = FourAcesEffect.NONE
     declarations_need_trick: bool = False
@@ -125,16 +141,29 @@ class Rules:
     # 3.8 scoring and end of match
     declarer_scores: DeclarerScores = DeclarerScores.CONTRACT
     rounding: int = 5
+    round_before_make: bool = False
+    last_trick_bonus: int = 0
     zero_penalty: int = 120
     target: int = 1000
     target_exceed: bool = False
     reset_at_555: bool = False
+    reset_value: int = 555
+    reset_negative: bool = False
     declarer_wins_ties: bool = True
     final_tie: FinalTie = FinalTie.SHARED
+    # sticks (болты) and no-win streaks
+    sticks_penalty: int = 0
+    sticks_count: int = 3
+    sticks_in_a_row: bool = False
+    sticks_declarer: bool = True
+    no_win_penalty: int = 0
+    no_win_hands: int = 3
+    no_win_in_a_row: bool = False
     # 3.9 barrel and lock
     barrel: Barrel = Barrel.CLASSIC
     barrel_at: int = 880
     barrel_hands: int = 3
+    barrel_fall_penalty: int = 120
     barrel_conflict: BarrelConflict = BarrelConflict.ALLOW
     barrel_third_fall_reset: bool = False
     barrel_exact_points: bool = False
@@ -144,6 +173,7 @@ class Rules:
     sitter_bonus: SitterBonus = SitterBonus.NONE
     sitter_ace_value: int = 40
     sitter_bonus_cap: int | None = None
+    partnerships: bool = False
     # derived, not options: filled in by __post_init__
     _active: int = field(default=0, init=False, repr=False, compare=False)
     _deck_mask: int = field(default=0, init=False, repr=False, compare=False)
@@ -154,11 +184,12 @@ class Rules:
         default_factory=dict, init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_active", 2 if self.seats == 2 else 3)
+        active = 4 if self.seats == 4 and self.sitter is Sitter.NONE else min(self.seats, 3)
+        object.__setattr__(self, "_active", active)
         object.__setattr__(self, "_deck_mask", DECKS.get(str(self.deck), 0))
         validate(self)
-        top = 120 + self.max_declarations
-        object.__setattr__(self, "_max_bid", top - top % self.bid_step)
+        top = 120 + self.max_declarations + self.last_trick_bonus
+        object.__setattr__(self, "_max_bid", self.floor_bid(top))
 
     # ---- derived values the engine asks often -------------------------------------
     @property
@@ -190,6 +221,44 @@ class Rules:
     def max_bid(self) -> int:
         """Highest bid or contract the engine accepts: every point a hand can produce."""
         return self._max_bid
+
+    def dealt_nines(self, nines: int) -> DealtNines:
+        """What a dealt hand with this many nines allows (dealt_four_nines, _three_nines)."""
+        levels = [self.dealt_four_nines] if nines >= 4 else []
+        if nines >= 3:
+            levels.append(self.dealt_three_nines)
+        if DealtNines.MANDATORY in levels:
+            return DealtNines.MANDATORY
+        return DealtNines.OPTIONAL if DealtNines.OPTIONAL in levels else DealtNines.OFF
+
+    def floor_bid(self, n: int) -> int:
+        """The highest bid amount (a multiple of the step in force there) not above n."""
+        high = self.bid_step_high
+        if high is not None and n >= self.bid_step_high_from:
+            return n - n % high
+        return n - n % self.bid_step
+
+    def is_bid_amount(self, n: int) -> bool:
+        """Whether n is a multiple of the bid step in force at n (options bid_step, _high)."""
+        high = self.bid_step_high
+        if high is not None and n >= self.bid_step_high_from:
+            return n % high == 0
+        return n % self.bid_step == 0
+
+    def next_bid(self, n: int) -> int:
+        """The lowest bid amount above the bid n."""
+        nxt = n + self.bid_step
+        high = self.bid_step_high
+        if high is not None and nxt >= self.bid_step_high_from:
+            return -(-nxt // high) * high
+        return nxt
+
+    def bid_steps_text(self) -> str:
+        """The steps in words, for refusals: "5" or "5 below 200 and 10 from 200"."""
+        if self.bid_step_high is None:
+            return str(self.bid_step)
+        return (f"{self.bid_step} below {self.bid_step_high_from} and {self.bid_step_high} "
+                f"from {self.bid_step_high_from}")
 
     def with_options(self, **options: Any) -> Rules:
         """A copy with some options changed, validated like JSON input."""
@@ -299,6 +368,7 @@ ALLOWED_INTS: dict[str, tuple[int, ...]] = {  # whole-number options with few va
     "rounding": (1, 5, 10),
     "nines_for_redeal": (3, 4),
     "sitter_ace_value": (40, 50),
+    "sticks_count": (2, 3, 4, 5),
 }
 
 
@@ -308,9 +378,9 @@ def validate(r: Rules) -> None:
         value = getattr(r, name)
         if value not in allowed:
             raise RulesError(f"{name} must be one of {', '.join(map(str, allowed))}; got {value}")
-    if r.seats == 4 and r.sitter is Sitter.NONE:
+    if r.seats == 4 and r.sitter is Sitter.NONE and not r.partnerships:
         raise RulesError("four seats need a sitter: set sitter to right_of_dealer, "
-                         "opposite_dealer or dealer")
+                         "opposite_dealer or dealer (or play in partnerships)")
     if r.seats != 4 and r.sitter is not Sitter.NONE:
         raise RulesError(f"sitter must be none unless four are seated (seats is {r.seats})")
     if r.hand_size < 1 or any(t < 1 for t in r.talons):
@@ -358,6 +428,50 @@ def validate(r: Rules) -> None:
         raise RulesError("golden rounds, blind bids, rospisat and spisat need an auction")
     if r.target <= 0:
         raise RulesError("target must be positive")
+    _validate_house(r)
+
+
+def _validate_house(r: Rules) -> None:
+    """The house-rule options (docs/rules-decisions.md, "House rules")."""
+    high = r.bid_step_high
+    if high is not None and (high <= r.bid_step or high % r.bid_step
+                             or r.bid_step_high_from % high
+                             or r.bid_step_high_from <= r.min_bid):
+        raise RulesError(
+            "bid_step_high must be a larger multiple of bid_step, and bid_step_high_from a "
+            "multiple of it above min_bid")
+    opening = max(120, r.min_bid) if r.golden_round else r.min_bid
+    if not r.is_bid_amount(opening):
+        raise RulesError(f"the opening bid {opening} must be a multiple of the bid step there")
+    if r.bid_cap_before_talon is not None and r.bid_cap_before_talon < opening:
+        raise RulesError(f"bid_cap_before_talon must be at least the opening bid ({opening})")
+    if r.dealer_forced_bid and (not r.bidding or r.hundred_concede):
+        raise RulesError("dealer_forced_bid needs an auction and cannot be combined with "
+                         "hundred_concede (it answers forehand's forced opening)")
+    if r.dealer_forced_bid and r.sitter is Sitter.DEALER:
+        raise RulesError("dealer_forced_bid needs a dealer who plays: the sitter cannot be "
+                         "the dealer")
+    for name in ("sticks_penalty", "no_win_penalty", "last_trick_bonus", "barrel_fall_penalty"):
+        if getattr(r, name) < 0:
+            raise RulesError(f"{name} must be 0 or more")
+    if (r.dealt_four_nines is not DealtNines.OFF or r.dealt_three_nines is not DealtNines.OFF) \
+            and not r.bidding:
+        raise RulesError("dealt_four_nines and dealt_three_nines are claimed before the auction: "
+                         "they need one")
+    if r.contra and not (r.bidding and 1 <= r.contra_factor <= r.redouble_factor):
+        raise RulesError("contra needs an auction, and 1 ≤ contra_factor ≤ redouble_factor")
+    if r.misere and not (r.bidding and r.misere_value >= r.min_bid
+                         and r.is_bid_amount(r.misere_value)):
+        raise RulesError("misere needs an auction, and misere_value must be a bid amount of at "
+                         "least min_bid")
+    if r.partnerships and (r.seats != 4 or r.golden_round or r.nines_redeal_dealer_penalty
+                           or r.jack_bottom_reshuffle or r.sitter_bonus is not SitterBonus.NONE):
+        raise RulesError("partnerships need four seats, and no golden round, dealer penalty "
+                         "or sitter bonus (a partnership shares one score)")
+    if r.no_win_hands < 1:
+        raise RulesError("no_win_hands must be at least 1")
+    if r.reset_value <= 0:
+        raise RulesError("reset_value must be positive")
 
 
 def _after_exchange(r: Rules, talon: int) -> tuple[int, int]:

@@ -18,7 +18,8 @@ from bot.game.scoring import raw_points
 from bot.game.state import HandEnd, HandResult, Phase, State
 
 _TOP_KEYS = {"preset", "options", "players", "dealer", "start", "hands"}
-_START_KEYS = {"totals", "barrel", "dashes", "rospisat", "barrel_falls", "spisat"}
+_START_KEYS = {"totals", "barrel", "dashes", "rospisat", "barrel_falls", "spisat", "sticks",
+               "no_win"}
 
 
 class ScenarioError(ValueError):
@@ -56,10 +57,12 @@ def parse_action(raw: Any, names: list[str]) -> Action:
             amount = _int(args[0])
             flag = Flag.NONE
             if verb is Verb.BID and len(args) > 1:
-                if str(args[1]).lower() != "blind":
+                word = str(args[1]).lower()
+                if word not in ("blind", "misere"):
                     raise ScenarioError(
-                        f"a bid takes an amount and optionally \"blind\"; got {raw}")
-                flag = Flag.BLIND
+                        f"a bid takes an amount and optionally \"blind\" or \"misere\"; "
+                        f"got {raw}")
+                flag = Flag(word)
             _no_more(args, 2 if verb is Verb.BID else 1, raw)
             return act(seat, verb, amount=amount, flag=flag)
         if verb in (Verb.PLAY, Verb.DISCARD):
@@ -272,6 +275,10 @@ def _match_json(
         out["barrel_falls"] = _nonzero(names, m.barrel_falls)
     if any(m.spisat_calls):
         out["spisat"] = _nonzero(names, m.spisat_calls)
+    if s.rules.sticks_penalty or any(m.sticks):
+        out["sticks"] = _nonzero(names, m.sticks)
+    if s.rules.no_win_penalty or any(m.no_wins):
+        out["no_win"] = _nonzero(names, m.no_wins)
     winners = [names[w] for w in m.winners]
     out["winner"] = None if not winners else winners[0] if len(winners) == 1 else winners
     return out

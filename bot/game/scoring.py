@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.game.barrel import (
     classic_barrel,
     is_locked,
@@ -10,6 +12,7 @@ from bot.game.barrel import (
     reaches_target,
 )
 from bot.game.cards import ALL_ACES, marriages_in, mask_points
+from bot.game.doubling import factor
 from bot.game.events import (
     ClimbedBarrel,
     DashGiven,
@@ -17,6 +20,7 @@ from bot.game.events import (
     LeftBarrel,
 )
 from bot.game.match import after_scored_hand, annul, finish, throw_in
+from bot.game.partners import both, team_note, team_view, to_seats
 from bot.game.rules import (
     Barrel,
     DeclarerScores,
@@ -26,7 +30,7 @@ from bot.game.rules import (
     Rules,
     SitterBonus,
 )
-from bot.game.state import HandEnd, HandResult, State
+from bot.game.state import HandEnd, HandResult, Match, State
 
 # Status tests and match steps live in barrel.py and match.py; other modules import them
 # from here as well.
@@ -64,7 +68,15 @@ def raw_points(s: State) -> dict[int, int]:
         if (r.slam_claims_talons and s.contract == 120 and s.won[d] == s.trick_no
                 and not any(p == d for p, suit, _ in s.decl_log if suit >= 0)):
             raw[d] = 120
+    if r.last_trick_bonus and last_trick_taken(s):
+        raw[s.last_winner] += r.last_trick_bonus
     return raw
+
+
+def last_trick_taken(s: State) -> bool:
+    """The hand's last trick has been won (every card played)."""
+    return s.trick_no > 0 and not s.trick and not s.held[s.last_winner] and (
+        s.stock_pos >= len(s.stock))
 
 
 def sitter_bonus(s: State) -> int:
@@ -84,6 +96,14 @@ def sitter_bonus(s: State) -> int:
 
 def score_giveup(s: State, kind: HandEnd, events: list[Event] | None) -> None:
     """Rospisat, spisat or the 100 concession: the hand is scored without play."""
+    if s.rules.partnerships:
+        _score_teams(s, kind, events)
+        return
+    _pipeline(s, kind, giveup_base(s, kind), None, None, events)
+
+
+def giveup_base(s: State, kind: HandEnd) -> list[int]:
+    """The base amounts of a hand given up, per seat (before multipliers and penalties)."""
     r = s.rules
     n = r.seats
     d = s.declarer
@@ -91,10 +111,18 @@ def score_giveup(s: State, kind: HandEnd, events: list[Event] | None) -> None:
     bid = s.winning_bid
     if kind is HandEnd.ROSPISAT:
         award = 60
-        if r.rospisat_award is RospisatAward.HALF_BID_UP5:
+        how = r.rospisat_award
+        if how is RospisatAward.HALF_BID_UP5:
             award = round_up_half(bid, 5)
-        elif r.rospisat_award is RospisatAward.HALF_BID_UP10:
+        elif how is RospisatAward.HALF_BID_UP10:
             award = round_up_half(bid, 10)
+        elif how is RospisatAward.DECLARER_PAYS_HALF:
+            base[d] = -bid
+            award = round_up_half(bid, r.rounding)
+        elif how is RospisatAward.DECLARER_PAYS_SPLIT:
+            base[d] = -bid
+            share = (len(s.active) - 1) * r.rounding
+            award = -(-bid // share) * r.rounding
         for p in s.active:
             if p != d:
                 base[p] = award
@@ -105,13 +133,22 @@ def score_giveup(s: State, kind: HandEnd, events: list[Event] | None) -> None:
         for p in s.active:
             if p != d:
                 base[p] = round_up_half(bid, r.rounding)
-    _pipeline(s, kind, base, None, None, events)
+    return base
 
 
 def score_played_hand(s: State, events: list[Event] | None) -> None:
+    if s.rules.partnerships:
+        _score_teams(s, HandEnd.PLAYED, events)
+        return
+    raw = raw_points(s)
+    base, made = played_base(s, raw)
+    _pipeline(s, HandEnd.PLAYED, base, raw, made, events)
+
+
+def played_base(s: State, raw: dict[int, int]) -> tuple[list[int], bool | None]:
+    """The base amounts of a played hand per seat, and whether the contract was made."""
     r = s.rules
     n = r.seats
-    raw = raw_points(s)
     base = [0] * n
     d = s.declarer
     made: bool | None = None
@@ -124,15 +161,23 @@ def score_played_hand(s: State, events: list[Event] | None) -> None:
             base[p] = raw[p]
         else:
             base[p] = round_nearest(raw[p], r.rounding)
-    if d >= 0:
-        made = raw[d] >= s.contract
+    if d >= 0 and s.misere:
+        made = s.won[d] == 0  # a mizère: no trick at all
+        base[d] = s.contract if made else -s.contract
+        if s.doubled:
+            base[d] *= factor(s)
+    elif d >= 0:
+        made = (round_nearest(raw[d], r.rounding) if r.round_before_make else raw[d]
+                ) >= s.contract
         if not made:
             base[d] = -s.contract
         elif r.declarer_scores is DeclarerScores.POINTS_TAKEN:
             base[d] = round_nearest(raw[d], r.rounding)
         else:
             base[d] = s.contract
-    _pipeline(s, HandEnd.PLAYED, base, raw, made, events)
+        if s.doubled:
+            base[d] *= factor(s)
+    return base, made
 
 
 # The pipeline is long because the rules fix one order for every step; keeping the
@@ -141,6 +186,14 @@ def _pipeline(
     s: State, end: HandEnd, base: list[int], raw: dict[int, int] | None, made: bool | None,
     out: list[Event] | None,
 ) -> None:
+    m2, result, events = score_steps(s, end, base, raw, made)
+    finish(s, m2, result, out, events)
+
+
+def score_steps(
+    s: State, end: HandEnd, base: list[int], raw: dict[int, int] | None, made: bool | None,
+) -> tuple[Match, HandResult, list[Event]]:
+    """The scoring steps after the base amounts: the next Match, the result, the events."""
     r = s.rules
     m = s.match
     n = r.seats
@@ -186,6 +239,9 @@ def _pipeline(
                 deltas[p] -= r.lock_no_trick_penalty
                 pen[p] -= r.lock_no_trick_penalty
                 notes.append(f"{{{p}}} is locked and took no trick: −{r.lock_no_trick_penalty}")
+    sticks, no_wins = m.sticks, m.no_wins
+    if r.sticks_penalty or r.no_win_penalty:
+        sticks, no_wins = _streaks(s, end, base, made, deltas, pen, notes)
     if end is HandEnd.ROSPISAT:
         ros[d] += 1
         notes.append(f"{{{d}}} declared rospisat")
@@ -198,8 +254,16 @@ def _pipeline(
         notes.append(f"{{{d}}} declared spisat")
     elif end is HandEnd.CONCEDE:
         notes.append(f"{{{d}}} conceded the forced {s.winning_bid}")
+    if end is HandEnd.PLAYED and r.last_trick_bonus:
+        notes.insert(0, f"{{{s.last_winner}}} took the last trick: +{r.last_trick_bonus}")
+    if s.doubled:
+        notes.insert(0, f"the contract was {'doubled' if s.doubled == 1 else 'redoubled'}: it "
+                        f"counts {factor(s)} times")
+    if r.dealer_forced_bid and d >= 0 and not any(n for _, n, _ in s.bids):
+        notes.insert(0, f"everyone passed: {{{d}}} deals and must play {s.winning_bid}")
     if end is HandEnd.PLAYED and d >= 0:
-        notes.insert(0, f"{{{d}}} {'made' if made else 'failed'} {s.contract}")
+        what = f"the mizère ({s.contract})" if s.misere else str(s.contract)
+        notes.insert(0, f"{{{d}}} {'made' if made else 'failed'} {what}")
     if mult > 1:
         notes.append(f"every amount of this hand counts {mult} times")
     # 6. provisional totals
@@ -218,17 +282,21 @@ def _pipeline(
                 notes.append(f"{{{p}}} climbed onto the barrel")
     # 9. 555
     if r.reset_at_555:
+        v = r.reset_value
         for p in range(n):
-            if new[p] == 555:
+            x = new[p]
+            if x == v or (x == -v and r.reset_negative):
                 new[p] = 0
-                notes.append(f"{{{p}}} hit exactly 555 and goes back to 0")
+                shown = f"−{v}" if x < 0 else str(v)
+                notes.append(f"{{{p}}} hit exactly {shown} and goes back to 0")
     # 10. winner
     winners = _winners(r, d, new)
     golden_made = bool(made) and d >= 0
     m2 = after_scored_hand(r, m, tuple(new), made=golden_made, golden=s.golden,
                             winners=winners, notes=notes, barrel_hands=tuple(bh),
                             barrel_falls=tuple(falls), dashes=tuple(dashes),
-                            rospisat_calls=tuple(ros), spisat_calls=tuple(spis))
+                            rospisat_calls=tuple(ros), spisat_calls=tuple(spis),
+                            sticks=sticks, no_wins=no_wins)
     for w in winners:
         notes.append(f"{{{w}}} wins the match" if len(winners) == 1 else
                      f"{{{w}}} shares the win")
@@ -245,12 +313,12 @@ def _pipeline(
         notes=tuple(notes), made=made, multiplier=mult, winners=winners,
         aces=tuple(p for p, suit, _ in s.decl_log if suit < 0),
         hand_no=m.hand_no, sitter=s.sitter, golden=s.golden, barrel_hands=m2.barrel_hands,
-        dashes=m2.dashes, penalties=tuple(pen),
+        dashes=m2.dashes, sticks=m2.sticks, no_wins=m2.no_wins, penalties=tuple(pen),
         climbed=tuple(p for p in range(n) if p not in fell and any(
             isinstance(e, ClimbedBarrel) and e.seat == p for e in events)) if events else (),
         fell=fell,
     )
-    finish(s, m2, result, out, events)
+    return m2, result, events
 
 
 def _winners(r: Rules, d: int, new: list[int]) -> tuple[int, ...]:
@@ -266,3 +334,91 @@ def _winners(r: Rules, d: int, new: list[int]) -> tuple[int, ...]:
     return tied
 
 
+
+
+def _streaks(
+    s: State, end: HandEnd, base: list[int], made: bool | None, deltas: list[int],
+    pen: list[int], notes: list[str],
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Sticks and no-win streaks (counter penalties, not multiplied); the new counters.
+
+    Both are kept like dashes: not for a player on the barrel at the start of the hand
+    (his score is frozen there), and only for the active players.
+    """
+    r = s.rules
+    m = s.match
+    d = s.declarer
+    sticks = list(m.sticks)
+    no_wins = list(m.no_wins)
+    for p in s.active:
+        if on_any_barrel(r, m.totals[p]):
+            continue
+        if r.sticks_penalty and end is HandEnd.PLAYED and (
+                p != d or (r.sticks_declarer and not s.misere)):
+            if s.won[p] == 0:
+                sticks[p] += 1
+                notes.append(f"{{{p}}} took no trick: a stick ({sticks[p]} of "
+                             f"{r.sticks_count})")
+                if sticks[p] >= r.sticks_count:
+                    deltas[p] -= r.sticks_penalty
+                    pen[p] -= r.sticks_penalty
+                    sticks[p] = 0
+                    notes.append(f"{{{p}}} loses {r.sticks_penalty} for {r.sticks_count} "
+                                 "sticks")
+            elif r.sticks_in_a_row:
+                sticks[p] = 0
+        if r.no_win_penalty:
+            won = bool(made) if p == d else base[p] > 0
+            if won:
+                if r.no_win_in_a_row:
+                    no_wins[p] = 0
+                continue
+            no_wins[p] += 1
+            if no_wins[p] >= r.no_win_hands:
+                deltas[p] -= r.no_win_penalty
+                pen[p] -= r.no_win_penalty
+                no_wins[p] = 0
+                notes.append(f"{{{p}}} loses {r.no_win_penalty}: {r.no_win_hands} hands "
+                             "without a win")
+    return tuple(sticks), tuple(no_wins)
+
+
+def _score_teams(s: State, end: HandEnd, out: list[Event] | None) -> None:
+    """Score the hand per partnership and finish it for the four seats."""
+    t = team_view(s)
+    if end is HandEnd.PLAYED:
+        seat_raw = raw_points(s)
+        raw: dict[int, int] | None = {k: sum(v for p, v in seat_raw.items() if p % 2 == k)
+                                      for k in (0, 1)}
+        assert raw is not None
+        base, made = played_base(t, raw)
+    else:
+        seat_raw, raw, made = {}, None, None
+        base = giveup_base(t, end)
+    m2, res, events = score_steps(t, end, base, raw, made)
+    m4 = to_seats(s.match, m2)
+    notes = tuple(team_note(n) for n in res.notes)
+    marriages: dict[int, tuple[int, ...]] = {}
+    for p, suit, _ in s.decl_log:
+        if suit >= 0:
+            marriages[p] = (*marriages.get(p, ()), suit)
+    start = s.match.totals
+    result = HandResult(
+        end=end, dealer=s.match.dealer, declarer=s.declarer, contract=res.contract,
+        complete=True, taken=dict(seat_raw), marriages=marriages,
+        delta=tuple(m4.totals[p] - start[p] for p in range(4)), totals=m4.totals,
+        notes=notes, made=res.made, multiplier=res.multiplier, winners=m4.winners,
+        aces=tuple(p for p, suit, _ in s.decl_log if suit < 0), hand_no=s.match.hand_no,
+        sitter=s.sitter, golden=s.golden, barrel_hands=m4.barrel_hands, dashes=m4.dashes,
+        sticks=m4.sticks, no_wins=m4.no_wins,
+        penalties=tuple(res.penalties[p % 2] for p in range(4)),
+        climbed=both(res.climbed), fell=both(res.fell),
+    )
+    seat_events: list[Event] = []
+    for e in events:
+        seat = getattr(e, "seat", None)
+        if seat is None:
+            seat_events.append(e)
+        else:
+            seat_events += [replace(e, seat=p) for p in (seat, seat + 2)]
+    finish(s, m4, result, out, seat_events)

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.game.actions import DISCARDS, GIVES, PASSES, Action, Deal, Flag, Verb, act
+from bot.game.bidding import two_step_range
 from bot.game.cards import (
     RA,
     RK,
@@ -25,8 +26,8 @@ from bot.game.dealing import apply_deal, new_match, random_deal
 from bot.game.engine import apply_into, legal_actions
 from bot.game.events import Event
 from bot.game.exchange import claim_reason, discards_left, legal_contract, receivers_left
-from bot.game.limits import forced_opening, highest_allowed, lowest_bid
-from bot.game.rules import Rules
+from bot.game.limits import auction_cap, forced_opening, highest_allowed, lowest_bid
+from bot.game.rules import DealtNines, Rules
 from bot.game.state import Phase, State
 from bot.game.tricks import apply_play, legal_card_mask, legal_plays, plays_of, winning_card
 
@@ -53,7 +54,11 @@ def random_policy(state: State, legal: list[Action], rng: random.Random) -> Acti
         return legal[min(int(rng.expovariate(1.0)), nbids - 1)]
     if phase is Phase.CONTRACT:
         # legal_actions lists contracts, then give-ups, then leads (and a redeal claim).
-        first_play = next(i for i, a in enumerate(legal) if a.verb is Verb.PLAY)
+        first_play = next((i for i, a in enumerate(legal) if a.verb is Verb.PLAY), -1)
+        if first_play < 0:  # contra: the contract comes first, then pass / double
+            if state.contract_fixed:
+                return legal[int(rng.random() * len(legal))]
+            return legal[min(int(rng.expovariate(1.5)), len(legal) - 1)]
         r = rng.random()
         if r < 0.8 or first_play == 0:
             return legal[first_play + int(rng.random() * (len(legal) - first_play))]
@@ -75,14 +80,23 @@ def random_move(state: State, rng: random.Random) -> Action:
     phase = s.phase
     r = s.rules
     if phase is Phase.BIDDING and not (s.silenced >> seat & 1 or s.blind or (
-            r.predeal_low_redeal_below is not None or r.predeal_four_nines_redeal)):
+            r.predeal_low_redeal_below is not None or r.predeal_four_nines_redeal
+            or r.dealt_three_nines is not DealtNines.OFF
+            or r.dealt_four_nines is not DealtNines.OFF or r.misere)):
         lo = lowest_bid(s)
-        hi = highest_allowed(s, seat, s.held[seat])
+        hi = highest_allowed(s, seat, s.held[seat]) if r.bid_cap_before_talon is None else (
+            auction_cap(s, seat, s.held[seat]))
         step = r.bid_step
-        nbids = (hi - lo) // step + 1 if hi >= lo else 0
-        if not forced_opening(s, seat) and (not nbids or rng.random() < 0.55):
+        if r.bid_step_high is None:
+            nbids = (hi - lo) // step + 1 if hi >= lo else 0
+            if not forced_opening(s, seat) and (not nbids or rng.random() < 0.55):
+                return PASSES[seat]
+            return act(seat, Verb.BID,
+                       amount=lo + step * min(int(rng.expovariate(1.0)), nbids - 1))
+        bids = two_step_range(r, seat, lo, hi, Flag.NONE)
+        if not forced_opening(s, seat) and (not bids or rng.random() < 0.55):
             return PASSES[seat]
-        return act(seat, Verb.BID, amount=lo + step * min(int(rng.expovariate(1.0)), nbids - 1))
+        return bids[min(int(rng.expovariate(1.0)), len(bids) - 1)]
     if phase is Phase.EXCHANGE and seat == s.declarer:
         cards = cards_of(s.held[seat])
         receivers = receivers_left(s)
@@ -97,7 +111,7 @@ def random_move(state: State, rng: random.Random) -> Action:
             return DISCARDS[seat][cards[j]]
         i -= len(cards) * (len(receivers) + discards)
         return s.giveups[i] if i < len(s.giveups) else act(seat, Verb.REDEAL)
-    if phase is Phase.CONTRACT and seat == s.declarer:
+    if phase is Phase.CONTRACT and seat == s.declarer and not r.contra:
         contracts = legal_contract(s, seat)
         tail = legal_plays(s, seat)
         if claim_reason(s, seat) is not None:
@@ -130,6 +144,9 @@ def greedy_policy(state: State, legal: list[Action], rng: random.Random) -> Acti
         strength += 25 + rng.randrange(-10, 11)
         if bids and (not others or strength >= bids[0].amount):
             return bids[0]
+        misere = [a for a in legal if a.flag is Flag.MISERE]
+        if misere and strength < 70 and rng.random() < 0.5:
+            return misere[0]
         return others[0] if others else legal[0]
     if phase is Phase.EXCHANGE:
         moves = [a for a in legal if a.verb in (Verb.GIVE, Verb.DISCARD)]
@@ -139,6 +156,12 @@ def greedy_policy(state: State, legal: list[Action], rng: random.Random) -> Acti
         return legal[0]
     if phase is Phase.CONTRACT or (phase is Phase.PLAY and not s.trick):
         leads = [a for a in legal if a.verb is Verb.PLAY]
+        if not leads:  # contra: fix the lowest contract, sometimes double
+            contracts = [a for a in legal if a.verb is Verb.CONTRACT]
+            if contracts:
+                return contracts[0]
+            doubles = [a for a in legal if a.verb in (Verb.CONTRA, Verb.REDOUBLE)]
+            return doubles[0] if doubles and rng.random() < 0.3 else legal[0]
         declared = [a for a in leads if a.flag is not Flag.NONE]
         if declared:
             return max(declared, key=lambda a: rules.marriage_values[suit_of(a.card)])

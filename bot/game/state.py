@@ -53,6 +53,8 @@ class Match:
     golden_made: bool = False  # a declarer made his contract in the current golden round
     nines_annuls: int = 0  # consecutive nines redeals of the same dealer
     winners: tuple[int, ...] = ()
+    sticks: tuple[int, ...] = ()  # sticks (hands without a trick) toward the next penalty
+    no_wins: tuple[int, ...] = ()  # hands without a win toward the next penalty
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +80,8 @@ class HandResult:
     golden: bool = False
     barrel_hands: tuple[int, ...] = ()  # counters after the hand, per seat
     dashes: tuple[int, ...] = ()
+    sticks: tuple[int, ...] = ()
+    no_wins: tuple[int, ...] = ()
     penalties: tuple[int, ...] = ()  # counter and dealer penalties (≤ 0), per seat
     climbed: tuple[int, ...] = ()  # seats that got onto the barrel and stayed
     fell: tuple[int, ...] = ()  # seats that fell off the barrel (−120 or to 0)
@@ -112,6 +116,7 @@ class State:
         "decl_log",
         "declarer",
         "discards",
+        "doubled",
         "drawn",
         "forehand",
         "gifts",
@@ -129,8 +134,10 @@ class State:
         "marriages_declared",
         "match",
         "max_bid_by",
+        "misere",
         "next_seat",
         "passed",
+        "pending_trump",
         "phase",
         "played",
         "points",
@@ -177,6 +184,7 @@ class State:
     acted: int  # bitmask of seats that took a bidding action
     blind: int  # bitmask of seats that have not looked at their cards
     max_bid_by: tuple[int, ...]
+    misere: bool  # the high bid (and, after the auction, the contract) is a mizère
     bids: tuple[tuple[int, int, bool], ...]  # (seat, amount or 0 for pass, blind)
     shown_marriages: tuple[tuple[int, int], ...]  # (seat, suit) shown for a high bid
     claims: tuple[tuple[int, str, int], ...]  # (seat, reason, cards shown) redeal claims
@@ -190,6 +198,7 @@ class State:
     discards: int
     contract: int
     contract_fixed: bool
+    doubled: int  # option contra: 0, 1 doubled, 2 redoubled
     giveups: tuple[Action, ...]  # give-ups open to the declarer this hand (fixed at the talon)
     # play
     leader: int
@@ -200,6 +209,7 @@ class State:
     decl: list[int]  # declaration points per seat
     decl_log: tuple[tuple[int, int, int], ...]  # (seat, suit or -1 for aces, value)
     trump: int  # -1: no trump
+    pending_trump: int  # marriage_trump next_trick: the suit that becomes trump after this trick
     trump_locked: bool
     marriages_declared: int
     played: int  # mask of cards played to tricks

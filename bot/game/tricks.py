@@ -31,7 +31,7 @@ from bot.game.events import (
     TrumpChanged,
 )
 from bot.game.limits import on_lviv_barrel
-from bot.game.rules import FourAcesEffect, MarriageValueMode, MustBeat
+from bot.game.rules import FourAcesEffect, MarriageTrump, MarriageValueMode, MustBeat
 from bot.game.scoring import score_played_hand
 from bot.game.state import Phase, State
 
@@ -99,7 +99,7 @@ def legal_plays(s: State, seat: int) -> list[Action]:
         return []
     mask = legal_card_mask(s, seat)
     out = list(plays_of(seat, mask))
-    if not s.trick and may_declare_now(s):
+    if not s.trick and may_declare_now(s) and not s.misere:
         out += _declarations(s, seat, mask)
     return out
 
@@ -135,6 +135,8 @@ def _check_play(s: State, a: Action) -> None:
     if a.flag is Flag.NONE or a.flag is Flag.BLIND:
         if a.flag is Flag.BLIND:
             raise RuleError("only a bid can be blind", a)
+    elif s.misere:
+        raise RuleError("a mizère is played without trump: nothing can be declared", a)
     elif s.trick:
         raise RuleError("declarations are made only when leading to a trick", a)
     elif not may_declare_now(s):
@@ -220,6 +222,9 @@ def _declare_marriage(s: State, seat: int, suit: int, events: list[Event] | None
     if events is not None:
         events.append(MarriageDeclared(seat, suit, value))
     if not s.trump_locked and s.trump != suit:
+        if r.marriage_trump is MarriageTrump.NEXT_TRICK:
+            s.pending_trump = suit  # the trick it leads keeps the old trump
+            return
         s.trump = suit
         if events is not None:
             events.append(TrumpChanged(suit))
@@ -255,6 +260,12 @@ def _finish_trick(s: State, events: list[Event] | None) -> None:
         events.append(TrickWon(w, trick, pts, s.trick_no))
     s.last_trick = trick
     s.last_winner = w
+    if s.pending_trump >= 0:
+        if not s.trump_locked:
+            s.trump = s.pending_trump
+            if events is not None:
+                events.append(TrumpChanged(s.trump))
+        s.pending_trump = -1
     s.trick = ()
     s.trick_no += 1
     s.leader = s.to_act = w

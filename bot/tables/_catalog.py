@@ -9,6 +9,7 @@ from enum import StrEnum
 from typing import Any
 
 from bot.ai import LEVELS, Player, player
+from bot.game.options import OPTION_DOCS
 from bot.game.presets import PRESETS
 from bot.game.rules import OPTION_NAMES, Rules, RulesError
 from bot.tables._inputs import option_value, quote
@@ -104,12 +105,16 @@ def option_values(rules: Rules | None, name: str, current: str) -> list[str]:
 
 @dataclass(frozen=True, slots=True)
 class RulesSummary:
-    """A table's rules: its preset and every option (``changed``: differs from the preset)."""
+    """A table's rules: its preset and every option (``changed``: differs from the preset).
+
+    ``explained``: each changed option as (name, value, the sentence that explains it).
+    """
 
     title: str
     description: str
     changed: tuple[tuple[str, str], ...]
     options: tuple[tuple[str, str], ...]
+    explained: tuple[tuple[str, str, str], ...] = ()
 
 
 def rules_summary(preset: str, rules: Rules) -> RulesSummary:
@@ -118,4 +123,11 @@ def rules_summary(preset: str, rules: Rules) -> RulesSummary:
     base = p.rules.to_json() if p else {}
     pairs = tuple((k, json.dumps(v)) for k, v in options.items())
     changed = tuple((k, v) for k, v in pairs if json.dumps(base.get(k)) != v)
-    return RulesSummary(p.title if p else preset, p.description if p else "", changed, pairs)
+    explained = tuple((k, v, OPTION_DOCS.get(k, "")) for k, v in changed)
+    return RulesSummary(p.title if p else preset, p.description if p else "", changed, pairs,
+                        explained)
+
+
+def option_sentence(name: str) -> str:
+    """The one sentence that explains an option (docs/rules.md), or "" for an unknown name."""
+    return OPTION_DOCS.get(name, "")

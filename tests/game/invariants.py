@@ -63,6 +63,12 @@ def check_match(s: State, before: State | None) -> None:
         if r.rounding == 10 and r.bid_step == 10 and r.sitter_bonus.value != "card_points_marriage":
             assert t % 10 == 0, t
         assert 0 <= m.dashes[p] <= 2
+        if r.partnerships:  # one score, one barrel and one set of counters per partnership
+            q = (p + 2) % 4
+            assert (t, m.barrel_hands[p], m.dashes[p], m.sticks[p]) == (
+                m.totals[q], m.barrel_hands[q], m.dashes[q], m.sticks[q])
+        assert 0 <= m.sticks[p] < r.sticks_count
+        assert 0 <= m.no_wins[p] < r.no_win_hands
         if r.rospisat_max is not None:
             assert m.rospisat_calls[p] <= r.rospisat_max
         if r.barrel is Barrel.CLASSIC and not m.winners:

@@ -51,11 +51,43 @@ RUSSIAN_VARIANTS: list[dict[str, Any]] = [
     {"barrel": "lviv", "barrel_at": 900, "barrel_exact_points": True},
     {"marriage_required_above": None, "show_marriage_above": 130, "bid_cap_by_marriages": True},
     {"declarations_need_trick": True, "must_trump_when_void": False, "must_beat": "follow"},
+    # house rules (docs/rules-decisions.md, "House rules"), each on at least once
+    {"dealer_forced_bid": True, "golden_round": True, "blind_bidding": True},
+    {"bid_step_high": 10, "bid_step_high_from": 150, "bid_cap_before_talon": 135},
+    {"bid_step_high": 10, "marriage_required_above": None, "silence_below": -100},
+    {"rospisat_award": "declarer_pays_split", "round_before_make": True},
+    {"rospisat_award": "declarer_pays_half", "declarer_scores": "points_taken",
+     "round_before_make": True},
+    {"sticks_penalty": 120, "sticks_count": 2, "sticks_in_a_row": True,
+     "sticks_declarer": False, "no_win_penalty": 120, "no_win_hands": 1},
+    {"sticks_penalty": 60, "sticks_count": 5, "no_win_penalty": 60, "no_win_in_a_row": True,
+     "reset_at_555": True, "reset_value": 550, "reset_negative": True},
+    {"barrel_fall_penalty": 240, "last_trick_bonus": 10, "marriage_trump": "next_trick"},
+    {"dealt_four_nines": "mandatory", "dealt_three_nines": "optional",
+     "nines_redeal_dealer_penalty": True, "nines_for_redeal": 3},
+    {"dealt_four_nines": "optional", "dealt_three_nines": "mandatory", "golden_round": True},
+    {"contra": True, "contra_factor": 3, "redouble_factor": 6, "rospisat_award": "fixed60",
+     "hand_low_redeal_below": 20},
+    {"contra": True, "declarer_scores": "points_taken", "golden_round": True},
+    {"misere": True, "contra": True, "rospisat_award": "declarer_pays_half"},
+    {"misere": True, "misere_value": 150, "sticks_penalty": 120, "bid_cap_before_talon": 120,
+     "marriage_on_first_lead": True, "four_aces_bonus": 200},
+    {"barrel_fall_penalty": 0, "marriage_trump": "next_trick", "four_aces_bonus": 200,
+     "four_aces_effect": "no_trump", "marriage_on_first_lead": True},
 ]
 ALL_RULES: list[tuple[str, Rules]] = [(n, PRESETS[n].rules) for n in PRESET_NAMES] + [
     (f"russian+{sorted(v)}", rules_for("russian", v)) for v in RUSSIAN_VARIANTS
 ] + [("russian4+card_points", rules_for("russian4", {"sitter_bonus": "card_points_marriage",
-                                                      "sitter": "opposite_dealer"}))]
+                                                      "sitter": "opposite_dealer"})),
+      ("russian4+partnerships", rules_for("russian4", {
+          "partnerships": True, "sitter": "dealer", "sitter_bonus": "none",
+          "sticks_penalty": 120, "no_win_penalty": 120, "reset_at_555": True})),
+      ("four_play_partnerships", rules_for("russian", {
+          "seats": 4, "partnerships": True, "hand_size": 6, "talons": [], "exchange": "none",
+          "contra": True, "misere": True, "barrel_conflict": "all_fall"})),
+      ("russian4+house", rules_for("russian4", {
+          "dealer_forced_bid": True, "rospisat_award": "declarer_pays_split",
+          "sticks_penalty": 120, "no_win_penalty": 120, "contra": True}))]
 
 
 def start_totals(rules: Rules, rng: random.Random) -> dict[int, int]:
@@ -68,7 +100,7 @@ def start_totals(rules: Rules, rng: random.Random) -> dict[int, int]:
         t -= t % unit
         if rules.barrel.value == "classic" and rules.barrel_at < t < rules.target:
             t = rules.barrel_at
-        out[p] = t
+        out[p] = out[p - 2] if rules.partnerships and p >= 2 else t
     return out
 
 

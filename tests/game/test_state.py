@@ -13,6 +13,7 @@ def _every_field_set() -> Match:
         totals=(100, 200, 300), barrel_hands=(1, 0, 2), barrel_falls=(0, 1, 0),
         dashes=(2, 0, 1), rospisat_calls=(1, 1, 0), spisat_calls=(0, 2, 0), dealer=2,
         hand_no=17, golden_left=3, golden_made=True, nines_annuls=2, winners=(1,),
+        sticks=(0, 2, 1), no_wins=(1, 0, 2),
     )
 
 

@@ -15,7 +15,7 @@ from bot.game.engine import apply
 from bot.game.presets import PRESETS
 from bot.game.serialize import move_from_json
 from bot.game.state import Phase
-from bot.tables import TableError, TableStatus
+from bot.tables import TableError, TableStatus, presets
 
 from .conftest import ANN, BOB, CID, DOT, make_harness, play_human_turn
 
@@ -75,6 +75,28 @@ async def test_options_validated_and_player_count(harness):
     await s.set_option(tid, ANN, "four_nines_redeal", "off")
     with pytest.raises(TableError):
         await s.set_option(tid, BOB, "bid_step", "5")
+
+
+async def test_house_rule_options_set_and_explained(harness):
+    """Every house-rule option can be set by name, and /table rules explains it."""
+    assert "russian_online" in dict(presets())  # offered by /table new preset:
+    s = harness.service
+    out = await s.create(ANN, channel_id=6, guild_id=1, preset="russian_online", players=3)
+    tid = out.table.id
+    assert s.get(tid).rules.dealer_forced_bid and s.get(tid).rules.bid_step_high == 10
+    house = {"sticks_count": "4", "sticks_in_a_row": "true", "no_win_hands": "5",
+             "reset_value": "550", "barrel_fall_penalty": "240", "last_trick_bonus": "10",
+             "marriage_trump": "next_trick", "rospisat_award": "declarer_pays_split",
+             "bid_cap_before_talon": "130", "bid_step_high_from": "250"}
+    for name, raw in house.items():
+        await s.set_option(tid, ANN, name, raw)
+    with pytest.raises(TableError):
+        await s.set_option(tid, ANN, "sticks_count", "7")
+    summary = s.rules_summary(s.get(tid))
+    explained = {k: (v, why) for k, v, why in summary.explained}
+    assert set(house) <= set(explained)
+    assert explained["sticks_count"] == ("4", "How many sticks cost sticks_penalty (2 to 5).")
+    assert all(why.endswith(".") for _, why in explained.values())
 
 
 async def test_moves_persist_and_restart_replays(harness):

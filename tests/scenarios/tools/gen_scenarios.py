@@ -1341,6 +1341,539 @@ def p_t2() -> tuple[Json, Json]:
                                       "taken": {"A": 40, "B": 180},
                                       "marriages": {"B": ["C"]},
                                       "delta": {"A": 40, "B": 180}}]}
+
+# ------------------------------------------------ house rules (docs/rules-decisions.md)
+ALL_PASS = [["B", "pass"], ["C", "pass"], ["A", "pass"]]
+
+
+@scenario("house01a_dealer_forced_100")
+def h01a() -> tuple[Json, Json]:
+    d = base("russian", options={"dealer_forced_bid": True})
+    d["_note"] = ("dealer_forced_bid (бовт): B (forehand) may pass; everyone passes, so A, the "
+                  "dealer, plays 100. A takes 104 ≥ 100 → +100; B 10 → 10; C 6 → 5.")
+    d["hands"] = [hand_of(d, auction=ALL_PASS, exchange=random_exchange(),
+                          points={"A": 104, "B": 10, "C": 6})]
+    md = {"ok": True, "hands": [{"declarer": "A", "contract": 100,
+                                 "taken": {"A": 104, "B": 10, "C": 6},
+                                 "delta": {"A": 100, "B": 10, "C": 5}}],
+          "totals": {"A": 100, "B": 10, "C": 5}}
+    return d, md
+
+
+@scenario("house01b_dealer_forced_golden_on_barrel")
+def h01b() -> tuple[Json, Json]:
+    d = base("russian", options={"dealer_forced_bid": True, "golden_round": True},
+             start={"totals": {"A": 880, "B": 300, "C": 200}})
+    d["_note"] = ("dealer_forced_bid in a golden hand, the dealer on the barrel: everyone "
+                  "passes, so A plays the golden opening 120. A takes 80 < 120 → −120 × 2 = "
+                  "−240 → 640, off the barrel; B 25 × 2 = 50, C 15 × 2 = 30.")
+    d["hands"] = [hand_of(d, auction=ALL_PASS, exchange=random_exchange(),
+                          points={"A": 80, "B": 25, "C": 15})]
+    md = {"ok": True, "hands": [{"declarer": "A", "contract": 120,
+                                 "delta": {"A": -240, "B": 50, "C": 30}}],
+          "totals": {"A": 640, "B": 350, "C": 230}, "barrel": {}}
+    return d, md
+
+
+@scenario("house02_two_bid_steps")
+def h02() -> tuple[Json, Json]:
+    d = base("russian", options={"bid_step_high": 10, "bid_step_high_from": 200})
+    d["_note"] = ("bid_step_high 10 from 200: B (♥ and ♦ marriages) wins at 195 and raises to "
+                  "210 (200 and 210 are the next steps); he takes 40 + ♥ 100 + ♦ 80 = 220 ≥ 210 "
+                  "→ +210; A 50, C 30.")
+    d["hands"] = [hand_of(d, fixed={"B": "KH QH KD QD"}, auction=auction("B", 195, "C", "A"),
+                          exchange=random_exchange("KH QH KD QD"), contract=210,
+                          points={"B": 40, "A": 50, "C": 30}, declare={"B": "HD"})]
+    md = {"ok": True, "hands": [{"declarer": "B", "contract": 210,
+                                 "taken": {"A": 50, "B": 220, "C": 30},
+                                 "delta": {"A": 50, "B": 210, "C": 30}}],
+          "totals": {"A": 50, "B": 210, "C": 30}}
+    return d, md
+
+
+@scenario("err_house02_bid_step_from_200")
+def e_h02() -> tuple[Json, Json]:
+    return err("", "russian", [["B", "bid", 200], ["C", "bid", 205]], 1,
+               "C cannot bid 205: bids go up in steps of 5 below 200 and 10 from 200, so the "
+               "lowest bid now is 210", "steps of 5 below 200 and 10 from 200",
+               "bid_step_high 10 from 200: after B's 200 the next bid is 210; C's 205 is "
+               "refused.", options={"bid_step_high": 10})
+
+
+@scenario("err_house03_cap_before_talon")
+def e_h03() -> tuple[Json, Json]:
+    return err("", "russian", [["B", "bid", 125]], 0,
+               "B cannot bid 125: no bid may go above 120 before the talon is seen",
+               "above 120 before the talon",
+               "bid_cap_before_talon 120: B holds the ♥ marriage, but no bid may pass 120 "
+               "before the talon is seen.", options={"bid_cap_before_talon": 120})
+
+
+@scenario("house03_raise_after_capped_auction")
+def h03() -> tuple[Json, Json]:
+    d = base("russian", options={"bid_cap_before_talon": 120})
+    d["_note"] = ("bid_cap_before_talon 120: B wins at 120 (the cap) and raises to 160 after "
+                  "the talon, which the cap does not limit; 60 + ♥ 100 = 160 ≥ 160 → +160; "
+                  "A 40, C 20.")
+    d["hands"] = [hand_of(d, fixed={"B": "KH QH"}, auction=auction("B", 120, "C", "A"),
+                          exchange=random_exchange("KH QH"), contract=160,
+                          points={"B": 60, "A": 40, "C": 20}, declare={"B": "H"})]
+    md = {"ok": True, "hands": [{"declarer": "B", "contract": 160,
+                                 "delta": {"A": 40, "B": 160, "C": 20}}],
+          "totals": {"A": 40, "B": 160, "C": 20}}
+    return d, md
+
+
+@scenario("house04a_rospisat_declarer_pays_half")
+def h04a() -> tuple[Json, Json]:
+    d = base("russian", options={"rospisat_award": "declarer_pays_half"},
+             start={"totals": {"A": 100, "B": 300, "C": 50}, "rospisat": {"B": 2}})
+    d["_note"] = ("rospisat_award declarer_pays_half: B gives up his 105: he loses 105, each "
+                  "opponent gets half of it rounded up to 5 (52.5 → 55); it is B's third "
+                  "rospisat, so rospisat_penalty takes another 120: B −225.")
+    d["hands"] = [rospisat_hand(d, "B", 105, ("C", "A"))]
+    md = {"ok": True, "hands": [{"declarer": "B", "contract": 105, "taken": {},
+                                 "delta": {"A": 55, "B": -225, "C": 55}}],
+          "totals": {"A": 155, "B": 75, "C": 105}, "rospisat": {"B": 3}}
+    return d, md
+
+
+@scenario("house04b_rospisat_split_golden")
+def h04b() -> tuple[Json, Json]:
+    d = base("russian", options={"rospisat_award": "declarer_pays_split",
+                                 "golden_round": True})
+    d["_note"] = ("rospisat_award declarer_pays_split in a golden hand: B gives up the golden "
+                  "120: −120 × 2 = −240; the 120 is shared by the two opponents, 60 each, × 2 "
+                  "= 120.")
+    d["hands"] = [rospisat_hand(d, "B", 120, ("C", "A"))]
+    md = {"ok": True, "hands": [{"declarer": "B", "contract": 120,
+                                 "delta": {"A": 120, "B": -240, "C": 120}}],
+          "totals": {"A": 120, "B": -240, "C": 120}, "rospisat": {"B": 1}}
+    return d, md
+
+
+@scenario("house05a_round_before_make")
+def h05a() -> tuple[Json, Json]:
+    d = base("russian", options={"round_before_make": True})
+    d["_note"] = ("round_before_make: B's contract 120, he takes 78 + ♠ 40 = 118, rounded to "
+                  "120 before the test → made, +120; A 25, C 17 → 15.")
+    d["hands"] = [hand_of(d, fixed={"B": "KS QS"}, auction=auction("B", 120, "C", "A"),
+                          exchange=random_exchange("KS QS"),
+                          points={"B": 78, "A": 25, "C": 17}, declare={"B": "S"})]
+    md = {"ok": True, "hands": [{"declarer": "B", "contract": 120, "taken": {"B": 118},
+                                 "delta": {"A": 25, "B": 120, "C": 15}}],
+          "totals": {"A": 25, "B": 120, "C": 15}}
+    return d, md
+
+
+@scenario("house05b_round_before_make_wins_from_barrel")
+def h05b() -> tuple[Json, Json]:
+    d = base("russian", dealer="C", options={"round_before_make": True},
+             start={"totals": {"A": 880, "B": 400, "C": 300}, "barrel": {"A": 1}})
+    d["_note"] = ("round_before_make on the barrel: A (on the barrel) plays 120 and takes 78 + "
+                  "♠ 40 = 118 → 120 → made: 880 + 120 = 1000, A wins; B and C score nothing "
+                  "more than their points (B 27 → 25, C 15).")
+    d["hands"] = [hand_of(d, fixed={"A": "KS QS"}, auction=auction("A", 120, "B", "C"),
+                          exchange=random_exchange("KS QS"),
+                          points={"A": 78, "B": 27, "C": 15}, declare={"A": "S"})]
+    md = {"ok": True, "hands": [{"declarer": "A", "contract": 120,
+                                 "delta": {"A": 120, "B": 25, "C": 15}}],
+          "totals": {"A": 1000, "B": 425, "C": 315}, "winner": "A"}
+    return d, md
+
+
+STICKS = {"sticks_penalty": 120}
+
+
+@scenario("house06a_stick_and_dash")
+def h06a() -> tuple[Json, Json]:
+    d = base("russian", options=STICKS,
+             start={"totals": {"A": 300}, "dashes": {"A": 2}, "sticks": {"A": 2}})
+    d["_note"] = ("sticks_penalty 120 beside the dashes: A, a defender with 2 dashes and 2 "
+                  "sticks, takes no trick: his third dash (−120) and his third stick (−120): "
+                  "300 − 240 = 60. B 100 ≥ 100 → +100; C 20.")
+    d["hands"] = [hand_of(d, auction=auction("B", 100, "C", "A"), exchange=random_exchange(),
+                          points={"A": 0, "B": 100, "C": 20}, tricks={"A": 0})]
+    md = {"ok": True, "hands": [{"delta": {"A": -240, "B": 100, "C": 20}}],
+          "totals": {"A": 60, "B": 100, "C": 20}, "dashes": {}, "sticks": {}}
+    return d, md
+
+
+@scenario("house06b_stick_declarer_not_on_barrel")
+def h06b() -> tuple[Json, Json]:
+    d = base("russian", options=STICKS,
+             start={"totals": {"A": 880, "B": 300}, "sticks": {"A": 2, "B": 2}})
+    d["_note"] = ("sticks and the barrel: B, the declarer, takes no trick: −100 for the failed "
+                  "contract and −120 for his third stick → 80. A, on the barrel, takes no "
+                  "trick either: no stick there (his count stays 2), no dash, one barrel hand "
+                  "used. C takes all 120.")
+    d["hands"] = [hand_of(d, auction=auction("B", 100, "C", "A"), exchange=random_exchange(),
+                          points={"C": 120}, tricks={"A": 0, "B": 0})]
+    md = {"ok": True, "hands": [{"delta": {"A": 0, "B": -220, "C": 120}}],
+          "totals": {"A": 880, "B": 80, "C": 120}, "barrel": {"A": 1},
+          "sticks": {"A": 2}}
+    return d, md
+
+
+@scenario("house06c_sticks_in_a_row")
+def h06c() -> tuple[Json, Json]:
+    d = base("russian", options={**STICKS, "sticks_in_a_row": True},
+             start={"sticks": {"A": 2}})
+    d["_note"] = ("sticks_in_a_row: A (2 sticks in a row) takes one trick worth 10, so his "
+                  "sticks are cleared; C takes none: a stick (1 of 3) and a dash. B 110 ≥ 100 → "
+                  "+100.")
+    d["hands"] = [hand_of(d, auction=auction("B", 100, "C", "A"), exchange=random_exchange(),
+                          points={"A": 10, "B": 110, "C": 0}, tricks={"A": 1, "C": 0})]
+    md = {"ok": True, "hands": [{"delta": {"A": 10, "B": 100, "C": 0}}],
+          "totals": {"A": 10, "B": 100, "C": 0}, "sticks": {"C": 1}, "dashes": {"C": 1}}
+    return d, md
+
+
+NO_WIN = {"no_win_penalty": 120}
+
+
+@scenario("house07a_no_win_streak")
+def h07a() -> tuple[Json, Json]:
+    d = base("russian", options=NO_WIN, start={"no_win": {"A": 2, "C": 2}})
+    d["_note"] = ("no_win_penalty 120 (any 3 hands): A's only points are J+9+9 = 2 → 0: no "
+                  "win, his third → −120 and the count starts again. C takes 18 → 20, a win; "
+                  "his count stays 2 (wins do not clear it). B makes 100, a win.")
+    d["hands"] = [hand_of(d, auction=auction("B", 100, "C", "A"), exchange=random_exchange(),
+                          points={"A": 2, "B": 100, "C": 18}, tricks={"A": 1})]
+    md = {"ok": True, "hands": [{"delta": {"A": -120, "B": 100, "C": 20}}],
+          "totals": {"A": -120, "B": 100, "C": 20}, "no_win": {"C": 2}}
+    return d, md
+
+
+@scenario("house07b_no_win_in_a_row_rospisat_barrel")
+def h07b() -> tuple[Json, Json]:
+    d = base("russian", options={**NO_WIN, "no_win_in_a_row": True},
+             start={"totals": {"A": 880, "B": 300}, "no_win": {"A": 2, "B": 2, "C": 2}})
+    d["_note"] = ("no_win_in_a_row with a rospisat and the barrel: B gives up 100 (a hand he "
+                  "did not win, his third in a row) → −120; C is paid 60, a win: his count is "
+                  "cleared; A on the barrel is paid nothing and not counted (stays 2), one "
+                  "barrel hand used.")
+    d["hands"] = [rospisat_hand(d, "B", 100, ("C", "A"))]
+    md = {"ok": True, "hands": [{"delta": {"A": 0, "B": -120, "C": 60}}],
+          "totals": {"A": 880, "B": 180, "C": 60}, "no_win": {"A": 2}, "barrel": {"A": 1}}
+    return d, md
+
+
+@scenario("house08a_minus_555")
+def h08a() -> tuple[Json, Json]:
+    d = base("russian", options={"reset_at_555": True, "reset_negative": True},
+             start={"totals": {"B": -455}})
+    d["_note"] = ("reset_negative: B at −455 fails 100 (60 < 100) → −555 → back to 0 (delta "
+                  "+455); A 40, C 20.")
+    d["hands"] = [hand_of(d, auction=auction("B", 100, "C", "A"), exchange=random_exchange(),
+                          points={"A": 40, "B": 60, "C": 20})]
+    md = {"ok": True, "hands": [{"delta": {"A": 40, "B": 455, "C": 20}}],
+          "totals": {"A": 40, "B": 0, "C": 20}}
+    return d, md
+
+
+@scenario("house08b_reset_at_550")
+def h08b() -> tuple[Json, Json]:
+    d = base("russian", options={"reset_at_555": True, "reset_value": 550},
+             start={"totals": {"A": 500, "C": 505}})
+    d["_note"] = ("reset_value 550: A 500 + 50 = 550 → back to 0; C 505 + 50 = 555 stays (the "
+                  "number is 550 now); B fails 100 with 20.")
+    d["hands"] = [hand_of(d, auction=auction("B", 100, "C", "A"), exchange=random_exchange(),
+                          points={"A": 50, "B": 20, "C": 50})]
+    md = {"ok": True, "hands": [{"delta": {"A": -500, "B": -100, "C": 50}}],
+          "totals": {"A": 0, "B": -100, "C": 555}}
+    return d, md
+
+
+@scenario("russian_online_two_hands")
+def h_online() -> tuple[Json, Json]:
+    d = base("russian_online")
+    d["_note"] = ("preset russian_online: hand 1, everyone passes and A (dealer) plays 100; he "
+                  "takes 98, rounded to 100 before the test → made +100; B 12 → 10, C 10. "
+                  "Hand 2 (dealer B): C wins at 100 and gives it up: C −100, A and B +50 each; "
+                  "C's first hand without a win.")
+    d["hands"] = [hand_of(d, auction=ALL_PASS, exchange=random_exchange(),
+                          points={"A": 98, "B": 12, "C": 10})]
+    d["hands"].append(rospisat_hand(d, "C", 100, ("A", "B")))
+    md = {"ok": True, "hands": [{"declarer": "A", "contract": 100,
+                                 "delta": {"A": 100, "B": 10, "C": 10}},
+                                {"declarer": "C", "delta": {"A": 50, "B": 50, "C": -100}}],
+          "totals": {"A": 150, "B": 60, "C": -90}, "no_win": {"C": 1}, "sticks": {}}
+    return d, md
+
+
+@scenario("house10_fall_costs_240")
+def h10() -> tuple[Json, Json]:
+    d = base("russian", options={"barrel_fall_penalty": 240},
+             start={"totals": {"A": 880}, "barrel": {"A": 2}})
+    d["_note"] = ("barrel_fall_penalty 240: A's third barrel hand as a defender (40 counts "
+                  "nothing) → he falls 240, to 640.")
+    d["hands"] = [hand_of(d, auction=auction("B", 100, "C", "A"),
+                          exchange=random_exchange(), points={"A": 40})]
+    md = {"ok": True, "hands": [{"delta": {"A": -240}}],
+          "totals": {"A": 640}, "barrel": {}, "barrel_falls": {"A": 1}}
+    return d, md
+
+
+@scenario("house11_last_trick_bonus")
+def h11() -> tuple[Json, Json]:
+    d = base("russian", options={"last_trick_bonus": 10})
+    d["_note"] = ("last_trick_bonus 10: B takes 95 card points and the last trick: 105 ≥ 100 "
+                  "→ +100; A 17 → 15, C 8 → 10.")
+    d["hands"] = [hand_of(d, auction=auction("B", 100, "C", "A"), exchange=random_exchange(),
+                          points={"A": 17, "B": 95, "C": 8},
+                          final=lambda s: s.last_winner == 1)]
+    md = {"ok": True, "hands": [{"taken": {"A": 17, "B": 105, "C": 8},
+                                 "delta": {"A": 15, "B": 100, "C": 10}}],
+          "totals": {"A": 15, "B": 100, "C": 10}}
+    return d, md
+
+# Trick 3 of this hand leads the ♥ marriage while ♦ is trump; C, void in ♥, holds the 9♦.
+NEXT_TRICK_DEAL = {"B": ["AS", "AD", "10D", "KD", "QD", "KH", "QH"],
+                   "C": ["9D", "JD", "9S", "JS", "QS", "KS", "9C"],
+                   "A": ["AH", "10H", "JH", "9H", "10S", "AC", "10C"],
+                   "talon": ["JC", "QC", "KC"]}
+NEXT_TRICK_START = [["B", "bid", 100], ["C", "pass"], ["A", "pass"],
+                    ["B", "give", "JC", "C"], ["B", "give", "QC", "A"],
+                    ["B", "play", "AS"], ["C", "play", "9S"], ["A", "play", "10S"],
+                    ["B", "play", "KD", "marriage"], ["C", "play", "JD"], ["A", "play", "QC"],
+                    ["B", "play", "QH", "marriage"]]
+
+
+@scenario("house13_marriage_trump_next_trick")
+def h13() -> tuple[Json, Json]:
+    d = base("russian", options={"marriage_trump": "next_trick"})
+    d["_note"] = ("marriage_trump next_trick: B declares ♦ (80) on trick 2, so ♦ is trump from "
+                  "trick 3; on trick 3 he leads the ♥ marriage (100), but ♦ is still trump for "
+                  "that trick: C, void in ♥, must trump and wins it with the 9♦ (at once, Q♥ "
+                  "would win). ♥ is trump from trick 4. B 21 + 9 + 10 = 40 + 180 = 220 → +100; "
+                  "C 3 → 5; A 21 + 16 + 17 + 23 = 77 → 75.")
+    d["hands"] = [{"deal": NEXT_TRICK_DEAL, "actions": [
+        *NEXT_TRICK_START, ["C", "play", "9D"], ["A", "play", "9H"],
+        ["C", "play", "KS"], ["A", "play", "JH"], ["B", "play", "KH"],
+        ["B", "play", "AD"], ["C", "play", "9C"], ["A", "play", "10H"],
+        ["A", "play", "AH"], ["B", "play", "QD"], ["C", "play", "JC"],
+        ["A", "play", "AC"], ["B", "play", "KC"], ["C", "play", "JS"],
+        ["A", "play", "10C"], ["B", "play", "10D"], ["C", "play", "QS"]]}]
+    md = {"ok": True, "hands": [{"declarer": "B", "contract": 100,
+                                 "taken": {"A": 77, "B": 220, "C": 3},
+                                 "marriages": {"B": ["D", "H"]},
+                                 "delta": {"A": 75, "B": 100, "C": 5}}],
+          "totals": {"A": 75, "B": 100, "C": 5}}
+    return d, md
+
+
+@scenario("err_house13_old_trump_holds_for_the_marriage_trick")
+def e_h13() -> tuple[Json, Json]:
+    d = base("russian", options={"marriage_trump": "next_trick"})
+    d["_note"] = ("marriage_trump next_trick: on the trick the ♥ marriage leads, ♦ is still "
+                  "trump, so C (void in ♥, holding the 9♦) must trump; his J♠ is refused (at "
+                  "once it would be allowed: ♥ would be trump and he has none).")
+    d["_expect_error_contains"] = "must play a trump"
+    d["hands"] = [{"deal": NEXT_TRICK_DEAL, "actions": [*NEXT_TRICK_START,
+                                                         ["C", "play", "JS"]]}]
+    return d, {"ok": False, "hand": 0, "action": 12,
+               "error": "C cannot play JS: without hearts he must play a trump (diamonds)"}
+
+FOUR_NINES_B = {"B": ["9C", "9D", "9H", "9S", "AC", "10C", "KC"],
+                "C": ["JC", "QC", "AD", "10D", "KD", "QD", "JD"],
+                "A": ["AH", "10H", "KH", "QH", "JH", "AS", "10S"], "talon": ["KS", "QS", "JS"]}
+THREE_NINES_C = {"C": ["9C", "9D", "9H", "AC", "10C", "KC", "QC"],
+                 "B": ["9S", "JC", "AD", "10D", "KD", "QD", "JD"],
+                 "A": ["AH", "10H", "KH", "QH", "JH", "AS", "10S"], "talon": ["KS", "QS", "JS"]}
+BOTH_NINES = {"dealt_four_nines": "mandatory", "dealt_three_nines": "optional"}
+
+
+@scenario("house09a_four_nines_mandatory")
+def h09a() -> tuple[Json, Json]:
+    d = base("russian", options=BOTH_NINES, start={"totals": {"A": 880}, "barrel": {"A": 1}})
+    d["_note"] = ("dealt_four_nines mandatory (with dealt_three_nines optional): B is dealt four "
+                  "nines, so the hand is annulled as it is dealt, with no claim and no score; "
+                  "A's barrel hands stay 1 (an annulled hand is not a barrel hand). The same "
+                  "dealer, A, deals again (the second hand is only dealt).")
+    d["hands"] = [{"deal": FOUR_NINES_B, "actions": []},
+                  {"deal": THREE_NINES_C, "actions": []}]
+    md = {"ok": True, "hands": [
+        {"dealer": "A", "declarer": None, "complete": True, "delta": {"A": 0, "B": 0, "C": 0},
+         "notes": ["B was dealt four nines: the hand is annulled"]},
+        {"dealer": "A", "complete": False}],
+        "totals": {"A": 880, "B": 0, "C": 0}, "barrel": {"A": 1}}
+    return d, md
+
+
+@scenario("house09b_three_nines_optional_out_of_turn")
+def h09b() -> tuple[Json, Json]:
+    d = base("russian", options=BOTH_NINES)
+    d["_note"] = ("dealt_three_nines optional (with dealt_four_nines mandatory): C, dealt three "
+                  "nines, claims the redeal before anyone bids, out of turn (B is to speak); "
+                  "the hand is annulled and A deals again.")
+    d["hands"] = [{"deal": THREE_NINES_C, "actions": [["C", "redeal"]]}]
+    md = {"ok": True, "hands": [
+        {"dealer": "A", "declarer": None, "delta": {"A": 0, "B": 0, "C": 0},
+         "notes": ["C claimed a redeal (three nines): the hand is annulled"]}],
+        "totals": {"A": 0, "B": 0, "C": 0}}
+    return d, md
+
+
+@scenario("err_house09_nines_claim_after_a_bid")
+def e_h09() -> tuple[Json, Json]:
+    d = base("russian", options=BOTH_NINES)
+    d["_note"] = ("dealt_three_nines optional: the claim is open only before any bid; after B's "
+                  "100, C's claim for his three nines is refused.")
+    d["_expect_error_contains"] = "before anyone bids"
+    d["hands"] = [{"deal": THREE_NINES_C, "actions": [["B", "bid", 100], ["C", "redeal"]]}]
+    return d, {"ok": False, "hand": 0, "action": 1,
+               "error": "C cannot claim a redeal: a redeal for nines must be claimed before "
+                        "anyone bids"}
+
+
+def exchange_then(protect: str, *extra: list[Any]) -> Any:
+    """Random gifts (never the protected cards), then the given actions (contract, contra)."""
+    gifts = random_exchange(protect)
+
+    def run(s: Any, rng: Any) -> list[Any]:
+        from search import s_names
+
+        from bot.game.scenario import parse_action
+        return [*gifts(s, rng), *(parse_action(m, s_names(s)) for m in extra)]
+
+    return run
+
+
+@scenario("house12a_contra_made")
+def h12a() -> tuple[Json, Json]:
+    d = base("russian", options={"contra": True})
+    d["_note"] = ("contra: B fixes 100, C doubles, B does not redouble; B takes 105 ≥ 100 → "
+                  "+100 × 2 = +200; the defenders' points are not doubled: A 10, C 5.")
+    d["hands"] = [hand_of(d, auction=auction("B", 100, "C", "A"),
+                          exchange=exchange_then("", ["B", "contract", 100], ["C", "contra"],
+                                                 ["B", "pass"]),
+                          points={"B": 105, "A": 10, "C": 5})]
+    md = {"ok": True, "hands": [{"declarer": "B", "contract": 100,
+                                 "delta": {"A": 10, "B": 200, "C": 5}}],
+          "totals": {"A": 10, "B": 200, "C": 5}}
+    return d, md
+
+
+@scenario("house12b_redouble_failed_golden_barrel")
+def h12b() -> tuple[Json, Json]:
+    d = base("russian", options={"contra": True, "golden_round": True}, dealer="C",
+             start={"totals": {"A": 880, "B": 300, "C": 200}, "barrel": {"A": 1}})
+    d["_note"] = ("contra and redouble in a golden hand, the declarer on the barrel: A fixes "
+                  "120, B passes, C doubles, A redoubles; A takes 90 < 120 → −120 × 4 × 2 = "
+                  "−960 → −80, off the barrel; B 20 × 2 = 40, C 10 × 2 = 20.")
+    d["hands"] = [hand_of(d, auction=auction("A", 120, "B", "C"),
+                          exchange=exchange_then("", ["A", "contract", 120], ["B", "pass"],
+                                                 ["C", "contra"], ["A", "redouble"]),
+                          points={"A": 90, "B": 20, "C": 10})]
+    md = {"ok": True, "hands": [{"declarer": "A", "contract": 120,
+                                 "delta": {"A": -960, "B": 40, "C": 20}}],
+          "totals": {"A": -80, "B": 340, "C": 220}, "barrel": {}}
+    return d, md
+
+
+@scenario("err_house12_lead_before_the_defenders_speak")
+def e_h12() -> tuple[Json, Json]:
+    return err("", "russian", [*B_WINS_100, ["B", "give", "9C", "C"], ["B", "give", "JC", "A"],
+                               ["B", "contract", 100], ["B", "play", "AH"]], 6,
+               "B cannot play AH: the defenders have not yet said whether they double",
+               "not yet said whether they double",
+               "contra: once B fixes his contract, C and A say whether they double before "
+               "he may lead.", options={"contra": True})
+
+
+MISERE_B = [["B", "bid", 120, "misere"], ["C", "pass"], ["A", "pass"]]
+
+
+@scenario("house14a_misere_made")
+def h14a() -> tuple[Json, Json]:
+    d = base("russian", options={"misere": True})
+    d["_note"] = ("misere: B bids a mizère (120), takes the talon and gives a card to each "
+                  "opponent as usual, and takes no trick: made, +120. The defenders score "
+                  "their points as in any played hand: A 70, C 50.")
+    d["hands"] = [hand_of(d, auction=MISERE_B, exchange=random_exchange(),
+                          points={"A": 70, "C": 50}, tricks={"B": 0})]
+    md = {"ok": True, "hands": [{"declarer": "B", "contract": 120,
+                                 "taken": {"A": 70, "B": 0, "C": 50},
+                                 "delta": {"A": 70, "B": 120, "C": 50}}],
+          "totals": {"A": 70, "B": 120, "C": 50}}
+    return d, md
+
+
+@scenario("house14b_misere_failed_on_barrel")
+def h14b() -> tuple[Json, Json]:
+    d = base("russian", options={"misere": True},
+             start={"totals": {"B": 880}, "barrel": {"B": 1}})
+    d["_note"] = ("misere on the barrel: B (on the barrel) bids a mizère and takes one trick "
+                  "(20 points): failed, 880 − 120 = 760, off the barrel; A 60, C 40.")
+    d["hands"] = [hand_of(d, auction=MISERE_B, exchange=random_exchange(),
+                          points={"A": 60, "B": 20, "C": 40}, tricks={"B": 1})]
+    md = {"ok": True, "hands": [{"declarer": "B", "contract": 120,
+                                 "delta": {"A": 60, "B": -120, "C": 40}}],
+          "totals": {"A": 60, "B": 760, "C": 40}, "barrel": {}}
+    return d, md
+
+
+@scenario("err_house14_misere_cannot_be_raised")
+def e_h14() -> tuple[Json, Json]:
+    return err("", "russian", [*MISERE_B, ["B", "give", "9C", "C"], ["B", "give", "JC", "A"],
+                               ["B", "contract", 125]], 5,
+               "B cannot set the contract at 125: a mizère cannot be raised; it is 120",
+               "a mizère cannot be raised",
+               "misere: a mizère is a fixed contract; B's raise to 125 is refused.",
+               options={"misere": True})
+
+
+PARTNERS_SITTING = {"partnerships": True, "sitter": "dealer", "sitter_bonus": "none"}
+PARTNERS_FOUR = {"seats": 4, "partnerships": True, "hand_size": 6, "talons": [],
+                 "exchange": "none"}
+
+
+@scenario("house15a_partnerships_dealer_sits_out")
+def h15a() -> tuple[Json, Json]:
+    d = base("russian4", players="A B C D", options=PARTNERS_SITTING)
+    d["_note"] = ("partnerships (A & C against B & D), the dealer A sits out: B wins at 100 and "
+                  "plays with his partner D against C; B 60 + D 45 = 105 ≥ 100 → B & D +100; "
+                  "C 15 → A & C +15. Partners show the same total.")
+    d["hands"] = [hand_of(d, auction=[["B", "bid", 100], ["C", "pass"], ["D", "pass"]],
+                          exchange=random_exchange(), points={"B": 60, "D": 45, "C": 15})]
+    md = {"ok": True, "hands": [{"declarer": "B", "contract": 100,
+                                 "taken": {"B": 60, "C": 15, "D": 45},
+                                 "delta": {"A": 15, "B": 100, "C": 15, "D": 100}}],
+          "totals": {"A": 15, "B": 100, "C": 15, "D": 100}}
+    return d, md
+
+
+@scenario("house15b_partnerships_four_play_win_from_barrel")
+def h15b() -> tuple[Json, Json]:
+    d = base("russian", players="A B C D", dealer="D", options=PARTNERS_FOUR,
+             start={"totals": {"A": 880, "B": 300, "C": 880, "D": 300},
+                    "barrel": {"A": 1, "C": 1}})
+    d["_note"] = ("partnerships, all four play six cards with no talon; A & C are on the barrel "
+                  "together. A plays 120 with his partner: A 50 + ♠ 40 + C 30 = 120 → made, "
+                  "880 + 120 = 1000: A and C win. B and D hold the other 40 card points → "
+                  "340.")
+    d["hands"] = [hand_of(d, fixed={"A": "KS QS"},
+                          auction=[["A", "bid", 120], ["B", "pass"], ["C", "pass"],
+                                   ["D", "pass"]],
+                          points={"A": 50, "C": 30}, declare={"A": "S"})]
+    md = {"ok": True, "hands": [{"declarer": "A", "contract": 120,
+                                 "taken": {"A": 90, "C": 30},
+                                 "delta": {"A": 120, "B": 40, "C": 120, "D": 40}}],
+          "totals": {"A": 1000, "B": 340, "C": 1000, "D": 340}, "winner": ["A", "C"]}
+    return d, md
+
+
+@scenario("err_house15_partners_start_equal")
+def e_h15() -> tuple[Json, Json]:
+    d = base("russian", players="A B C D", options=PARTNERS_FOUR,
+             start={"totals": {"A": 100, "C": 50}})
+    d["_note"] = ("partnerships: a partnership has one score, so partners cannot start with "
+                  "different totals.")
+    d["_expect_error_contains"] = "share one score"
+    return d, {"ok": False,
+               "error": "Partners share one score: the counters of A and C, and of B and D, "
+                        "must be equal"}
 # BUILDERS-END
 
 
