@@ -16,12 +16,14 @@ def test_every_group_has_a_phase_with_a_heading():
 
 
 def test_changed_options_under_their_phases_in_order_of_play():
-    rules = PRESETS["russian"].rules.with_options(barrel="none", bid_step=10, deck="10-A",
-                                                  hand_size=6, talons=(2,))
+    rules = PRESETS["russian"].rules.with_options(barrel="none", bid_step=10,
+                                                  four_nines_redeal="off",
+                                                  jack_bottom_reshuffle=True)
     summary = rules_summary("russian", rules)
-    assert [phase for phase, _ in summary.by_phase] == ["table", "bidding", "barrel"]
-    table, bidding, barrel = (rows for _, rows in summary.by_phase)
-    assert [name for name, _, _ in table] == ["deck", "hand_size", "talons"]
+    assert [phase for phase, _ in summary.by_phase] == ["redeal", "bidding", "barrel"]
+    redeal, bidding, barrel = (rows for _, rows in summary.by_phase)
+    # in the order the phase lists them, whatever the order of the rules' fields
+    assert [name for name, _, _ in redeal] == ["jack_bottom_reshuffle", "four_nines_redeal"]
     assert bidding == (("bid_step", "10",
                         "Bids and raised contracts go up in multiples of this."),)
     assert barrel[0][:2] == ("barrel", "none")  # a plain word, not JSON's "none"
