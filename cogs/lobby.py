@@ -10,11 +10,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import t
-from bot.tables import Table, TableService, TableStatus, ai_levels, presets
+from bot.tables import RulesSummary, Table, TableService, TableStatus, ai_levels, presets
 from cogs._bot import TysiacBot, actor_of, locale_of, ls, public_locale, send, within
 from cogs._views import (
     MessageParts,
     Pressed,
+    TableButton,
     confirm_view,
     table_message,
 )
@@ -46,6 +47,7 @@ class Lobby(commands.Cog):
         on("endno")(self._end_no)
         on("leaveyes")(self._leave_yes)
         on("leaveno")(self._leave_no)
+        on("rules", "rulesall")(self._rules_page)
 
     # ---- posting the table message ---------------------------------------------------------
     async def post_table(self, interaction: discord.Interaction[Any], table: Table) -> None:
@@ -136,8 +138,7 @@ class Lobby(commands.Cog):
     @table.command(name="rules", description=ls("cmd.table.rules"))
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         table = self.service.in_channel(interaction.channel_id or 0)
-        await send(interaction, MessageParts(
-            embed=rules_embed(self.service, table, locale_of(interaction))))
+        await send(interaction, rules_page(self.service, table, locale_of(interaction)))
 
     @table.command(name="option", description=ls("cmd.table.option"))
     @app_commands.describe(name=ls("cmd.table.option.name"), value=ls("cmd.table.option.value"))
@@ -221,23 +222,77 @@ class Lobby(commands.Cog):
         await interaction.response.edit_message(
             content=t("ok.end_cancelled", locale_of(interaction)), view=None)
 
+    async def _rules_page(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
+        """The rules message's button: the other page, in place."""
+        table = self.service.get(p.table_id, actor_of(interaction))
+        await send(interaction, rules_page(self.service, table, locale_of(interaction),
+                                          full=p.verb == "rulesall"), update=True)
+
     async def _end_yes(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
         await self.service.end(p.table_id, actor_of(interaction))
         await interaction.response.edit_message(content=t("ok.ended", locale_of(interaction)),
                                                 view=None)
 
 
-def rules_embed(service: TableService, table: Table, loc: str | None) -> discord.Embed:
+def rules_page(service: TableService, table: Table, loc: str | None, *,
+               full: bool = False) -> MessageParts:
+    """/table rules: the summary (what differs from the preset) or every option, and the
+    button to the other page."""
     summary = service.rules_summary(table)
-    title = t("rules.title", loc, title=summary.title)
-    desc = (summary.description + "\n\n") if summary.description else ""
-    if summary.changed:
-        changed = "\n".join(f"`{k}` = `{v}`: {why}" if why else f"`{k}` = `{v}`"
-                             for k, v, why in summary.explained)
-        desc += t("rules.changed", loc, options="\n" + changed) + "\n\n"
-    lines = "\n".join(f"{k} = {v}" for k, v in summary.options)
-    desc += "```\n" + lines[: 3900 - len(desc)] + "\n```"
-    return discord.Embed(title=title[:256], description=desc[:4096])
+    embed = all_options_embed(summary, loc) if full else rules_embed(summary, loc)
+    view = discord.ui.View(timeout=None)
+    view.add_item(TableButton(table.id, "rules" if full else "rulesall",
+                              label=t("button.rules_summary" if full else "button.rules_all",
+                                      loc)))
+    return MessageParts(embed=embed, view=view)
+
+
+def rules_embed(summary: RulesSummary, loc: str | None) -> discord.Embed:
+    """The preset, then each changed option as a sentence under the heading of its phase."""
+    parts = [summary.description] if summary.description else []
+    if not summary.by_phase:
+        parts.append(t("rules.unchanged", loc))
+    shown = 0
+    for phase, rows in summary.by_phase:
+        lines = [f"**{t(f'rules.phase.{phase}', loc)}**"]
+        lines += [t("rules.line", loc, sentence=why or name, value=value, name=name)
+                  for name, value, why in rows]
+        block = "\n".join(lines)
+        # room for the note on what did not fit
+        if len("\n\n".join([*parts, block])) > 3900:
+            rest = sum(len(r) for _, r in summary.by_phase) - shown
+            parts.append(t("rules.more", loc, count=rest))
+            break
+        parts.append(block)
+        shown += len(rows)
+    return discord.Embed(title=t("rules.title", loc, title=summary.title)[:256],
+                         description="\n\n".join(parts)[:4096],
+                         colour=discord.Colour.dark_green())
+
+
+def all_options_embed(summary: RulesSummary, loc: str | None) -> discord.Embed:
+    """Every option as ``name = value`` (``*``: changed), a field per phase."""
+    changed = {name for name, _ in summary.changed}
+    embed = discord.Embed(title=t("rules.all_title", loc, title=summary.title)[:256],
+                          description=t("rules.all_legend", loc),
+                          colour=discord.Colour.dark_green())
+    for phase, rows in summary.options_by_phase:
+        heading = t(f"rules.phase.{phase}", loc)[:256]
+        chunk: list[str] = []
+        for name, value in rows:
+            line = f"{'*' if name in changed else ' '}{name} = {value}"[:1000]
+            # a field holds 1024 characters, code fence included: a long phase takes two
+            if len("\n".join([*chunk, line])) > 1000:
+                embed.add_field(name=heading, value=_code(chunk), inline=False)
+                chunk = []
+            chunk.append(line)
+        if chunk:
+            embed.add_field(name=heading, value=_code(chunk), inline=False)
+    return embed
+
+
+def _code(lines: list[str]) -> str:
+    return "```\n" + "\n".join(lines) + "\n```"
 
 
 async def setup(bot: TysiacBot) -> None:

@@ -9,7 +9,7 @@ from enum import StrEnum
 from typing import Any
 
 from bot.ai import LEVELS, Player, player
-from bot.game.options import OPTION_DOCS
+from bot.game.options import OPTION_DOCS, OPTION_GROUPS
 from bot.game.presets import PRESETS
 from bot.game.rules import OPTION_NAMES, Rules, RulesError
 from bot.tables._inputs import option_value, quote
@@ -103,11 +103,48 @@ def option_values(rules: Rules | None, name: str, current: str) -> list[str]:
     return list(dict.fromkeys(v for v in values if current.lower() in v.lower()))
 
 
+# The phase of each group of options, as the key of its heading (``rules.phase.<key>``):
+# headings are translated, the group titles of bot.game.options are not.
+PHASE_KEYS: dict[str, str] = {
+    "Table and deal": "table",
+    "Deal and redeal": "redeal",
+    "Bidding": "bidding",
+    "Talon and exchange": "talon",
+    "Giving up a hand: rospisat (bomba) and spisat": "giveup",
+    "Declarations": "declarations",
+    "Card play": "play",
+    "Scoring and the end of a match": "scoring",
+    "Sticks and no-win streaks": "sticks",
+    "Barrel and lock": "barrel",
+    "Four at the table": "four",
+}
+OTHER_PHASE = "other"  # an option no group lists yet still shows, last
+
+
+def _phase_of() -> dict[str, str]:
+    return {name: PHASE_KEYS.get(title, OTHER_PHASE)
+            for title, names in OPTION_GROUPS for name in names}
+
+
+def _phase_order() -> tuple[str, ...]:
+    return (*dict.fromkeys(PHASE_KEYS.get(title, OTHER_PHASE) for title, _ in OPTION_GROUPS),
+            OTHER_PHASE)
+
+
+def _plain(value: str) -> str:
+    """A stored (JSON) value as a reader writes it: ``none``, not ``"none"``."""
+    decoded = json.loads(value)
+    return decoded if isinstance(decoded, str) else value
+
+
 @dataclass(frozen=True, slots=True)
 class RulesSummary:
     """A table's rules: its preset and every option (``changed``: differs from the preset).
 
     ``explained``: each changed option as (name, value, the sentence that explains it).
+    ``by_phase``: the changed options as (phase key, ((name, plain value, sentence), ...)),
+    in the order of play; ``options_by_phase``: every option as (phase key, ((name, plain
+    value), ...)). A phase key names its heading, ``rules.phase.<key>``.
     """
 
     title: str
@@ -115,6 +152,20 @@ class RulesSummary:
     changed: tuple[tuple[str, str], ...]
     options: tuple[tuple[str, str], ...]
     explained: tuple[tuple[str, str, str], ...] = ()
+    by_phase: tuple[tuple[str, tuple[tuple[str, str, str], ...]], ...] = ()
+    options_by_phase: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+
+
+def _grouped(rows: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, tuple[Any, ...]], ...]:
+    """``rows`` (each starting with an option's name) under their phases, phases in order of
+    play and rows in the order the phase lists them; empty phases left out."""
+    phase_of = _phase_of()
+    rank = {name: i for i, (_, names) in enumerate(OPTION_GROUPS) for name in names}
+    ordered = sorted(rows, key=lambda r: rank.get(r[0], len(rank)))
+    return tuple((phase, tuple(r for r in ordered
+                               if phase_of.get(r[0], OTHER_PHASE) == phase))
+                 for phase in _phase_order()
+                 if any(phase_of.get(r[0], OTHER_PHASE) == phase for r in rows))
 
 
 def rules_summary(preset: str, rules: Rules) -> RulesSummary:
@@ -124,8 +175,10 @@ def rules_summary(preset: str, rules: Rules) -> RulesSummary:
     pairs = tuple((k, json.dumps(v)) for k, v in options.items())
     changed = tuple((k, v) for k, v in pairs if json.dumps(base.get(k)) != v)
     explained = tuple((k, v, OPTION_DOCS.get(k, "")) for k, v in changed)
+    by_phase = _grouped(tuple((k, _plain(v), why) for k, v, why in explained))
+    options_by_phase = _grouped(tuple((k, _plain(v)) for k, v in pairs))
     return RulesSummary(p.title if p else preset, p.description if p else "", changed, pairs,
-                        explained)
+                        explained, by_phase, options_by_phase)
 
 
 def option_sentence(name: str) -> str:

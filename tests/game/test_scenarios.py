@@ -1,4 +1,5 @@
-"""The scenario corpus (tests/scenarios/*.json) replayed through the engine.
+"""The scenario corpus (tests/scenarios/*.json, and the illegal ones in
+tests/scenarios/illegal/*.json) replayed through the engine.
 
 Each file carries its expected replay output under ``_expect`` (ignored by ``replay``):
 every key of ``_expect`` must equal the result's value; dicts are compared recursively on
@@ -21,7 +22,10 @@ from bot.game.scenario import replay_file
 
 ROOT = Path(__file__).resolve().parents[2]
 SCEN = ROOT / "tests" / "scenarios"
-FILES = sorted(SCEN.glob("*.json"))
+ILLEGAL = SCEN / "illegal"
+LEGAL_FILES = sorted(SCEN.glob("*.json"))
+ILLEGAL_FILES = sorted(ILLEGAL.glob("*.json"))
+FILES = LEGAL_FILES + ILLEGAL_FILES
 
 
 def subset_diff(expect: Any, got: Any, where: str = "$") -> list[str]:
@@ -67,7 +71,7 @@ def test_scenario(path: Path) -> None:
 
 
 def test_corpus_size_and_presets() -> None:
-    assert len(FILES) >= 40
+    assert len(LEGAL_FILES) >= 40 and len(ILLEGAL_FILES) >= 10
     used = {json.loads(p.read_text(encoding="utf-8")).get("preset", "russian") for p in FILES}
     missing = set(PRESETS) - used
     assert not missing, f"presets without a scenario: {sorted(missing)}"
@@ -82,7 +86,7 @@ def _cli(*files: Path) -> subprocess.CompletedProcess[str]:
 
 def test_cli_replay_one_line_per_file_and_exit_status() -> None:
     ok = SCEN / "w00_russian_complete_hand.json"
-    bad = SCEN / "err_bid_step.json"
+    bad = ILLEGAL / "err_bid_step.json"
     proc = _cli(ok, bad)
     assert proc.returncode == 2, proc.stderr
     lines = proc.stdout.splitlines()
@@ -95,3 +99,16 @@ def test_cli_replay_one_line_per_file_and_exit_status() -> None:
     proc = _cli(ok)
     assert proc.returncode == 0, proc.stderr
     assert [json.loads(line)["ok"] for line in proc.stdout.splitlines()] == [True]
+
+
+def test_folders_split_legal_from_illegal() -> None:
+    """Replaying the legal folder succeeds (exit 0); every file of the illegal one fails (2)."""
+    legal = _cli(*LEGAL_FILES)
+    assert legal.returncode == 0, legal.stdout + legal.stderr
+    assert all(json.loads(line)["ok"] for line in legal.stdout.splitlines())
+    illegal = _cli(*ILLEGAL_FILES)
+    assert illegal.returncode == 2, illegal.stderr
+    results = [json.loads(line) for line in illegal.stdout.splitlines()]
+    assert len(results) == len(ILLEGAL_FILES) and not any(r["ok"] for r in results)
+    assert all(p.stem.startswith("err_") for p in ILLEGAL_FILES)
+    assert not any(p.stem.startswith("err_") for p in LEGAL_FILES)

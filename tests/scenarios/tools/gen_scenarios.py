@@ -28,6 +28,16 @@ from search import Spec, find_hand, fixed_exchange, random_exchange
 from bot.game.scenario import run
 
 OUT = Path(__file__).resolve().parents[1]
+# Scenarios that end in a refused action (err_*) have their own folder, so that replaying
+# tests/scenarios/*.json exits 0 and tests/scenarios/illegal/*.json exits 2.
+ILLEGAL = OUT / "illegal"
+
+
+def out_path(name: str) -> Path:
+    """Where the scenario ``name`` is written."""
+    return (ILLEGAL if name.startswith("err_") else OUT) / f"{name}.json"
+
+
 Json = dict[str, Any]
 BUILDERS: list[tuple[str, Callable[[], tuple[Json, Json]]]] = []
 
@@ -97,7 +107,7 @@ def hand_of(data: Json, seed: int = 1, **kw: Any) -> Json:
 
 def finish(name: str, data: Json, md: Json) -> None:
     data = {k: v for k, v in data.items() if k != "_expect"}
-    result = run(data, f"tests/scenarios/{name}.json")
+    result = run(data, str(out_path(name).relative_to(OUT.parents[1])))
     diff = md_match(md, result)
     if diff:
         raise SystemExit(f"{name}: the engine disagrees with the example:\n  " + "\n  ".join(diff)
@@ -109,7 +119,7 @@ def finish(name: str, data: Json, md: Json) -> None:
             ordered[k] = data.pop(k)
     ordered.update(data)
     ordered["_expect"] = expect
-    (OUT / f"{name}.json").write_text(dumps(ordered), encoding="utf-8")
+    out_path(name).write_text(dumps(ordered), encoding="utf-8")
     print(f"wrote {name}.json ({'ok' if result['ok'] else 'error'})")
 
 
