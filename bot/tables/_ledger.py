@@ -18,6 +18,7 @@ from bot.game.dealing import new_match, random_deal
 from bot.game.engine import apply_into
 from bot.game.errors import RuleError
 from bot.game.events import Event, HandScored
+from bot.game.observation import observe
 from bot.game.rules import Rules
 from bot.game.serialize import move_to_json
 from bot.game.state import HandResult, Phase, State
@@ -129,7 +130,6 @@ class Ledger:
         assert state is not None
         events: list[Event] = []
         hand_no = state.match.hand_no
-        before = table.observation(None)
         try:
             new = apply_into(state, action, events)
         except RuleError as err:
@@ -147,7 +147,7 @@ class Ledger:
         results = table.results + tuple(r for _, r in hands)
         record = None
         if over:  # the result and its rating go into the same transaction as the last move
-            assert before is not None
+            before = observe(state, None)  # who was on the barrel before the last move
             settings = (await self.store.guild_settings(table.guild_id)
                         if table.guild_id is not None else None)
             record = match_record(table, new, seats or table.seats, results, before,
