@@ -4,14 +4,15 @@ Two standard sizes: ``HAND`` (the ephemeral hand) and ``TABLE`` (tricks and talo
 table image); ``scale`` multiplies both. Faces are RGBA with transparent rounded corners.
 
 Design for phones: a large corner index (rank over suit) that stays visible when cards
-overlap, big pips, red hearts/diamonds and near-black spades/clubs; court cards show a tinted
-panel with a large letter and pip instead of portraits.
+overlap, big pips, red hearts/diamonds and near-black spades/clubs; court cards show the
+figure of the SVG-cards design (LGPL, see ``render/court/README.md``) in a framed panel.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import Counter
+from pathlib import Path
 
 from PIL import Image, ImageDraw
 
@@ -34,6 +35,7 @@ a phone's width still reads (see ``render.display``)."""
 BACK_MAIN = (150, 28, 40)
 BACK_LINE = (198, 70, 78)
 
+COURT_DIR = Path(__file__).with_name("court")
 _LOCK = threading.Lock()
 _CACHE: dict[tuple[str, int, int], Image.Image] = {}
 DRAWN: Counter[str] = Counter()
@@ -162,22 +164,36 @@ def _draw_face(rank: str, suit: str, size: tuple[int, int]) -> Image.Image:
         psz = round(w * 0.5)
         _draw.paste(img, _draw.pip(suit, psz), ((w - psz) / 2, (h - psz) / 2))
     else:
-        panel = (round(w * 0.31), round(h * 0.13), round(w * 0.69), round(h * 0.87))
-        d = ImageDraw.Draw(img)
-        d.rounded_rectangle(
-            panel,
-            radius=round(w * 0.05),
-            fill=COURT_TINT[suit],
-            outline=color,
-            width=max(1, round(w * 0.015)),
-        )
-        cx = w / 2
-        fonts.draw_text(
-            img, (cx, h * 0.33), rank, round(w * 0.3), fill=color, bold=True, anchor="mm"
-        )
-        psz = round(w * 0.3)
-        _draw.paste(img, _draw.pip(suit, psz), (cx - psz / 2, h * 0.6 - psz / 2))
+        _court(img, rank, suit, color)
     return img
+
+
+def _court(img: Image.Image, rank: str, suit: str, color: tuple[int, int, int]) -> None:
+    """The court panel: the figure, fitted to the panel's height, inside a suit-coloured frame."""
+    w, h = img.size
+    x0, y0, x1, y1 = round(w * 0.31), round(h * 0.13), round(w * 0.69), round(h * 0.87)
+    radius, line = round(w * 0.05), max(1, round(w * 0.015))
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle((x0, y0, x1, y1), radius=radius, fill=COURT_TINT[suit])
+    path = COURT_DIR / f"{rank}{suit}.png"
+    if path.is_file():
+        with Image.open(path) as src:
+            figure = src.convert("RGB")
+        ph = y1 - y0 - 2 * line
+        pw = min(x1 - x0 - 2 * line, round(figure.width * ph / figure.height))
+        figure = figure.resize((pw, ph), Image.Resampling.LANCZOS)
+        mask = Image.new("L", (x1 - x0, y1 - y0), 0)
+        ImageDraw.Draw(mask).rounded_rectangle(
+            (0, 0, x1 - x0 - 1, y1 - y0 - 1), radius=radius, fill=255)
+        left = x0 + (x1 - x0 - pw) // 2
+        img.paste(figure, (left, y0 + line), mask.crop(
+            (left - x0, line, left - x0 + pw, line + ph)))
+    else:  # a figure missing from the package: the letter and the pip, as before
+        fonts.draw_text(img, (w / 2, h * 0.33), rank, round(w * 0.3), fill=color, bold=True,
+                        anchor="mm")
+        psz = round(w * 0.3)
+        _draw.paste(img, _draw.pip(suit, psz), (w / 2 - psz / 2, h * 0.6 - psz / 2))
+    d.rounded_rectangle((x0, y0, x1, y1), radius=radius, outline=color, width=line)
 
 
 def _draw_back(size: tuple[int, int]) -> Image.Image:

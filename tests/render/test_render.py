@@ -186,3 +186,19 @@ def test_bench_shape() -> None:
     assert set(result) == {"kinds"}
     for entry in result["kinds"].values():
         assert set(entry) == {"median_ms", "png_kb"}
+
+
+def test_court_cards_show_the_bundled_figures():
+    """Jacks, queens and kings carry the SVG-cards figures (licence and provenance bundled);
+    their panel is a picture, not a flat tint with a letter."""
+    from render import cards
+
+    court = cards.COURT_DIR
+    assert (court / "LICENSE-svg-cards.txt").is_file() and (court / "README.md").is_file()
+    for suit in "CDHS":
+        for rank in "JQK":
+            assert (court / f"{rank}{suit}.png").is_file()
+            face = cards.face(rank + suit, cards.HAND).convert("RGB")
+            w, h = face.size
+            panel = face.crop((round(w * 0.35), round(h * 0.2), round(w * 0.65), round(h * 0.8)))
+            assert len(set(panel.getdata())) > 40, rank + suit  # a figure has many colours
