@@ -23,7 +23,7 @@ SELECT_TEMPLATE = (rf"{PREFIX}:(?P<table>\d{{1,18}}):choose:(?P<arg>[a-z0-9]{{1,
                    r"(?::(?P<hand>\d{1,6}\.\d{1,6}))?")
 # Pages of a listing (history, leaderboard): the query travels in the id, so that paging
 # works after a restart; and the admins' confirmations.
-PAGE_TEMPLATE = (rf"{PREFIX}p:(?P<kind>[hl]):(?P<query>[a-z0-9_~]{{0,80}}):"
+PAGE_TEMPLATE = (rf"{PREFIX}p:(?P<kind>[hls]):(?P<query>[a-z0-9_~]{{0,80}}):"
                  r"(?P<page>\d{1,6})")
 ADMIN_TEMPLATE = rf"{PREFIX}a:(?P<verb>reset|keep):(?P<guild>\d{{1,20}})"
 _PATTERNS = tuple(re.compile(t) for t in (BUTTON_TEMPLATE, SELECT_TEMPLATE, PAGE_TEMPLATE,
@@ -47,7 +47,7 @@ def custom_id(table_id: int, verb: str, arg: str = "", hand: str | None = None) 
 
 
 def page_id(kind: str, query: str, page: int) -> str:
-    """The id of a paging button (``kind``: h history, l leaderboard)."""
+    """The id of a paging button (``kind``: h history, l leaderboard, s score sheet)."""
     return f"{PREFIX}p:{kind}:{query}:{page}"
 
 

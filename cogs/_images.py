@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import io
 import logging
 import multiprocessing
@@ -263,15 +264,17 @@ class Images:
         return out[1] if out is not None else None
 
     async def any_sheet_png(self, names: Sequence[str], rules: Rules,
-                            results: Sequence[HandResult], title: str) -> bytes | None:
-        """A score sheet of any match (``/sheet``), drawn in the renderer."""
+                            results: Sequence[HandResult], title: str, *,
+                            first: int | None = None) -> bytes | None:
+        """A score sheet of any match (``/sheet``; ``first``: the page's first hand),
+        drawn in the renderer."""
         if not self.enabled or not results:
             return None
 
         def build() -> tuple[SheetView, None]:
             return sheet_view(results, names, rules, title=title), None
 
-        out = await self._render(build, render_sheet)
+        out = await self._render(build, functools.partial(render_sheet, first=first))
         return out[1] if out is not None else None
 
     async def leaderboard_png(self, view: LeaderboardView) -> bytes | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import math
 import re
 from typing import Any
 
@@ -34,6 +35,7 @@ from cogs._bot import TysiacBot, actor_of, locale_of, ls, report_error, within
 from cogs._ids import PAGE_TEMPLATE, page_id
 from cogs._images import image_file
 from render.model import LeaderboardRow, LeaderboardView
+from render.sheet import ROWS as SHEET_ROWS  # hands on one page of a sheet
 
 PRESET_CHOICES = [app_commands.Choice(name=title[:100], value=name)
                   for name, title in presets()][:25]
@@ -44,6 +46,7 @@ PERIOD_CHOICES = [app_commands.Choice(name=ls(f"period.{p.value}"), value=p.valu
 SCOPE_CHOICES = [app_commands.Choice(name=ls(f"scope.{s.value}"), value=s.value)
                  for s in Scope]
 SHEET_FILE, BOARD_FILE = "1000-sheet.png", "1000-leaderboard.png"
+
 _SEP = "~"
 
 
@@ -118,30 +121,41 @@ class Records(commands.Cog):
     async def sheet(self, interaction: discord.Interaction[Any],
                     match: app_commands.Range[int, 1] | None = None, export: bool = False,
                     post: bool = False) -> None:
-        embed, files = await within(interaction, self._sheet(interaction, match, export),
-                                    ephemeral=not post)
-        await _reply(interaction, embed=embed, files=files, ephemeral=not post)
+        embed, files, view = await within(
+            interaction, self._sheet(interaction, match, export, None), ephemeral=not post)
+        await _reply(interaction, embed=embed, files=files, view=view, ephemeral=not post)
 
     async def _sheet(self, interaction: discord.Interaction[Any], match: int | None,
-                     export: bool) -> tuple[discord.Embed, list[discord.File]]:
+                     export: bool, page: int | None
+                     ) -> tuple[discord.Embed, list[discord.File], discord.ui.View | None]:
+        """The sheet's page ``page`` (20 hands; None: the last) with paging buttons."""
         actor, loc = actor_of(interaction), locale_of(interaction)
         records = self.service.records
         got = await records.sheet(actor, match)
+        pages = max(1, math.ceil(len(got.results) / SHEET_ROWS))
+        if page is not None and not 1 <= page <= pages:
+            raise TableError("error.page_past", page=page, pages=pages)
+        page = pages if page is None else page
+        first = (page - 1) * SHEET_ROWS
         files = []
         if export:
             out = await records.export(actor, match)
             files += [discord.File(io.BytesIO(out.csv.encode()), filename=f"{out.name}.csv"),
                       discord.File(io.BytesIO(out.scenario.encode()),
                                    filename=f"{out.name}.json")]
-        embed = self._sheet_embed(got, loc)
+        embed = self._sheet_embed(got, loc, first)
         data = await self.bot.publisher.images.any_sheet_png(
-            got.names, got.rules, got.results, got.title)
+            got.names, got.rules, got.results, got.title, first=first)
         if data is not None:
             files.append(image_file(data, SHEET_FILE, "the score sheet"))
             embed.set_image(url=f"attachment://{SHEET_FILE}")
-        return embed, files
+        if pages > 1:
+            embed.set_footer(text=t("leaderboard.page", loc, page=page, pages=pages))
+        query = str(got.info.match_id) if got.info is not None else "live"
+        view = _pager("s", query, Page((), page, pages, len(got.results)), loc)
+        return embed, files, view
 
-    def _sheet_embed(self, got: Sheet, loc: str | None) -> discord.Embed:
+    def _sheet_embed(self, got: Sheet, loc: str | None, first: int) -> discord.Embed:
         head = (t("sheet.match", loc, id=got.info.match_id) if got.info is not None
                 else t("sheet.live", loc))
         embed = discord.Embed(title=f"{got.title} · {head}"[:256])
@@ -151,7 +165,7 @@ class Records(commands.Cog):
         last = got.results[-1]
         totals = ", ".join(f"**{n}** {v}" for n, v in zip(got.names, last.totals, strict=False))
         lines = [t("sheet.totals", loc, hands=len(got.results), totals=totals)]
-        for r in got.results[-10:]:
+        for r in got.results[first:first + SHEET_ROWS]:
             deltas = " · ".join(f"{d:+d}" for d in r.delta)
             who = got.names[r.declarer] if 0 <= r.declarer < len(got.names) else "—"
             lines.append(t("sheet.row", loc, no=r.hand_no, declarer=who,
@@ -249,7 +263,12 @@ class Records(commands.Cog):
 
     async def turn_page(self, interaction: discord.Interaction[Any], kind: str, query: str,
                         page: int) -> None:
-        if kind == "h":
+        if kind == "s":
+            match = int(query) if query.isdigit() else None
+            embed, files, view = await within(
+                interaction, self._sheet(interaction, match, False, page), update=True)
+            await _reply(interaction, embed=embed, files=files, view=view, edit=True)
+        elif kind == "h":
             await self._history(interaction, query, page, edit=True)
         else:
             await self._leaderboard(interaction, query, page, edit=True)

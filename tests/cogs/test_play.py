@@ -104,6 +104,18 @@ async def test_full_russian_match_by_three_users(world):
     assert f"t1000:{table.id}:rematch:" in msg.custom_ids
     won = [m for m in w.fd.visible(w.users[1], w.channel) if "won the match" in m.content]
     assert won
+    # /sheet pages through the whole match, 20 hands a page (the last page first)
+    hands = len(table.results)
+    pages = (hands + 19) // 20
+    assert pages >= 2, hands
+    r = await w.fd.slash(w.users[1], w.channel, "sheet")
+    embed = r.message.embeds[0]
+    assert embed["footer"]["text"] == f"Page {pages} of {pages}"
+    assert f"Hand {hands}:" in embed["description"] and "Hand 1:" not in embed["description"]
+    prev = next(c for c in r.message.custom_ids if c.endswith(f":{pages - 1}"))
+    r = await w.fd.click(w.users[1], r.message, prev)
+    embed = r.interaction.response_data["embeds"][0]
+    assert "Hand 1:" in embed["description"] and f"Hand {hands}:" not in embed["description"]
     # Rematch: same seats, same rules, next dealer
     await w.fd.click(w.users[1], msg, f"t1000:{table.id}:rematch:")
     await w.settle()
