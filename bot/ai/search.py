@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
 
 from bot.ai.club import NORMAL, ClubPlayer
 from bot.ai.solver import Aborted, action_reaches, action_values, solver_for, supported
@@ -54,19 +55,10 @@ class SearchPlayer:
                 return solved
         if o.phase is not Phase.PLAY:
             return fallback
-        sampler = Sampler(o)
         me = o.seat
         totals = [0.0] * len(candidates)
         worlds = 0
-        misses = 0
-        while time.perf_counter() < deadline and (
-                self.max_worlds is None or worlds < self.max_worlds):
-            world = sampler.world(rng)
-            if world is None or not agrees(o, world):
-                misses += 1
-                if misses > 5 and not worlds:
-                    return fallback
-                continue
+        for world in self._worlds(o, deadline, rng):
             seed = rng.random()
             results = []
             for a in candidates:
@@ -86,23 +78,31 @@ class SearchPlayer:
         return candidates[best]
 
 
+    def _worlds(self, o: Observation, deadline: float,
+                rng: random.Random) -> Iterator[State]:
+        """Deals that agree with all ``o`` knows, until the deadline or ``max_worlds``; none
+        if the first few samples all fail (the caller keeps the club player's choice)."""
+        sampler = Sampler(o)
+        given = misses = 0
+        while time.perf_counter() < deadline and (
+                self.max_worlds is None or given < self.max_worlds):
+            world = sampler.world(rng)
+            if world is None or not agrees(o, world):
+                misses += 1
+                if misses > 5 and not given:
+                    return
+                continue
+            given += 1
+            yield world
+
     def _solve(self, o: Observation, candidates: list[Action], deadline: float,
                rng: random.Random) -> Action | None:
         """The card that wins the most solved worlds (None: the solver does not apply)."""
         me = o.seat
         assert me is not None
-        sampler = Sampler(o)
         wins = [0.0] * len(candidates)
         worlds = 0
-        misses = 0
-        while time.perf_counter() < deadline and (
-                self.max_worlds is None or worlds < self.max_worlds):
-            world = sampler.world(rng)
-            if world is None or not agrees(o, world):
-                misses += 1
-                if misses > 5 and not worlds:
-                    return None
-                continue
+        for world in self._worlds(o, deadline, rng):
             if not supported(world):
                 return None
             d = world.declarer

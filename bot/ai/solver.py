@@ -17,10 +17,11 @@ from __future__ import annotations
 import time
 
 from bot.game.actions import Action, Flag, Verb
-from bot.game.cards import ALL_ACES, CARD_POINTS, RANK_OF, RK, RQ, SUIT_MASK, SUIT_OF, beats
+from bot.game.cards import ALL_ACES, CARD_POINTS, RANK_OF, RK, RQ, SUIT_OF, beats
 from bot.game.limits import on_lviv_barrel
-from bot.game.rules import MarriageValueMode, MustBeat, Rules
+from bot.game.rules import MarriageValueMode, Rules
 from bot.game.state import Phase, State
+from bot.game.tricks import playable_mask
 
 _ORDER_VALUES = (40, 60, 80, 100)
 _INF = 10_000
@@ -46,9 +47,7 @@ class Solver:
         self.by_order = rules.marriage_value_mode is MarriageValueMode.BY_ORDER
         self.may_declare_first = may_declare_first
         self.trump_locked = trump_locked  # four aces made it no-trump for good
-        mb = rules.must_beat
-        self.beat_always = mb is MustBeat.ALWAYS
-        self.beat_follow = mb is MustBeat.FOLLOW
+        self.must_beat = rules.must_beat
         self.must_trump = rules.must_trump_when_void
         self.tt: dict[tuple[object, ...], tuple[int, int]] = {}
         self.nodes = 0
@@ -58,29 +57,8 @@ class Solver:
     # ---- rules ------------------------------------------------------------------------
     def legal(self, hand: int, trick: tuple[tuple[int, int], ...], trump: int) -> int:
         """Mask of the cards that may be played to ``trick`` from ``hand``."""
-        if not trick:
-            return hand
-        lead = trick[0][1]
-        led = SUIT_OF[lead]
-        follow = hand & SUIT_MASK[led]
-        if follow:
-            cand = follow
-        elif self.must_trump and trump >= 0 and hand & SUIT_MASK[trump]:
-            cand = hand & SUIT_MASK[trump]
-        else:
-            cand = hand
-        if self.beat_always or (self.beat_follow and follow):
-            best = lead
-            for _, c in trick[1:]:
-                if beats(c, best, trump):
-                    best = c
-            bs = SUIT_OF[best]
-            beaters = cand & SUIT_MASK[bs] & ~((2 << best) - 1)
-            if trump >= 0 and bs != trump:
-                beaters |= cand & SUIT_MASK[trump]
-            if beaters:
-                cand = beaters
-        return cand
+        return playable_mask(hand, trick, trump, must_trump=self.must_trump,
+                             must_beat=self.must_beat)
 
     def moves(self, hand: int, trick: tuple[tuple[int, int], ...], trump: int,
               declare: bool) -> list[tuple[int, int]]:
@@ -228,34 +206,31 @@ def solver_for(s: State, maxside: frozenset[int], node_limit: int = 1 << 62,
                   node_limit=node_limit, deadline=deadline)
 
 
-def action_values(s: State, solver: Solver, actions: list[Action]) -> list[int]:
-    """Each play's value (points ``solver.maxside`` takes from now on) in the deal ``s``."""
-    if s.phase not in (Phase.PLAY, Phase.CONTRACT):
+def _plays(s: State, solver: Solver,
+           actions: list[Action]) -> list[tuple[list[int], int, int, int]]:
+    """(hands, seat, card, marriage suit or -1) of each play, for ``Solver.after``."""
+    if s.phase not in (Phase.PLAY, Phase.CONTRACT) or any(
+            a.verb is not Verb.PLAY for a in actions):
         raise ValueError("the solver plays cards only")
     hands = list(s.held)
-    declare = s.trick_no > 0 or solver.may_declare_first
-    out = []
-    for a in actions:
-        if a.verb is not Verb.PLAY:
-            raise ValueError("the solver plays cards only")
-        suit = SUIT_OF[a.card] if a.flag is Flag.MARRIAGE else -1
-        out.append(solver.after(hands, s.trick, a.seat, s.trump, s.marriages_declared,
-                                declare, a.card, suit))
-    return out
+    return [(hands, a.seat, a.card, SUIT_OF[a.card] if a.flag is Flag.MARRIAGE else -1)
+            for a in actions]
+
+
+def _declare(s: State, solver: Solver) -> bool:
+    return s.trick_no > 0 or solver.may_declare_first
+
+
+def action_values(s: State, solver: Solver, actions: list[Action]) -> list[int]:
+    """Each play's value (points ``solver.maxside`` takes from now on) in the deal ``s``."""
+    declare = _declare(s, solver)
+    return [solver.after(hands, s.trick, seat, s.trump, s.marriages_declared, declare,
+                         card, suit) for hands, seat, card, suit in _plays(s, solver, actions)]
 
 
 def action_reaches(s: State, solver: Solver, actions: list[Action], need: int) -> list[bool]:
     """Whether ``maxside`` still takes at least ``need`` more points after each play."""
-    if s.phase not in (Phase.PLAY, Phase.CONTRACT):
-        raise ValueError("the solver plays cards only")
-    hands = list(s.held)
-    declare = s.trick_no > 0 or solver.may_declare_first
-    out = []
-    for a in actions:
-        if a.verb is not Verb.PLAY:
-            raise ValueError("the solver plays cards only")
-        suit = SUIT_OF[a.card] if a.flag is Flag.MARRIAGE else -1
-        v = solver.after(hands, s.trick, a.seat, s.trump, s.marriages_declared, declare,
-                         a.card, suit, need - 1, need)
-        out.append(v >= need)
-    return out
+    declare = _declare(s, solver)
+    return [solver.after(hands, s.trick, seat, s.trump, s.marriages_declared, declare, card,
+                         suit, need - 1, need) >= need
+            for hands, seat, card, suit in _plays(s, solver, actions)]

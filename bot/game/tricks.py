@@ -48,23 +48,29 @@ def may_declare_now(s: State) -> bool:
 def legal_card_mask(s: State, seat: int) -> int:
     """Mask of the cards ``seat`` may play now (options must_trump_when_void, must_beat)."""
     hand = s.held[seat]
-    trick = s.trick
+    if not s.trick or s.stock_pos < len(s.stock):
+        return hand  # a lead, or free play while a stock lasts
+    r = s.rules
+    return playable_mask(hand, s.trick, s.trump, must_trump=r.must_trump_when_void,
+                         must_beat=r.must_beat)
+
+
+def playable_mask(hand: int, trick: Sequence[tuple[int, int]], trump: int, *,
+                  must_trump: bool, must_beat: MustBeat) -> int:
+    """The cards of ``hand`` that may follow ``trick``: its suit, else trump where one must
+    trump, and of those the ones that beat the trick where one must beat (the one place of
+    the following rules; an AI's solver calls it on its own deals)."""
     if not trick:
         return hand
-    if s.stock_pos < len(s.stock):
-        return hand  # free play while a stock lasts
-    r = s.rules
     led = suit_of(trick[0][1])
-    trump = s.trump
     follow = hand & SUIT_MASK[led]
     if follow:
         cand = follow
-    elif r.must_trump_when_void and trump >= 0 and hand & SUIT_MASK[trump]:
+    elif must_trump and trump >= 0 and hand & SUIT_MASK[trump]:
         cand = hand & SUIT_MASK[trump]
     else:
         cand = hand
-    mb = r.must_beat
-    if mb is MustBeat.ALWAYS or (mb is MustBeat.FOLLOW and follow):
+    if must_beat is MustBeat.ALWAYS or (must_beat is MustBeat.FOLLOW and follow):
         best = winning_card(trick, trump)
         bs = suit_of(best)
         beaters = cand & SUIT_MASK[bs] & ~((2 << best) - 1)
