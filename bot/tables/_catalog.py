@@ -38,10 +38,6 @@ def ai_player(level: str) -> Player:
     return player(level or DEFAULT_LEVEL)
 
 
-def stored_rules(data: dict[str, Any]) -> Rules:
-    return Rules.from_json(data)
-
-
 def preset_for(preset: str, players: int | None) -> str:
     """The preset to use for ``players``: russian + 4 players is russian4, and so on."""
     p = PRESETS.get(preset)

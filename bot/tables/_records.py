@@ -32,7 +32,6 @@ from bot.store import (
     Store,
     TableStatus,
 )
-from bot.tables._catalog import stored_rules
 from bot.tables._inputs import quote
 from bot.tables._model import Actor, Table, TableError
 from bot.tables._results import preset_family
@@ -150,7 +149,7 @@ class Records:
                     if m.match_no == info.match_no), None)
         results = await self.service.match_results(info.table_id, info.match_no)
         title = PRESETS[info.preset].title if info.preset in PRESETS else info.preset
-        rules = stored_rules(row.rules) if row else PRESETS["russian"].rules
+        rules = Rules.from_json(row.rules) if row else PRESETS["russian"].rules
         return Sheet(title, info.names, tuple(results), info, False, rules,
                      row.dealer if row else 0)
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 
 from bot.game.actions import Action, Flag, Verb, act
 from bot.game.events import Event
+from bot.game.rules import Rules
 from bot.game.state import HandResult
 from bot.store import ChannelTaken, Store, TableStatus
 from bot.tables._autoplay import Autoplay, Gate
@@ -25,7 +26,6 @@ from bot.tables._catalog import (
     preset_for,
     rules_for,
     rules_summary,
-    stored_rules,
     with_option,
 )
 from bot.tables._inputs import quote
@@ -105,7 +105,7 @@ class TableService:
             table = Table(
                 id=row.id, guild_id=row.guild_id, channel_id=row.channel_id,
                 host_id=row.host_id, preset=row.preset,
-                rules=stored_rules(row.rules), timer=row.timer, status=row.status,
+                rules=Rules.from_json(row.rules), timer=row.timer, status=row.status,
                 match_no=row.match_no, dealer=row.dealer, message_id=row.message_id,
                 created_at=row.created_at, last_human_at=row.last_human_at,
                 seats=tuple(Seat.from_row(s) for s in row.seats), locale=row.locale)
@@ -482,7 +482,7 @@ class TableService:
             return []
         rows = await self.store.moves(table_id, match_no)
         moves = [r.move for r in rows]
-        return await asyncio.to_thread(replay_results, stored_rules(row.rules), row.dealer,
+        return await asyncio.to_thread(replay_results, Rules.from_json(row.rules), row.dealer,
                                        moves)
 
 

@@ -141,6 +141,35 @@ async def open_table(w: World, preset: str = "russian", humans: int = 3, ais: in
     await w.settle()
 
 
+async def short_match(w: World, *, humans: int = 1, seed: int = 1) -> None:
+    """A match to 100 without a barrel, played to its end: Alice and ``humans - 1`` friends
+    joined, AIs in the other seats."""
+    from bot.game.state import Phase
+
+    fd, alice = w.fd, w.users[0]
+    await fd.slash(alice, w.channel, "table new", preset="russian")
+    await w.settle()
+    for name, value in (("barrel", "none"), ("target", "100")):
+        r = await fd.slash(alice, w.channel, "table option", name=name, value=value)
+        assert "cannot" not in r.content, r.content
+    tid = w.table().id
+    for u in w.users[1:humans]:
+        await fd.click(u, w.table_message(u), f"t1000:{tid}:join:")
+    for _ in range(3 - humans):
+        await fd.click(alice, w.table_message(), f"t1000:{tid}:addai:")
+    await fd.click(alice, w.table_message(), f"t1000:{tid}:start:")
+    table = w.table()
+    rng = random.Random(seed)
+    for _ in range(600):
+        await w.service.settle()
+        if table.state.phase is Phase.MATCH_OVER:
+            break
+        if not await play_turn(w, rng):
+            await asyncio.sleep(0)  # an AI is to move
+    assert table.state.phase is Phase.MATCH_OVER
+    await w.settle()
+
+
 def hand_of(w: World, user: User) -> Message | None:
     """The user's latest ephemeral hand message."""
     mine = [m for m in w.fd.visible(user, w.channel) if m.ephemeral

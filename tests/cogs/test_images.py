@@ -30,7 +30,7 @@ from render.adapter import hand_view, table_view
 from render.hand import render_hand
 from render.table import render_table
 
-from .conftest import CARD_RE, hand_of, open_table, play_turn
+from .conftest import CARD_RE, hand_of, open_table, play_turn, short_match
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -187,25 +187,9 @@ async def test_match_end_posts_score_sheet_and_summary(world):
     """A short rigged match (target 100, no barrel): each hand's result carries the score
     sheet so far; the end of the match the final sheet and the summary."""
     w = world
-    fd, alice = w.fd, w.users[0]
-    await fd.slash(alice, w.channel, "table new", preset="russian")
-    await w.settle()
-    for name, value in (("barrel", "none"), ("target", "100")):
-        r = await fd.slash(alice, w.channel, "table option", name=name, value=value)
-        assert "⚠️" not in r.content and "Error" not in r.content, r.content
-    tid = w.table().id
-    for _ in range(2):
-        await fd.click(alice, w.table_message(), f"t1000:{tid}:addai:")
-    await fd.click(alice, w.table_message(), f"t1000:{tid}:start:")
+    fd = w.fd
+    await short_match(w, humans=1, seed=1)
     table = w.table()
-    rng = random.Random(1)
-    for _ in range(400):
-        await w.service.settle()
-        if table.state.phase is Phase.MATCH_OVER:
-            break
-        assert await play_turn(w, rng)
-    assert table.state.phase is Phase.MATCH_OVER
-    await w.settle()
     msgs = [m for m in fd.visible(w.users[1], w.channel) if not m.ephemeral]
     results = [m for m in msgs if m.content.startswith("**Hand ")]
     assert results

@@ -3,39 +3,19 @@
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 
 from bot.game.scenario import run
-from bot.game.state import Phase
 from bot.store import HandLine, MatchRecord, PlayerKind, PlayerRef
 from bot.tables import Metric
 
-from .conftest import open_table, play_turn, start_bot, stop_bot
+from .conftest import open_table, short_match, start_bot, stop_bot
 
 
 async def finish_match(w, seed: int = 1) -> None:
     """Alice, Bob and Cid play a short match (target 100, no barrel) to its end."""
-    fd, alice = w.fd, w.users[0]
-    await fd.slash(alice, w.channel, "table new", preset="russian")
-    await w.settle()
-    for name, value in (("barrel", "none"), ("target", "100")):
-        r = await fd.slash(alice, w.channel, "table option", name=name, value=value)
-        assert "cannot" not in r.content, r.content
-    tid = w.table().id
-    for u in w.users[1:3]:
-        await fd.click(u, w.table_message(u), f"t1000:{tid}:join:")
-    await fd.click(alice, w.table_message(), f"t1000:{tid}:start:")
-    table = w.table()
-    rng = random.Random(seed)
-    for _ in range(600):
-        await w.service.settle()
-        if table.state.phase is Phase.MATCH_OVER:
-            break
-        assert await play_turn(w, rng)
-    assert table.state.phase is Phase.MATCH_OVER
-    await w.settle()
+    await short_match(w, humans=3, seed=seed)
 
 
 async def seed_matches(w, count: int) -> None:
