@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint bench clean
+.PHONY: install system run test lint bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -14,10 +14,14 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# the Debian packages the tests need (PostgreSQL, Chromium), installed when missing
+system:
+	./scripts/system-packages
+
 run: $(STAMP)
 	$(PY) -m bot run
 
-test: $(STAMP)
+test: $(STAMP) system
 	$(PY) -m pytest
 
 lint: $(STAMP)
