@@ -115,26 +115,37 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 2
 
 
-def _cmd_run(_: argparse.Namespace) -> int:
+def _cmd_run(args: argparse.Namespace) -> int:
     """The bot: settings read once, then the Discord client composed from them."""
+    import os
+
     from bot.config import SettingsError, load_settings
 
+    env = dict(os.environ)  # the command line wins over the environment and .env
+    if args.shard_count is not None:
+        env["SHARD_COUNT"] = args.shard_count
+    if args.shard_ids is not None:
+        env["SHARD_IDS"] = args.shard_ids
     try:
-        settings = load_settings()
+        settings = load_settings(env)
     except SettingsError as exc:
         print(exc, file=sys.stderr)
         return 2
-    from bot.store import DatabaseUnusable, check_database_path
+    from contextlib import ExitStack
 
-    try:  # before Discord is contacted: a bad database is one line, not a hang
-        check_database_path(settings.database_path)
-    except DatabaseUnusable as exc:
-        print(exc, file=sys.stderr)
-        return 1
-    # The Discord client lives in cogs/ (the only package that imports discord).
-    from cogs._bot import main as discord_main
+    from bot.store import DatabaseUnusable, check_database_path, one_process
 
-    return discord_main(settings)
+    with ExitStack() as held:
+        try:  # before Discord is contacted: a bad or busy database is one line, not a hang
+            check_database_path(settings.database_path)
+            held.enter_context(one_process(settings.database_path))
+        except DatabaseUnusable as exc:
+            print(exc, file=sys.stderr)
+            return 1
+        # The Discord client lives in cogs/ (the only package that imports discord).
+        from cogs._bot import main as discord_main
+
+        return discord_main(settings)
 
 
 def _database_path(args: argparse.Namespace) -> str:
@@ -173,6 +184,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("run", help="run the Discord bot (needs DISCORD_TOKEN in .env)")
+    p.add_argument("--shard-count", metavar="N",
+                   help="shards in all, over every process (default: SHARD_COUNT, else as "
+                        "Discord recommends, all in this process)")
+    p.add_argument("--shard-ids", metavar="0,1",
+                   help="the shards this process runs, out of --shard-count (default: "
+                        "SHARD_IDS, else all)")
     p.set_defaults(func=_cmd_run)
     p = sub.add_parser("db", help="check the database or back it up (safe while the bot runs)")
     db_sub = p.add_subparsers(dest="db_command", required=True)
