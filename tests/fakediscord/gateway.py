@@ -18,6 +18,7 @@ more than ``max_guilds_per_shard`` guilds with 4011 "Sharding required".
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import logging
@@ -81,6 +82,8 @@ class Session:
     def __init__(self, shard: tuple[int, int] = (0, 1)) -> None:
         self.id = secrets.token_hex(16)
         self.shard = shard  # (id, count) as identified
+        self.delivered: collections.Counter[tuple[str, int | None]] = collections.Counter()
+        # (event, guild id) -> how many were sent to this session
         self.seq = 0
         self.buffer: deque[dict[str, Any]] = deque(maxlen=5000)
         self.conn: Connection | None = None
@@ -263,8 +266,10 @@ class Gateway:
     async def dispatch(self, event: str, data: dict[str, Any]) -> bool:
         """Send an event to the session(s) of its guild's shard; False when the bot has no
         session for that shard at all."""
-        sessions = self.sessions_for(guild_of(event, data))
+        guild = guild_of(event, data)
+        sessions = self.sessions_for(guild)
         for session in sessions:
+            session.delivered[(event, guild)] += 1
             await self._send(session, event, data)
         return bool(sessions)
 

@@ -22,6 +22,7 @@ from .client_setup import point_discord_py_at
 def sharded_bot(label: str, **shards: Any) -> commands.AutoShardedBot:
     """A bot whose /where says which client answered, on which shard."""
     bot = commands.AutoShardedBot(command_prefix="!", intents=discord.Intents(guilds=True),
+                                  guild_ready_timeout=0.1,
                                   **shards)
     bot.interactions = []  # type: ignore[attr-defined]  # guild ids of what reached it
 
