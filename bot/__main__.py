@@ -101,7 +101,10 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         argv = ["--tables", str(args.tables), "--seconds", str(args.seconds),
                 "--preset", args.preset, "--humans", str(args.humans),
                 "--think", str(args.think), "--ramp", str(args.ramp),
-                "--latency", str(args.latency)]
+                "--latency", str(args.latency), "--processes", str(args.processes),
+                "--database", args.database]
+        if args.shards_per_process is not None:
+            argv += ["--shards-per-process", str(args.shards_per_process)]
         return subprocess.call([sys.executable, "-m", "tests.bench_tables", *argv], cwd=root)
     if args.what == "store":
         from bot.store.bench import run_bench as run_store_bench
@@ -237,6 +240,13 @@ def main(argv: list[str] | None = None) -> int:
                         "(default 10; 0: all in the same instant)")
     p.add_argument("--latency", type=float, default=0.0,
                    help="tables: milliseconds each emulated REST response takes (0: loopback)")
+    p.add_argument("--processes", type=int, default=1,
+                   help="tables: bot processes, each with its own shards (default 1)")
+    p.add_argument("--shards-per-process", type=int, default=None,
+                   help="tables: shards each process runs (default 1 with --processes > 1)")
+    p.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite",
+                   help="tables: sqlite (a file per process) or postgresql (DATABASE_URL, "
+                        "shared by every process)")
     p.add_argument("--repeats", type=int, default=30)
     p.add_argument("--preset", default="russian")
     p.add_argument("--hands", type=int, default=20000)
