@@ -195,6 +195,10 @@ class Gateway:
         old = self.shards.get(session.shard)
         if old is not None:
             self.sessions.pop(old.id, None)
+        for key, gone in list(self.shards.items()):  # a bot restarted with another count
+            if key[1] != count and gone.conn is None:
+                del self.shards[key]
+                self.sessions.pop(gone.id, None)
         self.shards[session.shard] = self.current = session
         self.sessions[session.id] = session
         self.identifies += 1
