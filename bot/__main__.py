@@ -101,7 +101,10 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         argv = ["--tables", str(args.tables), "--seconds", str(args.seconds),
                 "--preset", args.preset, "--humans", str(args.humans),
                 "--think", str(args.think), "--ramp", str(args.ramp),
-                "--latency", str(args.latency)]
+                "--latency", str(args.latency), "--processes", str(args.processes),
+                "--database", args.database]
+        if args.shards_per_process is not None:
+            argv += ["--shards-per-process", str(args.shards_per_process)]
         return subprocess.call([sys.executable, "-m", "tests.bench_tables", *argv], cwd=root)
     if args.what == "store":
         from bot.store.bench import run_bench as run_store_bench
@@ -115,26 +118,37 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 2
 
 
-def _cmd_run(_: argparse.Namespace) -> int:
+def _cmd_run(args: argparse.Namespace) -> int:
     """The bot: settings read once, then the Discord client composed from them."""
+    import os
+
     from bot.config import SettingsError, load_settings
 
+    env = dict(os.environ)  # the command line wins over the environment and .env
+    if args.shard_count is not None:
+        env["SHARD_COUNT"] = args.shard_count
+    if args.shard_ids is not None:
+        env["SHARD_IDS"] = args.shard_ids
     try:
-        settings = load_settings()
+        settings = load_settings(env)
     except SettingsError as exc:
         print(exc, file=sys.stderr)
         return 2
-    from bot.store import DatabaseUnusable, check_database_path
+    from contextlib import ExitStack
 
-    try:  # before Discord is contacted: a bad database is one line, not a hang
-        check_database_path(settings.database_path)
-    except DatabaseUnusable as exc:
-        print(exc, file=sys.stderr)
-        return 1
-    # The Discord client lives in cogs/ (the only package that imports discord).
-    from cogs._bot import main as discord_main
+    from bot.store import DatabaseUnusable, check_database_path, one_process
 
-    return discord_main(settings)
+    with ExitStack() as held:
+        try:  # before Discord is contacted: a bad or busy database is one line, not a hang
+            check_database_path(settings.database_path)
+            held.enter_context(one_process(settings.database_path))
+        except DatabaseUnusable as exc:
+            print(exc, file=sys.stderr)
+            return 1
+        # The Discord client lives in cogs/ (the only package that imports discord).
+        from cogs._bot import main as discord_main
+
+        return discord_main(settings)
 
 
 def _database_path(args: argparse.Namespace) -> str:
@@ -173,6 +187,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("run", help="run the Discord bot (needs DISCORD_TOKEN in .env)")
+    p.add_argument("--shard-count", metavar="N",
+                   help="shards in all, over every process (default: SHARD_COUNT, else as "
+                        "Discord recommends, all in this process)")
+    p.add_argument("--shard-ids", metavar="0,1",
+                   help="the shards this process runs, out of --shard-count (default: "
+                        "SHARD_IDS, else all)")
     p.set_defaults(func=_cmd_run)
     p = sub.add_parser("db", help="check the database or back it up (safe while the bot runs)")
     db_sub = p.add_subparsers(dest="db_command", required=True)
@@ -220,6 +240,13 @@ def main(argv: list[str] | None = None) -> int:
                         "(default 10; 0: all in the same instant)")
     p.add_argument("--latency", type=float, default=0.0,
                    help="tables: milliseconds each emulated REST response takes (0: loopback)")
+    p.add_argument("--processes", type=int, default=1,
+                   help="tables: bot processes, each with its own shards (default 1)")
+    p.add_argument("--shards-per-process", type=int, default=None,
+                   help="tables: shards each process runs (default 1 with --processes > 1)")
+    p.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite",
+                   help="tables: sqlite (a file per process) or postgresql (DATABASE_URL, "
+                        "shared by every process)")
     p.add_argument("--repeats", type=int, default=30)
     p.add_argument("--preset", default="russian")
     p.add_argument("--hands", type=int, default=20000)

@@ -27,7 +27,8 @@ Put it in a file named .env in the repository root (copy .env.example):
 How to get a token: open https://discord.com/developers/applications, create an
 application (or pick yours), open "Bot", click "Reset Token" and copy it. Keep it secret.
 Other settings (all optional): DATABASE_PATH (default ./tysiac.db), DEV_GUILD_ID,
-LOG_LEVEL, and for the local emulator DISCORD_API_BASE / DISCORD_GATEWAY_URL.
+LOG_LEVEL, SHARD_COUNT / SHARD_IDS (several processes), and for the local emulator
+DISCORD_API_BASE / DISCORD_GATEWAY_URL.
 """
 
 
@@ -70,6 +71,10 @@ class Settings:
     guild_ready_timeout: float = 2.0
     sync_commands: bool = True
     sweep_every: float = 600.0  # seconds between sweeps for abandoned tables
+    # ---- several processes (SHARD_COUNT, SHARD_IDS) ----
+    # None: discord.py asks Discord how many shards and runs them all in this process.
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None  # of ``shard_count``; None: all of them
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -105,6 +110,8 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: Path | None = No
         raise SettingsError(ENV_HELP)
     guild = merged.get("DEV_GUILD_ID", "").strip()
     get = _Reader(merged)
+    shard_count, shard_ids = read_shards(merged.get("SHARD_COUNT", ""),
+                                         merged.get("SHARD_IDS", ""))
     return Settings(
         token=token,
         database_path=merged.get("DATABASE_PATH") or "./tysiac.db",
@@ -119,7 +126,45 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: Path | None = No
         render_in=get.choice("TYSIAC_RENDER_IN", RenderIn, RenderIn.PROCESS),
         render_workers=max(1, int(get.number("TYSIAC_RENDER_WORKERS", 1))),
         stall_ms=max(1, int(get.number("TYSIAC_STALL_MS", 250))),
+        shard_count=shard_count,
+        shard_ids=shard_ids,
     )
+
+
+def read_shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...] | None]:
+    """SHARD_COUNT and SHARD_IDS ("0,1") checked together; ``SettingsError`` names the fault."""
+    count_text, ids_text = count_text.strip(), ids_text.strip()
+    count: int | None = None
+    if count_text:
+        try:
+            count = int(count_text)
+        except ValueError:
+            raise SettingsError(f"SHARD_COUNT (--shard-count) must be a whole number, not "
+                                f"{count_text[:40]!r}") from None
+        if count < 1:
+            raise SettingsError(f"SHARD_COUNT (--shard-count) must be 1 or more, not {count}")
+    if not ids_text:
+        return count, None
+    if count is None:
+        raise SettingsError("SHARD_IDS (--shard-ids) needs SHARD_COUNT (--shard-count): the "
+                            "shards of this process are numbered out of the total")
+    ids: list[int] = []
+    for part in ids_text.split(","):
+        part = part.strip()
+        try:
+            ids.append(int(part))
+        except ValueError:
+            raise SettingsError(f"SHARD_IDS (--shard-ids) must be shard numbers separated by "
+                                f"commas, like 0,1; {part[:40]!r} is not a number") from None
+    bad = [i for i in ids if not 0 <= i < count]
+    if bad:
+        raise SettingsError(f"SHARD_IDS (--shard-ids): shard {bad[0]} does not exist; with "
+                            f"SHARD_COUNT={count} the shards are 0 to {count - 1}")
+    twice = sorted({i for i in ids if ids.count(i) > 1})
+    if twice:
+        raise SettingsError(f"SHARD_IDS (--shard-ids) names shard {twice[0]} twice; name each "
+                            f"shard once")
+    return count, tuple(sorted(ids))
 
 
 class _Reader:

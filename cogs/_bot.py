@@ -30,6 +30,7 @@ from bot.tables import (
     Actor,
     Clock,
     DatabaseUnusable,
+    Shards,
     TableError,
     TableService,
     Update,
@@ -199,12 +200,19 @@ class TysiacBot(commands.AutoShardedBot):
         intents.guilds = True
         # No message cache and no member cache: the bot reads no messages, and everything
         # it needs about a user comes with the interaction (less work per gateway event).
+        shards: dict[str, Any] = {}  # unset: discord.py asks Discord how many, runs them all
+        if settings.shard_count is not None:
+            shards["shard_count"] = settings.shard_count
+        if settings.shard_ids is not None:
+            shards["shard_ids"] = list(settings.shard_ids)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          tree_cls=TysiacTree, help_command=None,
                          guild_ready_timeout=settings.guild_ready_timeout,
                          max_messages=None, member_cache_flags=discord.MemberCacheFlags.none(),
-                         chunk_guilds_at_startup=False)
+                         chunk_guilds_at_startup=False, **shards)
         self.settings = settings
+        # The tables this process holds: those of its shards' guilds (all without sharding).
+        self.ownership = Shards(settings.shard_count, settings.shard_ids)
         self.clock = clock
         self.owns_process = owns_process  # GC freeze, SIGTERM closes the bot
         self.lanes = Lanes(settings.lanes)
@@ -238,17 +246,19 @@ class TysiacBot(commands.AutoShardedBot):
                     signal.SIGTERM, lambda: asyncio.ensure_future(self.close()))
         self._service = await open_service(
             s.database_path, clock=self.clock, ai_delay=s.ai_delay, seed=s.seed,
-            listener=self.publisher, gate=self.lanes.background)
+            listener=self.publisher, gate=self.lanes.background, shards=self.ownership)
         restored = await self._service.restore()
-        log.info("restored %d live tables", restored)
+        log.info("restored %d live tables (%s)", restored, self.ownership.describe())
         await self.tree.set_translator(CatalogTranslator())
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         for table in self._service.tables:  # catch the messages up with the log
             self.publisher(Update(table))
-        if s.sync_commands:
+        if s.sync_commands and self.ownership.owns(None):
             await self._sync()
+        elif s.sync_commands:  # the commands are global: one process (shard 0's) syncs them
+            self._synced = "by the process of shard 0"
         self._sweeper = asyncio.create_task(self._service.run_sweeper(s.sweep_every))
 
     async def _sync(self) -> None:

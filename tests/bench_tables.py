@@ -13,6 +13,14 @@ of a move offered as legal, failed or unexpected interaction answers, rule viola
 emulator recorded, and ERROR lines in the bot's log. The bot's event-loop watchdog
 (bot/watchdog.py) reports the longest stall of its loop in that log. The last line printed
 is one JSON object.
+
+Several processes (``--processes P --shards-per-process S``): the emulator is sharded into
+``P * S`` shards with one guild on each, the tables are spread over those guilds, and P bot
+processes run ``--shard-count P*S --shard-ids ...`` (S shards each), as a sharded deployment
+does. The result then also reports each process's interactions/s and ack percentiles.
+``--database`` chooses what the processes share: ``sqlite`` gives each process its own file
+(a stand-in: one SQLite file serves one process), ``postgresql`` passes every process the
+same ``DATABASE_URL`` (from the environment).
 """
 
 from __future__ import annotations
@@ -58,6 +66,7 @@ class Stats:
     deferred: int = 0
     hand_edits: int = 0  # edits of ephemeral hands (answers in place and refreshes)
     table_edits: int = 0  # edits of table messages
+    by_process: dict[int, list[float]] = field(default_factory=dict)  # acks of each process
     hands: int = 0  # hands scored (in the database)
     committed: int = 0  # moves in the database (deals, humans, AIs)
     matches: int = 0
@@ -69,8 +78,10 @@ class Stats:
 
 class Bench:
     def __init__(self, fd: FakeDiscord, stats: Stats, *, preset: str, humans: int, ais: int,
-                 seed: int, deadline: float, think: float = 0.0, ramp: float = 0.0) -> None:
+                 seed: int, deadline: float, think: float = 0.0, ramp: float = 0.0,
+                 layout: Layout | None = None) -> None:
         self.fd, self.stats = fd, stats
+        self.layout = layout or Layout()
         self.think, self.ramp = think, ramp
         self.changed: dict[int, asyncio.Event] = {}  # message id -> set on each edit
         edit = fd.store.edit
@@ -94,6 +105,9 @@ class Bench:
             self.stats.error(f"{type(exc).__name__}: {exc}"[:300])
             return None
         self.stats.acks.append(time.monotonic() - t0)
+        if r is not None and r.interaction.channel is not None:
+            proc = self.layout.process_of(r.interaction.channel.guild_id)
+            self.stats.by_process.setdefault(proc, []).append(self.stats.acks[-1])
         if setup:
             self.stats.setup_acks.append(self.stats.acks[-1])
         if r.type is None:
@@ -262,11 +276,66 @@ def percentile(values: list[float], q: float) -> float:
     return values[k]
 
 
-async def spawn_bot(fd: FakeDiscord, db: Path, log: Path) -> asyncio.subprocess.Process:
+DATABASES = ("sqlite", "postgresql")
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How the bot is deployed: ``processes`` of ``shards_per_process`` shards each, over
+    ``database`` (sqlite: a file per process; postgresql: one server for all)."""
+
+    processes: int = 1
+    shards_per_process: int = 1
+    database: str = "sqlite"
+
+    @property
+    def sharded(self) -> bool:
+        return self.processes > 1 or self.shards_per_process > 1
+
+    @property
+    def shard_count(self) -> int:
+        return self.processes * self.shards_per_process
+
+    def shard_ids(self, process: int) -> list[int]:
+        first = process * self.shards_per_process
+        return list(range(first, first + self.shards_per_process))
+
+    def process_of(self, guild_id: int | None) -> int:
+        """The process Discord sends a guild's interactions to (its shard's)."""
+        if not self.sharded:
+            return 0
+        shard = 0 if guild_id is None else (guild_id >> 22) % self.shard_count
+        return shard // self.shards_per_process
+
+    def database_env(self, workdir: Path, process: int) -> dict[str, str]:
+        """The settings that point process ``process`` at its database."""
+        if self.database == "postgresql":
+            url = os.environ.get("BENCH_DATABASE_URL") or os.environ.get("DATABASE_URL")
+            if not url:
+                raise SystemExit("bench tables --database postgresql needs DATABASE_URL (or "
+                                 "BENCH_DATABASE_URL) naming an empty database")
+            return {"DATABASE_URL": url}
+        name = "bench.db" if process == 0 else f"bench-{process}.db"
+        return {"DATABASE_PATH": str(workdir / name)}
+
+    def shard_env(self, process: int) -> dict[str, str]:
+        if not self.sharded:
+            return {}
+        return {"SHARD_COUNT": str(self.shard_count),
+                "SHARD_IDS": ",".join(map(str, self.shard_ids(process)))}
+
+
+async def spawn_bot(fd: FakeDiscord, db: Path | dict[str, str], log: Path,
+                    extra: dict[str, str] | None = None) -> asyncio.subprocess.Process:
+    """A bot process; ``db``: its SQLite file, or the settings naming its database."""
     # INFO for the watchdog's closing line (the longest stall); little else logs at INFO
-    env = {**os.environ, **fd.env, "DATABASE_PATH": str(db), "LOG_LEVEL": "INFO",
-           "TYSIAC_AI_DELAY": "0"}
+    where = {"DATABASE_PATH": str(db)} if isinstance(db, Path) else db
+    env = {**os.environ, **fd.env, **where, "LOG_LEVEL": "INFO", "TYSIAC_AI_DELAY": "0",
+           **(extra or {})}
     env.pop("DEV_GUILD_ID", None)
+    for key in ("SHARD_COUNT", "SHARD_IDS", "DATABASE_URL", "DATABASE_PATH"):
+        if key not in where and key not in (extra or {}):
+            env.pop(key, None)  # the operator's own settings must not leak into the bench
     profile = os.environ.get("BENCH_PROFILE")  # a path: profile the bot with cProfile
     pre = ["-m", "cProfile", "-o", profile] if profile else []
     if os.environ.get("BENCH_BOT_SCRIPT"):  # experiments: a script that runs the bot
@@ -280,29 +349,44 @@ async def spawn_bot(fd: FakeDiscord, db: Path, log: Path) -> asyncio.subprocess.
 
 async def run(tables: int, seconds: float, *, preset: str = "russian", humans: int = 1,
               seed: int = 1, workdir: Path | None = None, verbose: bool = True,
-              think: float = 0.0, ramp: float = 0.0, latency: float = 0.0) -> dict[str, Any]:
+              think: float = 0.0, ramp: float = 0.0, latency: float = 0.0,
+              layout: Layout | None = None) -> dict[str, Any]:
     """Run the benchmark; the result dict (also the last line the CLI prints)."""
     from bot.game.presets import PRESETS
 
+    layout = layout or Layout()
     seats = PRESETS[preset].rules.seats
     humans = max(1, min(humans, seats))
     stats = Stats()
     with contextlib.ExitStack() as stack:
         if workdir is None:
             workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-")))
-        db, log = workdir / "bench.db", workdir / "bot.log"
+        procs_n = layout.processes
+        wheres = [layout.database_env(workdir, i) for i in range(procs_n)]
+        logs = [workdir / ("bot.log" if i == 0 else f"bot-{i}.log") for i in range(procs_n)]
         async with FakeDiscord(rate_limit=RateLimitConfig(limit=5, per=5.0),
-                               latency=latency) as fd:
+                               latency=latency,
+                               recommended_shards=layout.shard_count) as fd:
             users = [fd.add_user(f"u{i}", f"Player {i}") for i in range(tables * humans)]
-            guild = fd.add_guild("Bench", members=users)
-            channels = [fd.add_text_channel(guild, f"t{i}") for i in range(tables)]
-            proc = await spawn_bot(fd, db, log)
+            if layout.sharded:  # a guild on every shard, the tables dealt round them
+                guilds = [fd.guild_on_shard(i, layout.shard_count, f"Bench {i}",
+                                            members=users)
+                          for i in range(layout.shard_count)]
+            else:
+                guilds = [fd.add_guild("Bench", members=users)]
+            channels = [fd.add_text_channel(guilds[i % len(guilds)], f"t{i}")
+                        for i in range(tables)]
+            procs = [await spawn_bot(fd, wheres[i], logs[i], layout.shard_env(i))
+                     for i in range(procs_n)]
+            cpus: list[float | None] = []
             try:
-                await fd.wait_ready(timeout=60)
+                # every shard connected (discord.py identifies a process's shards 5 s apart)
+                await fd.wait_ready(timeout=60 + 6 * layout.shards_per_process)
                 await asyncio.sleep(0.5)  # guild create and command sync settled
                 deadline = time.monotonic() + ramp + seconds  # all N play for ``seconds``
                 bench = Bench(fd, stats, preset=preset, humans=humans, ais=seats - humans,
-                              seed=seed, deadline=deadline, think=think, ramp=ramp)
+                              seed=seed, deadline=deadline, think=think, ramp=ramp,
+                              layout=layout)
                 t0 = time.monotonic()
                 await asyncio.gather(*[
                     bench.table(ch, users[i * humans:(i + 1) * humans])
@@ -311,14 +395,8 @@ async def run(tables: int, seconds: float, *, preset: str = "russian", humans: i
                 with contextlib.suppress(Exception):
                     await fd.settle(timeout=10)
             finally:
-                cpu = _cpu_seconds(proc.pid)
-                if proc.returncode is None:
-                    proc.terminate()
-                    try:
-                        await asyncio.wait_for(proc.wait(), 10)
-                    except TimeoutError:
-                        proc.kill()
-                        await proc.wait()
+                cpus = [_cpu_seconds(proc.pid) for proc in procs]
+                await asyncio.gather(*[_stop(proc) for proc in procs])
             for ch in channels:
                 for m in fd.store.channel_messages(ch):
                     if m.ephemeral:
@@ -327,15 +405,22 @@ async def run(tables: int, seconds: float, *, preset: str = "russian", humans: i
                         stats.table_edits += len(m.edits)
             for v in fd.violations:
                 stats.error(f"violation {v.rule}: {v.detail}"[:300])
-        with sqlite3.connect(db) as con:
-            stats.hands = con.execute("SELECT COUNT(*) FROM hands").fetchone()[0]
-            stats.committed = con.execute("SELECT COUNT(*) FROM moves").fetchone()[0]
-        bot_log = log.read_text(errors="replace")
-        longest_stall, stall_note = loop_stalls(bot_log)
-        bot_errors = [line for line in bot_log.splitlines()
-                      if " ERROR " in line or line.startswith("Traceback")]
-        for line in bot_errors:
-            stats.error(f"bot log: {line}"[:300])
+        for where in wheres:
+            if "DATABASE_PATH" in where:  # PostgreSQL: counted once its store lands
+                with sqlite3.connect(where["DATABASE_PATH"]) as con:
+                    stats.hands += con.execute("SELECT COUNT(*) FROM hands").fetchone()[0]
+                    stats.committed += con.execute("SELECT COUNT(*) FROM moves").fetchone()[0]
+        stalls = []
+        for i, log in enumerate(logs):
+            bot_log = log.read_text(errors="replace")
+            stalls.append(loop_stalls(bot_log))
+            bot_errors = [line for line in bot_log.splitlines()
+                          if " ERROR " in line or line.startswith("Traceback")]
+            for line in bot_errors:
+                stats.error(f"bot log{f' {i}' if procs_n > 1 else ''}: {line}"[:300])
+    known = [st for st in stalls if st[0] is not None]
+    longest_stall, stall_note = max(known) if known else stalls[0]
+    cpu = sum(c for c in cpus if c is not None) if all(c is not None for c in cpus) else None
     acks_ms = [a * 1000 for a in stats.acks]
     result = {
         "tables": tables,
@@ -366,11 +451,42 @@ async def run(tables: int, seconds: float, *, preset: str = "russian", humans: i
         "errors": len(stats.errors),
         "longest_stall_ms": longest_stall,
         "longest_stall_note": stall_note,
+        "processes": procs_n,
+        "per_process": [_process_summary(i, layout, stats.by_process.get(i, []), elapsed,
+                                         cpus[i], stalls[i][0])
+                        for i in range(procs_n)],
     }
     if verbose:
         for e in stats.errors[:20]:
             print("error:", e, file=sys.stderr)
     return result
+
+
+async def _stop(proc: asyncio.subprocess.Process) -> None:
+    if proc.returncode is None:
+        proc.terminate()
+        try:
+            await asyncio.wait_for(proc.wait(), 10)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
+
+
+def _process_summary(index: int, layout: Layout, acks: list[float], elapsed: float,
+                     cpu: float | None, stall: int | None) -> dict[str, Any]:
+    """One bot process's share: its shards, interactions/s, ack percentiles, CPU, stall."""
+    ms = [a * 1000 for a in acks]
+    return {
+        "process": index,
+        "shards": layout.shard_ids(index) if layout.sharded else None,
+        "interactions": len(ms),
+        "interactions_per_s": round(len(ms) / elapsed, 1) if elapsed else 0.0,
+        "ack_p50_ms": round(percentile(ms, 50), 1),
+        "ack_p95_ms": round(percentile(ms, 95), 1),
+        "ack_p99_ms": round(percentile(ms, 99), 1),
+        "bot_cpu_s": round(cpu, 1) if cpu is not None else None,
+        "longest_stall_ms": stall,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -393,11 +509,23 @@ def main(argv: list[str] | None = None) -> int:
                         "bot (default 0: loopback; Discord is some 30-100 ms away)")
     p.add_argument("--workdir", type=Path, default=None,
                    help="keep the database and the bot's log here (default: a temp dir)")
+    p.add_argument("--processes", type=int, default=1,
+                   help="bot processes, each running its own shards (default 1)")
+    p.add_argument("--shards-per-process", type=int, default=None,
+                   help="shards each process runs (default: 1 with several processes; one "
+                        "process alone runs unsharded)")
+    p.add_argument("--database", choices=DATABASES, default="sqlite",
+                   help="what the processes share: sqlite (a file per process, a stand-in) "
+                        "or postgresql (DATABASE_URL, one server for all)")
     args = p.parse_args(argv)
+    if args.processes < 1 or (args.shards_per_process is not None
+                              and args.shards_per_process < 1):
+        p.error("--processes and --shards-per-process must be 1 or more")
+    layout = Layout(args.processes, args.shards_per_process or 1, args.database)
     result = asyncio.run(run(args.tables, args.seconds, preset=args.preset,
                              humans=args.humans, seed=args.seed,
                              workdir=args.workdir, think=args.think, ramp=args.ramp,
-                             latency=args.latency / 1000))
+                             latency=args.latency / 1000, layout=layout))
     summary = {k: result[k] for k in ("tables", "seconds", "interactions", "moves",
                                       "hands_scored", "moves_committed", "stalls", "deferred",
                                       "hand_edits", "table_edits",
@@ -409,9 +537,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"# longest stall: {'?' if stall is None else stall} ms "
           f"({result['longest_stall_note']})")
     print("# " + json.dumps(summary))
-    print(json.dumps({k: result[k] for k in ("tables", "interactions_per_s", "ack_p50_ms",
-                                             "ack_p95_ms", "ack_p99_ms", "errors",
-                                             "longest_stall_ms")}))
+    last = {k: result[k] for k in ("tables", "interactions_per_s", "ack_p50_ms", "ack_p95_ms",
+                                   "ack_p99_ms", "errors", "longest_stall_ms")}
+    if layout.processes > 1 or layout.sharded:  # each process's share, then the whole
+        for share in result["per_process"]:
+            print("# " + json.dumps(share))
+        last |= {"processes": layout.processes, "shard_count": layout.shard_count,
+                 "database": layout.database,
+                 "per_process_interactions_per_s": [
+                     share["interactions_per_s"] for share in result["per_process"]],
+                 "per_process_ack_p99_ms": [
+                     share["ack_p99_ms"] for share in result["per_process"]]}
+    print(json.dumps(last))
     return 0 if result["errors"] == 0 else 1
 
 

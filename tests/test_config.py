@@ -51,3 +51,32 @@ def test_a_malformed_value_names_the_variable(tmp_path, key, value, says):
     with pytest.raises(SettingsError) as e:
         load_settings({"DISCORD_TOKEN": "x", key: value}, tmp_path / "missing.env")
     assert key in str(e.value) and says in str(e.value)
+
+
+def test_shards_default_to_discord_deciding(tmp_path):
+    s = load_settings({"DISCORD_TOKEN": "x"}, tmp_path / "missing.env")
+    assert (s.shard_count, s.shard_ids) == (None, None)
+
+
+def test_shards_from_the_environment(tmp_path):
+    s = load_settings({"DISCORD_TOKEN": "x", "SHARD_COUNT": "4", "SHARD_IDS": " 3, 1"},
+                      tmp_path / "missing.env")
+    assert (s.shard_count, s.shard_ids) == (4, (1, 3))
+    s = load_settings({"DISCORD_TOKEN": "x", "SHARD_COUNT": "2"}, tmp_path / "missing.env")
+    assert (s.shard_count, s.shard_ids) == (2, None)
+
+
+@pytest.mark.parametrize(("count", "ids", "says"), [
+    ("2", "0,2", "shard 2 does not exist; with SHARD_COUNT=2 the shards are 0 to 1"),
+    ("2", "-1", "shard -1 does not exist"),
+    ("3", "1,1", "names shard 1 twice"),
+    ("", "0", "SHARD_IDS (--shard-ids) needs SHARD_COUNT"),
+    ("0", "", "SHARD_COUNT (--shard-count) must be 1 or more, not 0"),
+    ("two", "", "must be a whole number, not 'two'"),
+    ("2", "0;1", "'0;1' is not a number"),
+])
+def test_wrong_shards_are_one_clear_line(tmp_path, count, ids, says):
+    with pytest.raises(SettingsError) as e:
+        load_settings({"DISCORD_TOKEN": "x", "SHARD_COUNT": count, "SHARD_IDS": ids},
+                      tmp_path / "missing.env")
+    assert says in str(e.value) and "\n" not in str(e.value)

@@ -26,6 +26,7 @@ import pytest
 from bot.store import Store
 
 TIMEOUT = 60.0  # seconds; a healthy refusal takes well under one
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @dataclass
@@ -50,7 +51,8 @@ def unprivileged() -> tuple[list[str], int, int] | None:
             nobody.pw_uid, nobody.pw_gid)
 
 
-def start_bot(database: Path | str, cwd: Path, *, as_user: bool = False) -> Started:
+def start_bot(database: Path | str, cwd: Path, *, as_user: bool = False,
+              args: tuple[str, ...] = (), env_extra: dict[str, str] | None = None) -> Started:
     """Run ``python -m bot run`` against ``database``; what it printed and whether it tried
     to reach Discord."""
     with socket.socket() as discord:
@@ -64,8 +66,9 @@ def start_bot(database: Path | str, cwd: Path, *, as_user: bool = False) -> Star
             "DISCORD_API_BASE": f"http://127.0.0.1:{port}/api/v10",
             "DISCORD_GATEWAY_URL": f"ws://127.0.0.1:{port}/gateway",
             "PYTHONDONTWRITEBYTECODE": "1",
+            **(env_extra or {}),
         }
-        cmd = [sys.executable, "-m", "bot", "run"]
+        cmd = [sys.executable, "-m", "bot", "run", *args]
         prefix = unprivileged() if as_user else None
         if prefix is not None:
             cmd = ["setpriv", *prefix[0], "--", *cmd]
@@ -185,3 +188,56 @@ def test_a_new_database_in_a_folder_it_cannot_write(shared_dir):
     finally:
         folder.chmod(0o755)
     assert_refused(started, str(folder), "not writable")
+
+
+async def test_a_second_process_on_the_same_sqlite_file_is_refused(tmp_path):
+    """Two real ``python -m bot run`` on one file: the second exits with one line before it
+    contacts Discord; once the first is killed (-9), a new one starts on the same file."""
+    from tests.fakediscord import FakeDiscord
+
+    path = tmp_path / "tysiac.db"
+    async with FakeDiscord() as fd:
+        env = {**os.environ, **fd.env, "DATABASE_PATH": str(path), "LOG_LEVEL": "WARNING",
+               "PYTHONDONTWRITEBYTECODE": "1"}
+        env.pop("DEV_GUILD_ID", None)
+
+        async def spawn() -> asyncio.subprocess.Process:
+            return await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", "run", cwd=str(ROOT), env=env,
+                stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+
+        first = await spawn()
+        try:
+            await fd.wait_ready(timeout=30)
+            second = await asyncio.to_thread(start_bot, path, tmp_path)
+            assert_refused(second, f"Another bot process (pid {first.pid}) is using {path}",
+                           "SQLite serves one process", "PostgreSQL (DATABASE_URL)")
+            assert second.code == 1
+            assert first.returncode is None and fd.gateway.identifies == 1
+            first.kill()
+            await first.wait()
+            third = await spawn()  # the kernel dropped the lock with the killed process
+            try:
+                await fd.wait_until(lambda: fd.gateway.identifies == 2, 30)
+                assert third.returncode is None
+            finally:
+                third.terminate()
+                await third.wait()
+        finally:
+            if first.returncode is None:
+                first.kill()
+                await first.wait()
+
+
+
+@pytest.mark.parametrize(("args", "env", "says"), [
+    (("--shard-count", "2", "--shard-ids", "0,2"), {},
+     "shard 2 does not exist; with SHARD_COUNT=2 the shards are 0 to 1"),
+    (("--shard-ids", "1"), {}, "needs SHARD_COUNT (--shard-count)"),
+    ((), {"SHARD_COUNT": "4", "SHARD_IDS": "1,1"}, "names shard 1 twice"),
+    (("--shard-count", "0"), {"SHARD_COUNT": "2"}, "must be 1 or more, not 0"),
+])
+def test_wrong_shards_exit_at_once(tmp_path, args, env, says):
+    started = start_bot(tmp_path / "t.db", tmp_path, args=args, env_extra=env)
+    assert_refused(started, says)
+    assert started.code == 2

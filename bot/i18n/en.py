@@ -29,6 +29,8 @@ MESSAGES: dict[str, str] = {
     "error.stale_hand": ("That button is from an earlier hand. This is hand {hand}; your "
                          "current cards are shown here."),
     "error.inactive_button": "This button is no longer active — use `/table show`.",
+    "error.other_process": ("This server's tables are kept by another process of the bot, "
+                            "which may be restarting; try again in a minute."),
     "error.too_many_seated": "With {seats} seats, some seated players would lose their "
                              "seat; kick someone first.",
     "error.unknown_preset": "There is no preset `{name}`. The presets: {presets}.",

@@ -22,13 +22,14 @@ from bot.store._community import (
     RatingPoint,
 )
 from bot.store._health import DatabaseUnusable, check_database_path
+from bot.store._lock import DatabaseInUse, one_process
 from bot.store._records import HandRow, MatchRow, MoveRow, SeatRow, SetAsideRow, TableRow
 from bot.store._status import LIVE_STATUSES, TableStatus
 from bot.store._store import ChannelTaken, Store, Tx, migrations
 
 __all__ = [
-    "LIVE_STATUSES", "ChannelTaken", "DatabaseUnusable", "GuildSettings", "HandLine",
-    "HandRow", "LeaderRow", "MatchInfo", "MatchRecord", "MatchRow", "Metric", "MoveRow",
+    "LIVE_STATUSES", "ChannelTaken", "DatabaseInUse", "DatabaseUnusable", "GuildSettings",
+    "HandLine", "HandRow", "LeaderRow", "MatchInfo", "MatchRecord", "MatchRow", "Metric", "MoveRow",
     "PlayerKind", "PlayerRef", "Profile", "RatingPoint", "SeatRow", "SetAsideRow", "Store",
-    "TableRow", "TableStatus", "Tx", "check_database_path", "migrations",
+    "TableRow", "TableStatus", "Tx", "check_database_path", "migrations", "one_process",
 ]

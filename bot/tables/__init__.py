@@ -30,10 +30,12 @@ from bot.tables._model import Actor, Notice, Outcome, Seat, Table, TableError, U
 from bot.tables._offers import Offer
 from bot.tables._open import open_service
 from bot.tables._records import Export, Page, Period, Records, Scope, Sheet
-from bot.tables._service import DEFAULT_TIMER, Listener, TableService
+from bot.tables._service import DEFAULT_TIMER, Listener, Owns, TableService
+from bot.tables._shards import ALL_SHARDS, Shards, shard_of
 from bot.tables.clock import Clock, FakeClock, RealClock
 
 __all__ = [
+    "ALL_SHARDS",
     "DEFAULT_TIMER",
     "Actor",
     "Clock",
@@ -49,6 +51,7 @@ __all__ = [
     "Notice",
     "Offer",
     "Outcome",
+    "Owns",
     "Page",
     "Period",
     "Profile",
@@ -57,6 +60,7 @@ __all__ = [
     "RulesSummary",
     "Scope",
     "Seat",
+    "Shards",
     "Sheet",
     "Table",
     "TableError",
@@ -72,4 +76,5 @@ __all__ = [
     "quote",
     "result_json",
     "seat_from_text",
+    "shard_of",
 ]

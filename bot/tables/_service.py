@@ -44,6 +44,11 @@ AI_NAMES = ("Ada", "Boris", "Celina", "Dmitri")
 SEATING, PLAYING, FINISHED = TableStatus.SEATING, TableStatus.PLAYING, TableStatus.FINISHED
 
 Listener = Callable[[Update], None]
+Owns = Callable[[int | None], bool]  # does this process hold the tables of that guild?
+
+
+def _everything(guild_id: int | None) -> bool:
+    return True
 
 
 class TableService:
@@ -52,8 +57,9 @@ class TableService:
     def __init__(self, store: Store, *, clock: Clock | None = None, ai_delay: float = 1.5,
                  seed: int | str | None = None, listener: Listener | None = None,
                  abandon_after: float = ABANDON_AFTER, ai_in_thread: bool = False,
-                 gate: Gate | None = None) -> None:
+                 gate: Gate | None = None, owns: Owns = _everything) -> None:
         self.store = store
+        self.owns = owns  # several processes: each holds its shards' guilds (_shards.py)
         self.clock: Clock = clock or RealClock()
         self.seed = seed
         self.listener = listener
@@ -74,6 +80,13 @@ class TableService:
             raise TableError("error.no_table")
         return table
 
+    def _need_owned(self, guild_id: int | None) -> None:
+        # Discord sends a guild's interactions to the process of its shard only; one that
+        # arrives here anyway (shards being moved between processes) is told so, not
+        # answered from a table this process does not hold.
+        if not self.owns(guild_id):
+            raise TableError("error.other_process")
+
     def find(self, channel_id: int) -> Table | None:
         table = self._by_channel.get(channel_id)
         return table if table is not None and table.live else None
@@ -83,6 +96,8 @@ class TableService:
         table id that a crafted request could point at another channel's table)."""
         table = self._by_id.get(table_id)
         if table is None or not table.live:
+            if actor is not None and actor.channel_id is not None:
+                self._need_owned(actor.guild_id)
             raise TableError("error.table_closed")
         if actor is not None and actor.channel_id is not None and (
                 actor.channel_id != table.channel_id or actor.guild_id != table.guild_id):
@@ -95,13 +110,16 @@ class TableService:
 
     # ---- lifecycle ---------------------------------------------------------------------
     async def restore(self) -> int:
-        """Rebuild every live table from the database (replaying its log); how many.
+        """Rebuild every live table this process holds from the database (replaying its
+        log); how many. Tables of other processes' shards are left to them.
 
         A log with an unreadable or illegal move keeps what replays before it; the rest is
         set aside for the operator (``python -m bot db check`` lists it) and the channel is
         told."""
         count = 0
         for row in await self.store.live_tables():
+            if not self.owns(row.guild_id):
+                continue
             table = Table(
                 id=row.id, guild_id=row.guild_id, channel_id=row.channel_id,
                 host_id=row.host_id, preset=row.preset,
@@ -172,6 +190,7 @@ class TableService:
                      timer: int | None = None, locale: str = "") -> Outcome:
         """Open a table; ``locale`` is the language of its public messages. What is not
         given comes from the guild's settings (``/admin defaults``)."""
+        self._need_owned(guild_id)
         settings = await self.store.guild_settings(guild_id) if guild_id is not None else None
         if preset is None:
             preset = settings.default_preset if settings else "russian"
@@ -504,4 +523,4 @@ def _need_seat(table: Table, actor: Actor) -> int:
     return seat
 
 
-__all__ = ["DEFAULT_TIMER", "Listener", "TableService", "quote"]
+__all__ = ["DEFAULT_TIMER", "Listener", "Owns", "TableService", "quote"]

@@ -89,8 +89,8 @@ class Standalone(FakeDiscord):
                              + [f"unknown route {r}" for r in self.store.unknown_routes])
 
 
-async def serve(host: str, port: int) -> None:
-    fd = Standalone(host=host, port=port)
+async def serve(host: str, port: int, shards: int = 1) -> None:
+    fd = Standalone(host=host, port=port, recommended_shards=shards)
     fd.setup_world()
     await fd.start()
     print("Fake Discord is running. Start the bot with:", flush=True)
@@ -106,12 +106,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--shards", type=int, default=1,
+                        help="shards GET /gateway/bot recommends (default 1)")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(serve(args.host, args.port))
+        asyncio.run(serve(args.host, args.port, max(1, args.shards)))
 
 
 if __name__ == "__main__":

@@ -76,6 +76,12 @@ class FakeDiscord(Emulator):
         if commands:
             await self.wait_until(lambda: self.commands_synced, timeout)
 
+    async def wait_shard(self, shard_id: int, count: int,
+                         timeout: float = 10.0) -> None:  # noqa: ASYNC109
+        """Wait until shard ``shard_id`` of ``count`` has a connected session."""
+        await self.wait_until(lambda: (shard_id, count) in self.gateway.connected_shards(),
+                              timeout)
+
     async def wait_until(self, predicate: Callable[[], Any],
                          timeout: float = 5.0) -> None:  # noqa: ASYNC109
         """Poll ``predicate`` until true (raises TimeoutError)."""
@@ -306,7 +312,8 @@ class FakeDiscord(Emulator):
         store.interactions[iid] = ix
         store.by_token[token] = ix
         if not await self.gateway.dispatch("INTERACTION_CREATE", payload):
-            raise RuntimeError("no bot is connected to the fake Discord")
+            raise RuntimeError(f"no bot session holds the shard of guild {guild.id} in the "
+                               f"fake Discord")
         self._pending = [*self._pending, ix]
         try:
             await asyncio.wait_for(ix.answered.wait(), self.response_deadline)

@@ -6,12 +6,19 @@ Z_SYNC_FLUSH) or ``zstd-stream`` when the ``zstandard`` module is present.
 
 A *session* outlives its websocket: dispatches sent while the bot is
 disconnected are buffered and replayed on RESUME.  A new IDENTIFY (a restarted
-bot process) starts a new session that receives every later dispatch.
+bot process) starts a new session that receives every later dispatch of its shard.
+
+Sharding as Discord does it: IDENTIFY carries ``shard: [id, count]`` (absent:
+``[0, 1]``); each session receives the events of the guilds on its shard,
+``(guild_id >> 22) % count == id``, and what belongs to no guild (DMs) goes to shard 0.
+A shard id outside ``0..count-1`` is closed with 4010 "Invalid shard"; a shard holding
+more than ``max_guilds_per_shard`` guilds with 4011 "Sharding required".
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import logging
@@ -28,6 +35,19 @@ if TYPE_CHECKING:
 log = logging.getLogger("fakediscord.gateway")
 DISPATCH, HEARTBEAT, IDENTIFY, RESUME = 0, 1, 2, 6
 REQUEST_MEMBERS, INVALID_SESSION, HELLO, HEARTBEAT_ACK = 8, 9, 10, 11
+INVALID_SHARD, SHARDING_REQUIRED = 4010, 4011
+
+
+def shard_of(guild_id: int | None, count: int) -> int:
+    """The shard Discord sends a guild's events to (None, no guild: shard 0)."""
+    return 0 if guild_id is None or count <= 1 else (guild_id >> 22) % count
+
+
+def guild_of(event: str, data: dict[str, Any]) -> int | None:
+    """The guild an event belongs to (None: a DM or no guild at all)."""
+    raw = data.get("id") if event in ("GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE") \
+        else data.get("guild_id")
+    return int(raw) if raw else None
 
 
 class Connection:
@@ -59,12 +79,19 @@ class Connection:
 class Session:
     """A gateway session: sequence numbers and the dispatches not yet acknowledged."""
 
-    def __init__(self) -> None:
+    def __init__(self, shard: tuple[int, int] = (0, 1)) -> None:
         self.id = secrets.token_hex(16)
+        self.shard = shard  # (id, count) as identified
+        self.delivered: collections.Counter[tuple[str, int | None]] = collections.Counter()
+        # (event, guild id) -> how many were sent to this session
         self.seq = 0
         self.buffer: deque[dict[str, Any]] = deque(maxlen=5000)
         self.conn: Connection | None = None
         self.lock = asyncio.Lock()
+
+    def receives(self, guild_id: int | None) -> bool:
+        """Whether events of ``guild_id`` are this session's (its shard's)."""
+        return shard_of(guild_id, self.shard[1]) == self.shard[0]
 
 
 class Gateway:
@@ -79,9 +106,12 @@ class Gateway:
 
     def __init__(self, emulator: Emulator) -> None:
         self.emu = emulator
-        self.sessions: dict[str, Session] = {}
-        self.current: Session | None = None
-        self.ready = asyncio.Event()  # a session is identified and has its guilds
+        self.sessions: dict[str, Session] = {}  # by id: those that may still RESUME
+        self.shards: dict[tuple[int, int], Session] = {}  # the live session of each shard
+        self.current: Session | None = None  # the session identified last
+        self.refused: list[tuple[int, str]] = []  # (close code, reason) of refused IDENTIFYs
+        # every shard of the last identified count has a session with its guilds
+        self.ready = asyncio.Event()
         self.identifies = 0
         self.last_query: dict[str, str] = {}
         self.resumes = 0
@@ -89,7 +119,21 @@ class Gateway:
 
     @property
     def connected(self) -> bool:
-        return self.current is not None and self.current.conn is not None
+        """Some bot session has its websocket open."""
+        return any(s.conn is not None for s in self.shards.values())
+
+    def connected_shards(self) -> list[tuple[int, int]]:
+        """(id, count) of every shard whose session has its websocket open."""
+        return sorted(k for k, s in self.shards.items() if s.conn is not None)
+
+    def _update_ready(self) -> None:
+        count = self.current.shard[1] if self.current is not None else 0
+        if count and all(
+                (i, count) in self.shards and self.shards[(i, count)].conn is not None
+                for i in range(count)):
+            self.ready.set()
+        else:
+            self.ready.clear()
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
@@ -120,8 +164,7 @@ class Gateway:
                 task.cancel()
             if session is not None and session.conn is conn:
                 session.conn = None
-                if session is self.current:
-                    self.ready.clear()
+                self._update_ready()
                 log.info("gateway connection of session %s closed", session.id)
         return ws
 
@@ -135,29 +178,54 @@ class Gateway:
         if data.get("token") != self.emu.token:
             await conn.ws.close(code=4004, message=b"Authentication failed.")
             return None
-        session = Session()
+        shard = data.get("shard") or [0, 1]
+        try:
+            shard_id, count = int(shard[0]), int(shard[1])
+        except (TypeError, ValueError, IndexError):
+            shard_id, count = -1, 0
+        store = self.emu.store
+        if count < 1 or not 0 <= shard_id < count:
+            return await self._refuse(conn, INVALID_SHARD, "Invalid shard.")
+        mine = [g for g in store.guilds if shard_of(g, count) == shard_id]
+        if len(mine) > self.emu.max_guilds_per_shard:
+            return await self._refuse(conn, SHARDING_REQUIRED, "Sharding required.")
+        session = Session((shard_id, count))
         session.conn = conn
-        old, self.current = self.current, session
-        self.sessions = {session.id: session}
+        # The same shard identifying again is a restarted process: it takes the shard over.
+        old = self.shards.get(session.shard)
+        if old is not None:
+            self.sessions.pop(old.id, None)
+        for key, gone in list(self.shards.items()):  # a bot restarted with another count
+            if key[1] != count and gone.conn is None:
+                del self.shards[key]
+                self.sessions.pop(gone.id, None)
+        self.shards[session.shard] = self.current = session
+        self.sessions[session.id] = session
         self.identifies += 1
-        self.ready.clear()
+        self.ready.clear()  # until this shard has its guilds
         if old is not None and old.conn is not None:
             await old.conn.ws.close(code=4000)
-        store = self.emu.store
         user = self.emu.bot_user.payload() | {"verified": True, "mfa_enabled": False, "flags": 0}
         await self._send(session, "READY", {
             "v": 10, "user": user, "session_id": session.id, "session_type": "normal",
-            "resume_gateway_url": self.emu.gateway_url, "shard": data.get("shard") or [0, 1],
-            "guilds": [{"id": str(g), "unavailable": True} for g in store.guilds],
+            "resume_gateway_url": self.emu.gateway_url, "shard": [shard_id, count],
+            "guilds": [{"id": str(g), "unavailable": True} for g in mine],
             "application": {"id": str(self.emu.application_id), "flags": 0},
             "private_channels": [], "relationships": [], "presences": [],
             "user_settings": {}, "guild_join_requests": [], "geo_ordered_rtc_regions": [],
         })
-        for guild in list(store.guilds.values()):
-            await self._send(session, "GUILD_CREATE", guild.payload())
-        self.ready.set()
-        log.info("bot identified, session %s", session.id)
+        for gid in mine:
+            guild = store.guilds.get(gid)
+            if guild is not None:
+                await self._send(session, "GUILD_CREATE", guild.payload())
+        self._update_ready()
+        log.info("bot identified, session %s, shard %s of %s", session.id, shard_id, count)
         return session
+
+    async def _refuse(self, conn: Connection, code: int, reason: str) -> None:
+        self.refused.append((code, reason))
+        log.info("IDENTIFY refused: %s %s", code, reason)
+        await conn.ws.close(code=code, message=reason.encode())
 
     async def _resume(self, conn: Connection, data: dict[str, Any]) -> Session | None:
         session = self.sessions.get(data.get("session_id") or "")
@@ -172,8 +240,7 @@ class Gateway:
             session.seq += 1
             await conn.send({"op": DISPATCH, "t": "RESUMED", "s": session.seq, "d": {}})
         self.resumes += 1
-        if session is self.current:
-            self.ready.set()
+        self._update_ready()
         log.info("session %s resumed, %d dispatches replayed", session.id, len(missed))
         return session
 
@@ -196,23 +263,30 @@ class Gateway:
                 except ConnectionError:  # replayed on resume
                     session.conn = None
 
-    async def dispatch(self, event: str, data: dict[str, Any]) -> bool:
-        """Send an event to the bot; False when no bot session exists at all."""
-        session = self.current
-        if session is None:
-            return False
-        await self._send(session, event, data)
-        return True
+    def sessions_for(self, guild_id: int | None) -> list[Session]:
+        """The sessions that receive the events of ``guild_id`` (its shard's)."""
+        return [s for s in self.shards.values() if s.receives(guild_id)]
 
-    async def drop(self, code: int = 4000) -> None:
-        """Close the bot's websocket from the server side (the bot should RESUME)."""
-        session = self.current
-        if session is not None and session.conn is not None:
-            conn, session.conn = session.conn, None
-            self.ready.clear()
-            await conn.ws.close(code=code)
+    async def dispatch(self, event: str, data: dict[str, Any]) -> bool:
+        """Send an event to the session(s) of its guild's shard; False when the bot has no
+        session for that shard at all."""
+        guild = guild_of(event, data)
+        sessions = self.sessions_for(guild)
+        for session in sessions:
+            session.delivered[(event, guild)] += 1
+            await self._send(session, event, data)
+        return bool(sessions)
+
+    async def drop(self, code: int = 4000, *, shard: int | None = None) -> None:
+        """Close the bot's websocket(s) from the server side (the bot should RESUME); only
+        shard ``shard``'s when given."""
+        for session in list(self.shards.values()):
+            if session.conn is not None and shard in (None, session.shard[0]):
+                conn, session.conn = session.conn, None
+                self._update_ready()
+                await conn.ws.close(code=code)
 
     async def close(self) -> None:
-        for session in self.sessions.values():
+        for session in self.shards.values():
             if session.conn is not None:
                 await session.conn.ws.close(code=1001)

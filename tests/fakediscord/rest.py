@@ -104,8 +104,10 @@ def add_routes(app: web.Application, emu: Emulator) -> None:
 
     async def gateway_bot(request: web.Request) -> web.Response:
         emu.check_bot_auth(request)
-        return json_response({"url": emu.gateway_url, "shards": 1, "session_start_limit": {
-            "total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}})
+        return json_response({
+            "url": emu.gateway_url, "shards": emu.recommended_shards, "session_start_limit": {
+                "total": 1000, "remaining": 1000 - emu.gateway.identifies,
+                "reset_after": 14_400_000, "max_concurrency": emu.max_concurrency}})
 
     async def me(request: web.Request) -> web.Response:
         emu.check_bot_auth(request)

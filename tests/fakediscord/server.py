@@ -52,8 +52,15 @@ class Emulator:
     def __init__(self, *, host: str = "127.0.0.1", port: int = 0,
                  token: str = "fake-bot-token", bot_name: str = "TestBot",
                  response_deadline: float = 3.0, token_lifetime: float = 15 * 60,
-                 rate_limit: RateLimitConfig | None = None, latency: float = 0.0) -> None:
+                 rate_limit: RateLimitConfig | None = None, latency: float = 0.0,
+                 recommended_shards: int = 1, max_concurrency: int = 1,
+                 max_guilds_per_shard: int = 2500) -> None:
         self.host, self.port, self.token = host, port, token
+        # Sharding: what GET /gateway/bot recommends, how many shards may IDENTIFY at once,
+        # and how many guilds one shard may hold before IDENTIFY is refused (4011).
+        self.recommended_shards = recommended_shards
+        self.max_concurrency = max_concurrency
+        self.max_guilds_per_shard = max_guilds_per_shard
         # Seconds each REST response takes back to the bot (Discord is tens of ms away;
         # loopback is not): the request takes effect at once, its response comes later.
         self.latency = latency
@@ -195,8 +202,10 @@ class Emulator:
 
     def add_guild(self, name: str = "Test Guild", *, locale: str = "en-US",
                   members: tuple[User, ...] | list[User] = (),
-                  bot_permissions: int = ALL_PERMISSIONS) -> Guild:
-        gid = self.store.next_id()
+                  bot_permissions: int = ALL_PERMISSIONS,
+                  shard: tuple[int, int] | None = None) -> Guild:
+        """A guild the bot is in; ``shard=(id, count)``: one whose events go to that shard."""
+        gid = self.store.next_id() if shard is None else self.store.next_id_on_shard(*shard)
         guild = Guild(gid, name, self.owner.id, locale, bot_permissions)
         guild.roles[gid] = Role(gid, "@everyone", permission_value(None))
         bot_role = Role(self.store.next_id(), self.bot_user.name, bot_permissions, 1)
@@ -208,6 +217,12 @@ class Emulator:
             self._member(guild, user)
         self._later("GUILD_CREATE", guild.payload)
         return guild
+
+    def guild_on_shard(self, shard_id: int, count: int, name: str | None = None,
+                       **options: Any) -> Guild:
+        """A new guild whose events Discord sends to shard ``shard_id`` of ``count``."""
+        return self.add_guild(name or f"Shard {shard_id} of {count}", shard=(shard_id, count),
+                              **options)
 
     def _member(self, guild: Guild, user: User, permissions: Any = None) -> Member:
         member = guild.members.get(user.id)
@@ -247,7 +262,7 @@ class Emulator:
 
     def _later(self, event: str, payload: Any) -> None:
         """Tell a connected bot about a change made by the test (fire and forget)."""
-        if self.gateway.current is not None:
+        if self.gateway.shards:
             task = asyncio.get_running_loop().create_task(self.gateway.dispatch(event, payload()))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)

@@ -59,6 +59,15 @@ class Store:
         ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
         return (ms << 22) | (next(self._seq) % (1 << 22))
 
+    def next_id_on_shard(self, shard_id: int, count: int) -> int:
+        """A new id whose timestamp puts it on shard ``shard_id`` of ``count`` (a guild's
+        shard is ``(id >> 22) % count``): a few milliseconds later at most, still unique
+        (the low bits count up)."""
+        if not 0 <= shard_id < count:
+            raise ValueError(f"shard {shard_id} of {count} does not exist")
+        new = self.next_id()
+        return new + (((shard_id - (new >> 22)) % count) << 22)
+
     def now(self) -> float:
         return time.monotonic() + self.time_offset
 
