@@ -104,7 +104,7 @@ async def leaderboard(fetch: Fetch, dialect: str, guild_id: int | None, metric: 
     """One page of a leaderboard and how many rows it has (see :meth:`Store.leaderboard`)."""
     if metric is Metric.RATING:
         inner, args = _rating_sql(dialect, guild_id, preset)
-        value, has = "a.value", "1"
+        value, has = "a.value", "TRUE"
     else:
         inner, args = _count_sql(guild_id, preset, since)
         value, has = _VALUES[metric]
