@@ -124,10 +124,10 @@ def _cmd_run(_: argparse.Namespace) -> int:
     except SettingsError as exc:
         print(exc, file=sys.stderr)
         return 2
-    from bot.store import DatabaseUnusable, check_database_path
+    from bot.store import DatabaseUnusable, check_database
 
     try:  # before Discord is contacted: a bad database is one line, not a hang
-        check_database_path(settings.database_path)
+        check_database(settings.database)
     except DatabaseUnusable as exc:
         print(exc, file=sys.stderr)
         return 1
@@ -138,12 +138,13 @@ def _cmd_run(_: argparse.Namespace) -> int:
 
 
 def _database_path(args: argparse.Namespace) -> str:
-    """--database, else DATABASE_PATH from the environment or .env, as ``run`` reads it."""
+    """--database, else DATABASE_URL or DATABASE_PATH from the environment or .env, as
+    ``run`` reads them."""
     if args.database:
         return str(args.database)
     from bot.config import load_settings
 
-    return load_settings(need_token=False).database_path
+    return load_settings(need_token=False).database
 
 
 def _cmd_db_check(args: argparse.Namespace) -> int:
@@ -178,7 +179,8 @@ def main(argv: list[str] | None = None) -> int:
     db_sub = p.add_subparsers(dest="db_command", required=True)
     q = db_sub.add_parser("check", help="integrity, schema version, and a replay of every live "
                                         "table; exit 1 if anything is wrong")
-    q.add_argument("--database", help="the database file (default: DATABASE_PATH, as for run)")
+    q.add_argument("--database", help="the database file or postgresql:// URL (default: "
+                                      "DATABASE_URL or DATABASE_PATH, as for run)")
     q.set_defaults(func=_cmd_db_check)
     q = db_sub.add_parser("backup", help="copy the database into FILE (SQLite online backup)")
     q.add_argument("file", help="where to write the copy (must not exist unless --force)")

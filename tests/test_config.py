@@ -51,3 +51,11 @@ def test_a_malformed_value_names_the_variable(tmp_path, key, value, says):
     with pytest.raises(SettingsError) as e:
         load_settings({"DISCORD_TOKEN": "x", key: value}, tmp_path / "missing.env")
     assert key in str(e.value) and says in str(e.value)
+
+
+def test_database_url_chooses_postgresql_over_the_file(tmp_path):
+    env = write_env(tmp_path, "DISCORD_TOKEN=abc\nDATABASE_URL=postgresql://u@h/db\n")
+    s = load_settings({}, env)
+    assert (s.database_url, s.database) == ("postgresql://u@h/db", "postgresql://u@h/db")
+    s = load_settings({"DISCORD_TOKEN": "x", "DATABASE_PATH": "b.db"}, tmp_path / "none.env")
+    assert (s.database_url, s.database) == ("", "b.db")

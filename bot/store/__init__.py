@@ -27,14 +27,14 @@ from bot.store._community import (
 from bot.store._health import DatabaseUnusable, check_database_path
 from bot.store._interface import StoreAPI, StoreUnavailable, TxAPI
 from bot.store._open import check_database, open_store
-from bot.store._pg import PgStore, PgTx
+from bot.store._pg import CONNECT_DELAYS, PgStore, PgTx
 from bot.store._records import HandRow, MatchRow, MoveRow, SeatRow, SetAsideRow, TableRow
 from bot.store._status import LIVE_STATUSES, TableStatus
 from bot.store._store import ChannelTaken, Store, Tx, migrations
 
 __all__ = [
-    "LIVE_STATUSES", "ChannelTaken", "DatabaseUnusable", "GuildSettings", "HandLine",
-    "HandRow", "LeaderRow", "MatchInfo", "MatchRecord", "MatchRow", "Metric", "MoveRow",
+    "CONNECT_DELAYS", "LIVE_STATUSES", "ChannelTaken", "DatabaseUnusable", "GuildSettings",
+    "HandLine", "HandRow", "LeaderRow", "MatchInfo", "MatchRecord", "MatchRow", "Metric", "MoveRow",
     "PgStore", "PgTx", "PlayerKind", "PlayerRef", "Profile", "RatingPoint", "SeatRow",
     "SetAsideRow", "Store", "StoreAPI", "StoreUnavailable", "TableRow", "TableStatus", "Tx",
     "TxAPI", "check_database", "check_database_path", "migrations", "open_store",

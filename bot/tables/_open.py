@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from bot.store import Store
+from collections.abc import Sequence
+
+from bot.store import CONNECT_DELAYS, open_store
 from bot.tables._autoplay import Gate
 from bot.tables._service import Listener, TableService
 from bot.tables.clock import Clock
@@ -11,9 +13,13 @@ from bot.tables.clock import Clock
 async def open_service(database_path: str, *, clock: Clock | None = None,
                        ai_delay: float = 1.5, seed: int | str | None = None,
                        listener: Listener | None = None, gate: Gate | None = None,
-                       ai_in_thread: bool = False) -> TableService:
-    """Open the database (migrating it) and a service over it; ``close_service`` ends both."""
-    store = await Store.open(database_path)
+                       ai_in_thread: bool = False,
+                       connect_delays: Sequence[float] = CONNECT_DELAYS) -> TableService:
+    """Open the database (migrating it) and a service over it; ``close_service`` ends both.
+
+    ``database_path``: a SQLite file, or a ``postgresql://`` URL (``Settings.database``);
+    ``connect_delays``: seconds between tries to reach a PostgreSQL server at start-up."""
+    store = await open_store(database_path, connect_delays=connect_delays)
     try:
         return TableService(store, clock=clock, ai_delay=ai_delay, seed=seed,
                             listener=listener, gate=gate, ai_in_thread=ai_in_thread)
