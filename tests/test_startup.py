@@ -50,7 +50,8 @@ def unprivileged() -> tuple[list[str], int, int] | None:
             nobody.pw_uid, nobody.pw_gid)
 
 
-def start_bot(database: Path | str, cwd: Path, *, as_user: bool = False) -> Started:
+def start_bot(database: Path | str, cwd: Path, *, as_user: bool = False,
+              database_url: str = "") -> Started:
     """Run ``python -m bot run`` against ``database``; what it printed and whether it tried
     to reach Discord."""
     with socket.socket() as discord:
@@ -61,6 +62,7 @@ def start_bot(database: Path | str, cwd: Path, *, as_user: bool = False) -> Star
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "DISCORD_TOKEN": "dummy-token-for-tests",
             "DATABASE_PATH": str(database),
+            "DATABASE_URL": database_url,
             "DISCORD_API_BASE": f"http://127.0.0.1:{port}/api/v10",
             "DISCORD_GATEWAY_URL": f"ws://127.0.0.1:{port}/gateway",
             "PYTHONDONTWRITEBYTECODE": "1",
@@ -185,3 +187,15 @@ def test_a_new_database_in_a_folder_it_cannot_write(shared_dir):
     finally:
         folder.chmod(0o755)
     assert_refused(started, str(folder), "not writable")
+
+
+@pytest.mark.parametrize(("url", "words"), [
+    ("mysql://tysiac:secret@db.example/tysiac", ("DATABASE_URL", "postgresql://", "'mysql'")),
+    ("postgresql://tysiac:secret@db.example:port/tysiac", ("DATABASE_URL", "cannot be read")),
+    ("postgresql://tysiac:secret@db.example:5432", ("DATABASE_URL", "names no database")),
+])
+def test_a_wrong_database_url_is_one_line_without_the_password(tmp_path, url, words):
+    started = start_bot(tmp_path / "unused.db", tmp_path, database_url=url)
+    assert_refused(started, *words)
+    assert "secret" not in started.stderr
+    assert not (tmp_path / "unused.db").exists()

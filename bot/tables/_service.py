@@ -16,7 +16,7 @@ from bot.game.actions import Action, Flag, Verb, act
 from bot.game.events import Event
 from bot.game.rules import Rules
 from bot.game.state import HandResult
-from bot.store import ChannelTaken, StoreAPI, TableStatus
+from bot.store import ChannelTaken, StoreAPI, StoreUnavailable, TableStatus
 from bot.tables._autoplay import Autoplay, Gate
 from bot.tables._catalog import (
     RulesSummary,
@@ -111,6 +111,8 @@ class TableService:
                 seats=tuple(Seat.from_row(s) for s in row.seats), locale=row.locale)
             try:
                 await self._replay(table)
+            except StoreUnavailable:  # the log is fine, the server is not: start later
+                raise
             except Exception:
                 log.exception("table %s could not be restored; closing it", table.id)
                 await self.ledger.close(table, TableStatus.ENDED)

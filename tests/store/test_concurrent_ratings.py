@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from bot.store import HandLine, MatchRecord, PlayerKind, PlayerRef, PgStore, open_store
+from bot.store import HandLine, MatchRecord, PgStore, PlayerKind, PlayerRef, open_store
 from tests.databases import rows
 
 PAIRS = 30
