@@ -1,4 +1,4 @@
-"""The store benchmark, at a small size: it fills, measures and prints its JSON line."""
+"""The store benchmark (SQLite only), at a small size: it fills, measures and prints JSON."""
 
 from __future__ import annotations
 
