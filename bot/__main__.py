@@ -106,7 +106,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     if args.what == "store":
         from bot.store.bench import run_bench as run_store_bench
 
-        run_store_bench()
+        run_store_bench(database=args.database or "")
         return 0
     if args.what == "engine":
         return _cmd_simulate(argparse.Namespace(
@@ -225,6 +225,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repeats", type=int, default=30)
     p.add_argument("--preset", default="russian")
     p.add_argument("--hands", type=int, default=20000)
+    p.add_argument("--database", default="",
+                   help="store: an empty PostgreSQL database (postgresql://...) instead of a "
+                        "temporary SQLite file")
     p.set_defaults(func=_cmd_bench)
     p = sub.add_parser("arena", help="AI levels against each other on duplicate deals")
     from bot.ai.arena import add_arguments
