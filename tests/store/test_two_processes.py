@@ -1,5 +1,6 @@
-"""PostgreSQL only: two bot processes (two connection pools) finishing matches with the same
-players at the same moment rate each match exactly once, as one process would in order."""
+"""PostgreSQL only: two bot processes (two connection pools) on one database. Matches
+finished with the same players at the same moment are each rated exactly once, as one
+process would rate them in order; settings one process writes, the other reads at once."""
 
 from __future__ import annotations
 
@@ -74,3 +75,17 @@ async def test_two_processes_rate_each_match_once_as_in_order(pg_server, tmp_pat
     assert [r[:2] for r in got_history] == [r[:2] for r in want_history]
     assert [x for r in got_history for x in r[2:]] == pytest.approx(
         [x for r in want_history for x in r[2:]])
+
+
+async def test_settings_one_process_writes_the_other_reads_at_once(pg_server):
+    url = await pg_server.new_database()
+    one, two = await PgStore.open(url), await PgStore.open(url)
+    try:
+        assert (await two.guild_settings(5)).default_preset == "russian"
+        async with one.transaction() as tx:
+            await tx.set_guild_settings(5, default_preset="polish", turn_timer=60)
+        got = await two.guild_settings(5)
+        assert (got.default_preset, got.turn_timer) == ("polish", 60)
+    finally:
+        await one.close()
+        await two.close()
