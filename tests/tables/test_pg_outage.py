@@ -100,3 +100,45 @@ async def test_a_server_that_comes_up_late_is_waited_for(own_server):
         assert await store.schema_version() >= 4
     finally:
         await store.close()
+
+
+async def _logged(caplog, text: str, count: int) -> None:
+    """Wait (real time, a few seconds at most) until ``text`` was logged ``count`` times."""
+    for _ in range(500):
+        if sum(text in r.getMessage() for r in caplog.records) >= count:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"{text!r} was not logged {count} times")
+
+
+async def test_an_ai_move_during_an_outage_is_made_once_the_server_is_back(own_server,
+                                                                            caplog):
+    caplog.set_level(logging.WARNING)
+    h = await make_harness(await own_server.new_database(), ai_delay=5.0)
+    s = h.service
+    try:
+        tid = (await s.create(ANN, channel_id=7, guild_id=1)).table.id
+        await s.join(tid, BOB)
+        await s.add_ai(tid, ANN)
+        await s.start(tid, ANN)
+        table, rng = s.get(tid), random.Random(2)
+        while table.seats[table.to_act()].automatic is False:
+            assert await play_human_turn(s, tid, ACTORS, rng)
+        seq = table.seq
+        await asyncio.to_thread(own_server.stop, "fast")
+        await h.clock.advance(5.0)  # the AI's turn comes: its move cannot be saved
+        await _logged(caplog, "not saved; trying again in 1 s", 1)
+        assert table.seq == seq
+        await h.clock.advance(1.0)  # still down: the next try waits longer
+        await _logged(caplog, "not saved; trying again in 2 s", 1)
+        await asyncio.to_thread(own_server.start)
+        await h.clock.advance(2.0)
+        for _ in range(500):
+            if table.seq > seq:
+                break
+            await asyncio.sleep(0.01)
+        assert table.seq > seq  # the AI moved, and the table goes on
+        assert len(await h.store.moves(tid, table.match_no)) == table.seq
+    finally:
+        await h.service.close()
+        await h.store.close()
