@@ -64,9 +64,13 @@ class PgServer:
                     f"server as: {INSTALL_HINT}.") from None
             os.chown(self.root, user.pw_uid, user.pw_gid)
             self._as = ["runuser", "-u", "postgres", "--"]
-        self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust",
-                  "-E", "UTF8", "--no-sync", "--no-instructions")
-        self.start()
+        try:
+            self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust",
+                      "-E", "UTF8", "--no-sync", "--no-instructions")
+            self.start()
+        except BaseException:
+            shutil.rmtree(self.root, ignore_errors=True)
+            raise
 
     def _run(self, tool: str, *args: str) -> None:
         cmd = [*self._as, str(self.bin / tool), *args]
