@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 
@@ -109,7 +110,14 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     if args.what == "store":
         from bot.store.bench import run_bench as run_store_bench
 
-        run_store_bench()
+        database = "" if args.database == "sqlite" else args.database
+        if database == "postgresql":
+            database = os.environ.get("DATABASE_URL", "")
+            if not database:
+                print("bench store --database postgresql needs DATABASE_URL (an empty "
+                      "database), or give the postgresql:// URL itself", file=sys.stderr)
+                return 2
+        run_store_bench(database=database)
         return 0
     if args.what == "engine":
         return _cmd_simulate(argparse.Namespace(
@@ -136,12 +144,13 @@ def _cmd_run(args: argparse.Namespace) -> int:
         return 2
     from contextlib import ExitStack
 
-    from bot.store import DatabaseUnusable, check_database_path, one_process
+    from bot.store import DatabaseUnusable, check_database, one_process
 
     with ExitStack() as held:
         try:  # before Discord is contacted: a bad or busy database is one line, not a hang
-            check_database_path(settings.database_path)
-            held.enter_context(one_process(settings.database_path))
+            check_database(settings.database)
+            if not settings.database_url:  # PostgreSQL serves many processes
+                held.enter_context(one_process(settings.database_path))
         except DatabaseUnusable as exc:
             print(exc, file=sys.stderr)
             return 1
@@ -152,12 +161,13 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 
 def _database_path(args: argparse.Namespace) -> str:
-    """--database, else DATABASE_PATH from the environment or .env, as ``run`` reads it."""
+    """--database, else DATABASE_URL or DATABASE_PATH from the environment or .env, as
+    ``run`` reads them."""
     if args.database:
         return str(args.database)
     from bot.config import load_settings
 
-    return load_settings(need_token=False).database_path
+    return load_settings(need_token=False).database
 
 
 def _cmd_db_check(args: argparse.Namespace) -> int:
@@ -198,7 +208,8 @@ def main(argv: list[str] | None = None) -> int:
     db_sub = p.add_subparsers(dest="db_command", required=True)
     q = db_sub.add_parser("check", help="integrity, schema version, and a replay of every live "
                                         "table; exit 1 if anything is wrong")
-    q.add_argument("--database", help="the database file (default: DATABASE_PATH, as for run)")
+    q.add_argument("--database", help="the database file or postgresql:// URL (default: "
+                                      "DATABASE_URL or DATABASE_PATH, as for run)")
     q.set_defaults(func=_cmd_db_check)
     q = db_sub.add_parser("backup", help="copy the database into FILE (SQLite online backup)")
     q.add_argument("file", help="where to write the copy (must not exist unless --force)")
@@ -244,9 +255,10 @@ def main(argv: list[str] | None = None) -> int:
                    help="tables: bot processes, each with its own shards (default 1)")
     p.add_argument("--shards-per-process", type=int, default=None,
                    help="tables: shards each process runs (default 1 with --processes > 1)")
-    p.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite",
-                   help="tables: sqlite (a file per process) or postgresql (DATABASE_URL, "
-                        "shared by every process)")
+    p.add_argument("--database", default="sqlite",
+                   help="tables, store: sqlite (default; for tables a file per process), "
+                        "postgresql (DATABASE_URL; tables start a temporary server without "
+                        "it), or a postgresql:// URL")
     p.add_argument("--repeats", type=int, default=30)
     p.add_argument("--preset", default="russian")
     p.add_argument("--hands", type=int, default=20000)

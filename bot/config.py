@@ -26,7 +26,8 @@ Put it in a file named .env in the repository root (copy .env.example):
 
 How to get a token: open https://discord.com/developers/applications, create an
 application (or pick yours), open "Bot", click "Reset Token" and copy it. Keep it secret.
-Other settings (all optional): DATABASE_PATH (default ./tysiac.db), DEV_GUILD_ID,
+Other settings (all optional): DATABASE_PATH (default ./tysiac.db) or DATABASE_URL
+(postgresql://user:password@host:5432/database, instead of the SQLite file), DEV_GUILD_ID,
 LOG_LEVEL, SHARD_COUNT / SHARD_IDS (several processes), and for the local emulator
 DISCORD_API_BASE / DISCORD_GATEWAY_URL.
 """
@@ -49,6 +50,7 @@ class Settings:
 
     token: str
     database_path: str = "./tysiac.db"
+    database_url: str = ""  # postgresql://...: PostgreSQL instead of the SQLite file
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     api_base: str | None = None  # another Discord (the emulator): its REST base
@@ -75,6 +77,11 @@ class Settings:
     # None: discord.py asks Discord how many shards and runs them all in this process.
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None  # of ``shard_count``; None: all of them
+
+    @property
+    def database(self) -> str:
+        """Where the store lives: the PostgreSQL URL if one is set, else the SQLite file."""
+        return self.database_url or self.database_path
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -115,6 +122,7 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: Path | None = No
     return Settings(
         token=token,
         database_path=merged.get("DATABASE_PATH") or "./tysiac.db",
+        database_url=(merged.get("DATABASE_URL") or "").strip(),
         dev_guild_id=int(guild) if guild.isdigit() else None,
         log_level=(merged.get("LOG_LEVEL") or "INFO").upper(),
         api_base=merged.get("DISCORD_API_BASE") or None,

@@ -245,7 +245,7 @@ class TysiacBot(commands.AutoShardedBot):
                 asyncio.get_running_loop().add_signal_handler(  # stop: close as on Ctrl+C
                     signal.SIGTERM, lambda: asyncio.ensure_future(self.close()))
         self._service = await open_service(
-            s.database_path, clock=self.clock, ai_delay=s.ai_delay, seed=s.seed,
+            s.database, clock=self.clock, ai_delay=s.ai_delay, seed=s.seed,
             listener=self.publisher, gate=self.lanes.background, shards=self.ownership)
         restored = await self._service.restore()
         log.info("restored %d live tables (%s)", restored, self.ownership.describe())

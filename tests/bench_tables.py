@@ -20,7 +20,8 @@ processes run ``--shard-count P*S --shard-ids ...`` (S shards each), as a sharde
 does. The result then also reports each process's interactions/s and ack percentiles.
 ``--database`` chooses what the processes share: ``sqlite`` gives each process its own file
 (a stand-in: one SQLite file serves one process), ``postgresql`` passes every process the
-same ``DATABASE_URL`` (from the environment).
+same ``DATABASE_URL`` (from the environment, or a temporary server the bench starts with
+fsync and synchronous commits on, as a production server runs).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ import statistics
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -287,6 +288,7 @@ class Layout:
     processes: int = 1
     shards_per_process: int = 1
     database: str = "sqlite"
+    url: str = ""  # postgresql: the database every process shares
 
     @property
     def sharded(self) -> bool:
@@ -310,11 +312,7 @@ class Layout:
     def database_env(self, workdir: Path, process: int) -> dict[str, str]:
         """The settings that point process ``process`` at its database."""
         if self.database == "postgresql":
-            url = os.environ.get("BENCH_DATABASE_URL") or os.environ.get("DATABASE_URL")
-            if not url:
-                raise SystemExit("bench tables --database postgresql needs DATABASE_URL (or "
-                                 "BENCH_DATABASE_URL) naming an empty database")
-            return {"DATABASE_URL": url}
+            return {"DATABASE_URL": self.url}
         name = "bench.db" if process == 0 else f"bench-{process}.db"
         return {"DATABASE_PATH": str(workdir / name)}
 
@@ -359,6 +357,8 @@ async def run(tables: int, seconds: float, *, preset: str = "russian", humans: i
     humans = max(1, min(humans, seats))
     stats = Stats()
     with contextlib.ExitStack() as stack:
+        if layout.database == "postgresql" and not layout.url:
+            layout = replace(layout, url=await _own_postgresql(stack))
         if workdir is None:
             workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-")))
         procs_n = layout.processes
@@ -406,10 +406,19 @@ async def run(tables: int, seconds: float, *, preset: str = "russian", humans: i
             for v in fd.violations:
                 stats.error(f"violation {v.rule}: {v.detail}"[:300])
         for where in wheres:
-            if "DATABASE_PATH" in where:  # PostgreSQL: counted once its store lands
+            if "DATABASE_PATH" in where:
                 with sqlite3.connect(where["DATABASE_PATH"]) as con:
                     stats.hands += con.execute("SELECT COUNT(*) FROM hands").fetchone()[0]
                     stats.committed += con.execute("SELECT COUNT(*) FROM moves").fetchone()[0]
+        if layout.database == "postgresql":  # one database shared by every process
+            import asyncpg
+
+            conn = await asyncpg.connect(layout.url)
+            try:
+                stats.hands = await conn.fetchval("SELECT COUNT(*) FROM hands")
+                stats.committed = await conn.fetchval("SELECT COUNT(*) FROM moves")
+            finally:
+                await conn.close()
         stalls = []
         for i, log in enumerate(logs):
             bot_log = log.read_text(errors="replace")
@@ -460,6 +469,18 @@ async def run(tables: int, seconds: float, *, preset: str = "russian", humans: i
         for e in stats.errors[:20]:
             print("error:", e, file=sys.stderr)
     return result
+
+
+async def _own_postgresql(stack: contextlib.ExitStack) -> str:
+    """DATABASE_URL (or BENCH_DATABASE_URL) if set, else a temporary durable server's URL."""
+    url = os.environ.get("BENCH_DATABASE_URL") or os.environ.get("DATABASE_URL")
+    if url:
+        return url
+    from tests.pgserver import PgServer
+
+    server = await asyncio.to_thread(PgServer, durable=True)
+    stack.callback(server.close)
+    return await server.new_database()
 
 
 async def _stop(proc: asyncio.subprocess.Process) -> None:
@@ -514,14 +535,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--shards-per-process", type=int, default=None,
                    help="shards each process runs (default: 1 with several processes; one "
                         "process alone runs unsharded)")
-    p.add_argument("--database", choices=DATABASES, default="sqlite",
-                   help="what the processes share: sqlite (a file per process, a stand-in) "
-                        "or postgresql (DATABASE_URL, one server for all)")
+    p.add_argument("--database", default="sqlite",
+                   help="what the processes share: sqlite (a file per process, a stand-in), "
+                        "postgresql (DATABASE_URL or BENCH_DATABASE_URL if set, else a "
+                        "temporary server this bench starts), or a postgresql:// URL")
     args = p.parse_args(argv)
     if args.processes < 1 or (args.shards_per_process is not None
                               and args.shards_per_process < 1):
         p.error("--processes and --shards-per-process must be 1 or more")
-    layout = Layout(args.processes, args.shards_per_process or 1, args.database)
+    database, url = args.database, ""
+    if database.startswith(("postgresql://", "postgres://")):
+        database, url = "postgresql", args.database
+    if database not in DATABASES:
+        p.error(f"--database must be one of {', '.join(DATABASES)} or a postgresql:// URL")
+    layout = Layout(args.processes, args.shards_per_process or 1, database, url)
     result = asyncio.run(run(args.tables, args.seconds, preset=args.preset,
                              humans=args.humans, seed=args.seed,
                              workdir=args.workdir, think=args.think, ramp=args.ramp,

@@ -80,3 +80,11 @@ def test_wrong_shards_are_one_clear_line(tmp_path, count, ids, says):
         load_settings({"DISCORD_TOKEN": "x", "SHARD_COUNT": count, "SHARD_IDS": ids},
                       tmp_path / "missing.env")
     assert says in str(e.value) and "\n" not in str(e.value)
+
+
+def test_database_url_chooses_postgresql_over_the_file(tmp_path):
+    env = write_env(tmp_path, "DISCORD_TOKEN=abc\nDATABASE_URL=postgresql://u@h/db\n")
+    s = load_settings({}, env)
+    assert (s.database_url, s.database) == ("postgresql://u@h/db", "postgresql://u@h/db")
+    s = load_settings({"DISCORD_TOKEN": "x", "DATABASE_PATH": "b.db"}, tmp_path / "none.env")
+    assert (s.database_url, s.database) == ("", "b.db")

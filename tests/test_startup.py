@@ -52,7 +52,8 @@ def unprivileged() -> tuple[list[str], int, int] | None:
 
 
 def start_bot(database: Path | str, cwd: Path, *, as_user: bool = False,
-              args: tuple[str, ...] = (), env_extra: dict[str, str] | None = None) -> Started:
+              args: tuple[str, ...] = (), env_extra: dict[str, str] | None = None,
+              database_url: str = "") -> Started:
     """Run ``python -m bot run`` against ``database``; what it printed and whether it tried
     to reach Discord."""
     with socket.socket() as discord:
@@ -63,6 +64,7 @@ def start_bot(database: Path | str, cwd: Path, *, as_user: bool = False,
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "DISCORD_TOKEN": "dummy-token-for-tests",
             "DATABASE_PATH": str(database),
+            "DATABASE_URL": database_url,
             "DISCORD_API_BASE": f"http://127.0.0.1:{port}/api/v10",
             "DISCORD_GATEWAY_URL": f"ws://127.0.0.1:{port}/gateway",
             "PYTHONDONTWRITEBYTECODE": "1",
@@ -241,3 +243,15 @@ def test_wrong_shards_exit_at_once(tmp_path, args, env, says):
     started = start_bot(tmp_path / "t.db", tmp_path, args=args, env_extra=env)
     assert_refused(started, says)
     assert started.code == 2
+
+
+@pytest.mark.parametrize(("url", "words"), [
+    ("mysql://tysiac:secret@db.example/tysiac", ("DATABASE_URL", "postgresql://", "'mysql'")),
+    ("postgresql://tysiac:secret@db.example:port/tysiac", ("DATABASE_URL", "cannot be read")),
+    ("postgresql://tysiac:secret@db.example:5432", ("DATABASE_URL", "names no database")),
+])
+def test_a_wrong_database_url_is_one_line_without_the_password(tmp_path, url, words):
+    started = start_bot(tmp_path / "unused.db", tmp_path, database_url=url)
+    assert_refused(started, *words)
+    assert "secret" not in started.stderr
+    assert not (tmp_path / "unused.db").exists()

@@ -53,6 +53,8 @@ MESSAGES: dict[str, str] = {
     "error.unexpected": "Something went wrong (id {id}). The table is safe; please try "
                         "again.",
     "error.cooldown": "Slow down a little and try again.",
+    "error.not_saved": "That could not be saved: the database cannot be reached just now. "
+                       "Nothing changed; please try again in a moment.",
     # ---- answers -----------------------------------------------------------------------
     "ok.created": "Table opened: {title}.",
     "ok.joined": "{name} joined the table.",

@@ -1,4 +1,7 @@
-"""SQLite persistence (aiosqlite, WAL): tables, seats, the append-only move log, matches, hands.
+"""Persistence: tables, seats, the append-only move log, matches, hands, the record.
+
+Two stores behind one interface (:class:`StoreAPI`, opened by :func:`open_store`): SQLite
+(the default, below) and PostgreSQL (``DATABASE_URL``, :mod:`bot.store._pg`).
 
 Every accepted move is appended (and committed) before the service answers, so a killed
 process loses nothing it acknowledged. Writes go through one ``sqlite3`` connection on the
@@ -22,14 +25,19 @@ from bot.store._community import (
     RatingPoint,
 )
 from bot.store._health import DatabaseUnusable, check_database_path
+from bot.store._interface import StoreAPI, StoreUnavailable, TxAPI
 from bot.store._lock import DatabaseInUse, one_process
+from bot.store._open import check_database, open_store
+from bot.store._pg import CONNECT_DELAYS, PgStore, PgTx
 from bot.store._records import HandRow, MatchRow, MoveRow, SeatRow, SetAsideRow, TableRow
 from bot.store._status import LIVE_STATUSES, TableStatus
 from bot.store._store import ChannelTaken, Store, Tx, migrations
 
 __all__ = [
-    "LIVE_STATUSES", "ChannelTaken", "DatabaseInUse", "DatabaseUnusable", "GuildSettings",
-    "HandLine", "HandRow", "LeaderRow", "MatchInfo", "MatchRecord", "MatchRow", "Metric", "MoveRow",
-    "PlayerKind", "PlayerRef", "Profile", "RatingPoint", "SeatRow", "SetAsideRow", "Store",
-    "TableRow", "TableStatus", "Tx", "check_database_path", "migrations", "one_process",
+    "CONNECT_DELAYS", "LIVE_STATUSES", "ChannelTaken", "DatabaseInUse", "DatabaseUnusable",
+    "GuildSettings", "HandLine", "HandRow", "LeaderRow", "MatchInfo", "MatchRecord", "MatchRow",
+    "Metric", "MoveRow", "PgStore", "PgTx", "PlayerKind", "PlayerRef", "Profile", "RatingPoint",
+    "SeatRow", "SetAsideRow", "Store", "StoreAPI", "StoreUnavailable", "TableRow", "TableStatus",
+    "Tx", "TxAPI", "check_database", "check_database_path", "migrations", "one_process",
+    "open_store",
 ]

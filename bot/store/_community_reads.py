@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
-
-import aiosqlite
 
 from bot.store._community import (
     GuildSettings,
@@ -17,25 +14,20 @@ from bot.store._community import (
 )
 from bot.store._leaderboard import leaderboard
 from bot.store._ratings import conservative
+from bot.store._table_reads import Queries
 
 TREND = 20  # rating points in a profile
 _MATCH_COLS = ("id, guild_id, table_id, match_no, preset, family, started_at, finished_at,"
                " excluded")
 
 
-class RecordReads:
+class RecordReads(Queries):
     """Guild settings, recorded matches, leaderboards and profiles."""
 
-    db: aiosqlite.Connection
+    dialect: str
     settings_cache: dict[int, GuildSettings]
-
-    async def _one(self, sql: str, args: Sequence[Any]) -> Any:
-        async with self.db.execute(sql, args) as cur:
-            return await cur.fetchone()
-
-    async def _all(self, sql: str, args: Sequence[Any]) -> list[Any]:
-        async with self.db.execute(sql, args) as cur:
-            return list(await cur.fetchall())
+    # False where other processes may write the settings too (PostgreSQL): read each time.
+    cache_settings: bool = True
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         """A guild's settings (the defaults if none are stored)."""
@@ -47,7 +39,8 @@ class RecordReads:
             " WHERE guild_id = ?", (guild_id,))
         got = (GuildSettings(guild_id) if row is None else GuildSettings(
             guild_id, row[0], int(row[1]), row[2], bool(row[3]), bool(row[4])))
-        self.settings_cache[guild_id] = got
+        if self.cache_settings:
+            self.settings_cache[guild_id] = got
         return got
 
     async def player_id_of(self, user_id: int) -> int | None:
@@ -118,7 +111,7 @@ class RecordReads:
         """One page of a leaderboard and its number of rows. ``guild_id`` None: global
         (opted-in players only); ``preset``: a preset, or for RATING a family; ``since``:
         matches finished at/after it (not for RATING: a rating is current)."""
-        return await leaderboard(self.db, guild_id, Metric(metric), preset=preset,
+        return await leaderboard(self._all, self.dialect, guild_id, Metric(metric), preset=preset,
                                  since=since, limit=limit, offset=offset,
                                  min_matches=min_matches)
 

@@ -8,9 +8,8 @@ human players are ranked; the global scope (no guild) shows only users who opted
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
-
-import aiosqlite
 
 from bot.store._community import LeaderRow, Metric
 from bot.store._recording import DAY, day_of
@@ -18,9 +17,9 @@ from bot.store._summaries import ALL_GUILDS
 
 # (value, the rows that have one) by metric, over the sums of one player.
 _VALUES: dict[Metric, tuple[str, str]] = {
-    Metric.WINS: ("wins", "1"),
-    Metric.MATCHES: ("matches", "1"),
-    Metric.BARREL_WINS: ("barrel_wins", "1"),
+    Metric.WINS: ("wins", "TRUE"),
+    Metric.MATCHES: ("matches", "TRUE"),
+    Metric.BARREL_WINS: ("barrel_wins", "TRUE"),
     Metric.WIN_RATE: ("100.0 * wins / matches", "matches > 0"),
     Metric.POINTS_PER_HAND: ("1.0 * points / hands", "hands > 0"),
     Metric.CONTRACTS_MADE: ("100.0 * contracts_made / (contracts_made + contracts_failed)",
@@ -40,8 +39,12 @@ def _players(guild_id: int | None) -> str:
     return sql
 
 
-def _rating_sql(guild_id: int | None, family: str | None) -> tuple[str, list[Any]]:
-    where: list[str] = ["1"]
+Fetch = Callable[[str, Sequence[Any]], Awaitable[list[Any]]]
+
+
+def _rating_sql(dialect: str, guild_id: int | None,
+                family: str | None) -> tuple[str, list[Any]]:
+    where: list[str] = ["TRUE"]
     args: list[Any] = []
     if guild_id is not None:
         where.append("guild_id = ?")
@@ -50,9 +53,14 @@ def _rating_sql(guild_id: int | None, family: str | None) -> tuple[str, list[Any
         where.append("family = ?")
         args.append(family)
     # Globally (or over every family) a player's best rating counts: with MAX(), SQLite
-    # takes the bare column ``matches`` from the row of the maximum.
-    inner = (f"SELECT player_id, MAX(value) AS value, matches FROM ratings"
-             f" WHERE {' AND '.join(where)} GROUP BY player_id")
+    # takes the bare column ``matches`` from the row of the maximum; PostgreSQL says so
+    # with DISTINCT ON.
+    if dialect == "postgresql":
+        inner = (f"SELECT DISTINCT ON (player_id) player_id, value, matches FROM ratings"
+                 f" WHERE {' AND '.join(where)} ORDER BY player_id, value DESC")
+    else:
+        inner = (f"SELECT player_id, MAX(value) AS value, matches FROM ratings"
+                 f" WHERE {' AND '.join(where)} GROUP BY player_id")
     return inner, args
 
 
@@ -69,7 +77,7 @@ def _count_sql(guild_id: int | None, preset: str | None,
         return (f"SELECT player_id, {_SUMS} FROM player_totals"
                 f" WHERE {' AND '.join(where)} GROUP BY player_id", args)
     if guild_id is None:
-        where[0], args = "1", args[1:]
+        where[0], args = "TRUE", args[1:]
     where.append("day > ?")
     args.append(day_of(since))
     sql = f"SELECT {cols} FROM player_days WHERE {' AND '.join(where)}"
@@ -86,33 +94,30 @@ def _count_sql(guild_id: int | None, preset: str | None,
             " s.contracts_made, s.contracts_failed, s.barrel_win"
             " FROM match_records m JOIN match_seats s ON s.match_id = m.id"
             f" WHERE {' AND '.join(first)}")
-    return f"SELECT player_id, {_SUMS} FROM ({sql}) GROUP BY player_id", args
+    return f"SELECT player_id, {_SUMS} FROM ({sql}) AS u GROUP BY player_id", args
 
 
-async def leaderboard(db: aiosqlite.Connection, guild_id: int | None, metric: Metric, *,
+async def leaderboard(fetch: Fetch, dialect: str, guild_id: int | None, metric: Metric, *,
                       preset: str | None = None, since: float | None = None,
                       limit: int = 10, offset: int = 0,
                       min_matches: int = 1) -> tuple[list[LeaderRow], int]:
     """One page of a leaderboard and how many rows it has (see :meth:`Store.leaderboard`)."""
     if metric is Metric.RATING:
-        inner, args = _rating_sql(guild_id, preset)
-        value, has = "a.value", "1"
+        inner, args = _rating_sql(dialect, guild_id, preset)
+        value, has = "a.value", "TRUE"
     else:
         inner, args = _count_sql(guild_id, preset, since)
         value, has = _VALUES[metric]
     sql = (f"SELECT p.id, p.user_id, p.name, {value} AS value, a.matches AS matches,"
            f" COUNT(*) OVER () FROM ({inner}) a{_players(guild_id)}"
            f" WHERE a.matches >= ? AND {has}{_ORDER}")
-    async with db.execute(sql, (*args, min_matches, limit, offset)) as cur:
-        rows = list(await cur.fetchall())
+    rows = await fetch(sql, (*args, min_matches, limit, offset))
     if rows:
         total = int(rows[0][5])
     elif offset > 0:  # past the end: the count needs its own query
-        async with db.execute(f"SELECT COUNT(*) FROM ({inner}) a{_players(guild_id)}"
-                              f" WHERE a.matches >= ? AND {has}",
-                              (*args, min_matches)) as cur:
-            found = await cur.fetchone()
-        total = int(found[0]) if found else 0
+        found = await fetch(f"SELECT COUNT(*) FROM ({inner}) a{_players(guild_id)}"
+                            f" WHERE a.matches >= ? AND {has}", (*args, min_matches))
+        total = int(found[0][0]) if found else 0
     else:
         total = 0
     return [LeaderRow(offset + i + 1, r[0], r[1], r[2], float(r[3]), int(r[4]))

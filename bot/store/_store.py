@@ -29,8 +29,9 @@ from bot.store._community import GuildSettings
 from bot.store._community_reads import RecordReads
 from bot.store._health import DatabaseUnusable, check_database_path, describe
 from bot.store._recording import RecordWrites
-from bot.store._records import HandRow, MatchRow, MoveRow, SeatRow, SetAsideRow, TableRow
-from bot.store._status import LIVE_STATUSES, TableStatus
+from bot.store._records import SeatRow
+from bot.store._status import TableStatus
+from bot.store._table_reads import TableReads
 
 log = logging.getLogger(__name__)
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
@@ -46,12 +47,16 @@ class ChannelTaken(Exception):
     """A channel already has a live table."""
 
 
-def migrations() -> list[tuple[int, str, str]]:
-    """(version, name, sql) of every ``NNN_name.sql`` file, in order."""
+def migrations(dialect: str = "sqlite") -> list[tuple[int, str, str]]:
+    """(version, name, sql) of every ``NNN_name.sql`` file, in order; for PostgreSQL a
+    ``NNN_name.pg.sql`` beside it replaces it (where the two dialects disagree)."""
     out = []
     for path in sorted(MIGRATIONS_DIR.glob("*.sql")):
         m = re.fullmatch(r"(\d{3})_(\w+)\.sql", path.name)
         if m:
+            own = path.with_name(f"{m.group(1)}_{m.group(2)}.pg.sql")
+            if dialect == "postgresql" and own.is_file():
+                path = own
             out.append((int(m.group(1)), m.group(2), path.read_text(encoding="utf-8")))
     versions = [v for v, _, _ in out]
     if versions != list(range(1, len(out) + 1)):
@@ -161,8 +166,10 @@ class Tx(RecordWrites):
             " VALUES (?,?,?,?,?)", (table_id, match_no, hand_no, _dumps(result), now))
 
 
-class Store(RecordReads):
+class Store(TableReads, RecordReads):
     """Open with ``await Store.open(path)``; close with ``await store.close()``."""
+
+    dialect = "sqlite"
 
     def __init__(self, db: aiosqlite.Connection, path: str,
                  writer: sqlite3.Connection | None = None) -> None:
@@ -227,6 +234,10 @@ class Store(RecordReads):
             row = await cur.fetchone()
         return int(row[0]) if row else 0
 
+    async def schema_version(self) -> int:
+        """The number of the last migration applied."""
+        return await self.user_version()
+
     async def migrate(self) -> int:
         """Apply the migrations above ``PRAGMA user_version``; the new version."""
         version = await self.user_version()
@@ -287,97 +298,13 @@ class Store(RecordReads):
                 return
             await asyncio.sleep(0.05)
 
-    # ---- reads -----------------------------------------------------------------------
-    async def table(self, table_id: int) -> TableRow | None:
-        async with self.db.execute("SELECT * FROM tables WHERE id = ?", (table_id,)) as cur:
-            row = await cur.fetchone()
-        if row is None:
-            return None
-        table = _table_row(row)
-        table.seats = await self.seats(table_id)
-        return table
+    async def _one(self, sql: str, args: Sequence[Any]) -> Any:
+        async with self.db.execute(sql, args) as cur:
+            return await cur.fetchone()
 
-    async def live_tables(self) -> list[TableRow]:
-        marks = ",".join("?" * len(LIVE_STATUSES))
-        live = [s.value for s in LIVE_STATUSES]
-        async with self.db.execute(
-                f"SELECT * FROM tables WHERE status IN ({marks}) ORDER BY id", live) as cur:
-            tables = [_table_row(r) for r in await cur.fetchall()]
-        seats: dict[int, list[SeatRow]] = {}
-        async with self.db.execute(
-                f"SELECT s.* FROM seats s JOIN tables t ON t.id = s.table_id"
-                f" WHERE t.status IN ({marks}) ORDER BY s.table_id, s.seat", live) as cur:
-            for r in await cur.fetchall():
-                seats.setdefault(r["table_id"], []).append(_seat_row(r))
-        for t in tables:
-            t.seats = seats.get(t.id, [])
-        return tables
-
-    async def seats(self, table_id: int) -> list[SeatRow]:
-        async with self.db.execute(
-                "SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)) as cur:
-            return [_seat_row(r) for r in await cur.fetchall()]
-
-    async def moves(self, table_id: int, match_no: int) -> list[MoveRow]:
-        async with self.db.execute(
-                "SELECT seq, move, user_id, created_at FROM moves"
-                " WHERE table_id = ? AND match_no = ? ORDER BY seq", (table_id, match_no)) as cur:
-            return [MoveRow(r[0], _object_or_none(r[1]), r[2], r[3], r[1])
-                    for r in await cur.fetchall()]
-
-    async def set_aside(self, table_id: int) -> list[SetAsideRow]:
-        """The moves set aside from this table's logs (see :meth:`Tx.set_aside_moves`)."""
-        async with self.db.execute(
-                "SELECT table_id, match_no, seq, move, user_id, created_at, reason, set_aside_at"
-                " FROM set_aside_moves WHERE table_id = ? ORDER BY match_no, seq, set_aside_at",
-                (table_id,)) as cur:
-            return [SetAsideRow(*r) for r in await cur.fetchall()]
-
-    async def looks(self, table_id: int, match_no: int) -> set[tuple[int, int]]:
-        """(hand_no, seat) of every look at the cards recorded in this match."""
-        async with self.db.execute(
-                "SELECT hand_no, seat FROM looks WHERE table_id = ? AND match_no = ?",
-                (table_id, match_no)) as cur:
-            return {(r[0], r[1]) for r in await cur.fetchall()}
-
-    async def matches(self, table_id: int) -> list[MatchRow]:
-        async with self.db.execute(
-                "SELECT * FROM matches WHERE table_id = ? ORDER BY match_no", (table_id,)) as cur:
-            return [MatchRow(r["table_id"], r["match_no"], json.loads(r["rules"]), r["dealer"],
-                             json.loads(r["seats"]), r["status"], json.loads(r["winners"]),
-                             json.loads(r["totals"]), r["started_at"], r["finished_at"])
-                    for r in await cur.fetchall()]
-
-    async def hands(self, table_id: int, match_no: int) -> list[HandRow]:
-        async with self.db.execute(
-                "SELECT match_no, hand_no, result, created_at FROM hands"
-                " WHERE table_id = ? AND match_no = ? ORDER BY hand_no",
-                (table_id, match_no)) as cur:
-            return [HandRow(r[0], r[1], json.loads(r[2]), r[3]) for r in await cur.fetchall()]
-
-
-def _object_or_none(text: Any) -> dict[str, Any] | None:
-    """A stored move as a dict, or None if the text is not a JSON object (never raises)."""
-    try:
-        value = json.loads(text)
-    except (TypeError, ValueError):
-        return None
-    return value if isinstance(value, dict) else None
-
-
-def _table_row(r: aiosqlite.Row) -> TableRow:
-    return TableRow(
-        id=r["id"], guild_id=r["guild_id"], channel_id=r["channel_id"], host_id=r["host_id"],
-        preset=r["preset"], rules=json.loads(r["rules"]), timer=r["timer"],
-        status=TableStatus(r["status"]),
-        match_no=r["match_no"], dealer=r["dealer"], message_id=r["message_id"],
-        created_at=r["created_at"], updated_at=r["updated_at"],
-        last_human_at=r["last_human_at"], locale=r["locale"])
-
-
-def _seat_row(r: aiosqlite.Row) -> SeatRow:
-    return SeatRow(r["seat"], r["user_id"], r["name"], bool(r["is_ai"]), r["ai_level"],
-                   bool(r["away"]), r["missed"])
+    async def _all(self, sql: str, args: Sequence[Any]) -> list[Any]:
+        async with self.db.execute(sql, args) as cur:
+            return list(await cur.fetchall())
 
 
 def _writer(path: str) -> sqlite3.Connection:

@@ -5,7 +5,8 @@ the same ``Tx`` methods the service uses, then times appending one move the way
 ``Ledger.move`` does and answering every leaderboard. Prints p50/p95 lines and, as the last
 line, one JSON object ``{"hands": ..., "append_p50_ms": ..., "append_p95_ms": ...,
 "leaderboard_p50_ms": ..., "leaderboard_p95_ms": ..., "db_mb": ...}`` (the leaderboard
-numbers are those of the slowest metric).
+numbers are those of the slowest metric). ``--database postgresql://...`` runs it on an
+empty PostgreSQL database instead of a temporary SQLite file.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.store._community import HandLine, MatchRecord, Metric, PlayerKind, PlayerRef
+from bot.store._interface import StoreAPI
+from bot.store._open import open_store
 from bot.store._status import TableStatus
 from bot.store._store import Store
 
@@ -80,7 +83,7 @@ def _moves(rng: random.Random, hands: int) -> list[tuple[dict[str, Any], int | N
     return moves
 
 
-async def fill(store: Store, *, hands: int, matches: int, players: int, guilds: int,
+async def fill(store: StoreAPI, *, hands: int, matches: int, players: int, guilds: int,
                seed: int) -> tuple[int, list[float]]:
     """Record ``matches`` won matches with ``hands`` hands in all; the last table id and
     the milliseconds each ``record_match`` took."""
@@ -137,7 +140,7 @@ async def fill(store: Store, *, hands: int, matches: int, players: int, guilds: 
     return tid, recording
 
 
-async def _time_appends(store: Store, table_id: int, count: int) -> list[float]:
+async def _time_appends(store: StoreAPI, table_id: int, count: int) -> list[float]:
     """Milliseconds of one move appended the way ``Ledger.move`` does."""
     async with store.transaction() as tx:
         row = await store.table(table_id)
@@ -156,7 +159,7 @@ async def _time_appends(store: Store, table_id: int, count: int) -> list[float]:
     return out
 
 
-async def _time_leaderboards(store: Store, guilds: int, rounds: int,
+async def _time_leaderboards(store: StoreAPI, guilds: int, rounds: int,
                              seed: int) -> dict[Metric, list[float]]:
     rng = random.Random(seed)
     out: dict[Metric, list[float]] = {m: [] for m in Metric}
@@ -173,15 +176,14 @@ async def _time_leaderboards(store: Store, guilds: int, rounds: int,
     return out
 
 
-async def _time_reads(store: Store, guilds: int, rounds: int, seed: int,
+async def _time_reads(store: StoreAPI, guilds: int, rounds: int, seed: int,
                       say: Callable[[str], None]) -> None:
     """Profiles, histories, and removing a guild's oldest match (ratings replayed)."""
     rng = random.Random(seed)
-    async with store.db.execute("SELECT m.guild_id, p.user_id FROM match_seats s"
-                                " JOIN match_records m ON m.id = s.match_id"
-                                " JOIN players p ON p.id = s.player_id"
-                                " WHERE p.kind = 'human'") as cur:
-        pairs = sorted({(r[0], r[1]) for r in await cur.fetchall()})
+    pairs = sorted({(r[0], r[1]) for r in await store.fetch(
+        "SELECT m.guild_id, p.user_id FROM match_seats s"
+        " JOIN match_records m ON m.id = s.match_id"
+        " JOIN players p ON p.id = s.player_id WHERE p.kind = 'human'")})
     profile, history = [], []
     for _ in range(rounds):
         guild, user = rng.choice(pairs)
@@ -195,9 +197,9 @@ async def _time_reads(store: Store, guilds: int, rounds: int, seed: int,
         say(f"{name}: p50 {statistics.median(times):.2f} ms,"
             f" p95 {_percentile(times, 0.95):.2f} ms")
     guild = 1000 + rng.randrange(guilds)
-    async with store.db.execute("SELECT MIN(id) FROM match_records WHERE guild_id = ?"
-                                " AND rated = 1", (guild,)) as cur:
-        row = await cur.fetchone()
+    found = await store.fetch("SELECT MIN(id) FROM match_records WHERE guild_id = ?"
+                              " AND rated = 1", (guild,))
+    row = found[0] if found else None
     if row is None or row[0] is None:
         return
     oldest = int(row[0])
@@ -207,20 +209,22 @@ async def _time_reads(store: Store, guilds: int, rounds: int, seed: int,
     say(f"remove a guild's oldest match: {(time.perf_counter() - t0) * 1000:.1f} ms")
 
 
-async def _checkpoint(store: Store) -> None:
-    async with store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)") as cur:
-        await cur.fetchall()
+async def _checkpoint(store: StoreAPI) -> None:
+    if isinstance(store, Store):  # SQLite: the WAL into the file (PostgreSQL: nothing)
+        async with store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)") as cur:
+            await cur.fetchall()
 
 
-async def run(path: Path, *, hands: int = 100_000, matches: int = 5_000, players: int = 300,
+async def run(path: Path | str, *, hands: int = 100_000, matches: int = 5_000, players: int = 300,
               guilds: int = 20, seed: int = 1, appends: int = 2_000, rounds: int = 100,
               echo: bool = True) -> dict[str, Any]:
-    """Fill ``path`` (a new file), measure, print; the JSON result as a dict."""
+    """Fill ``path`` (a new file, or an empty PostgreSQL database's URL), measure, print;
+    the JSON result as a dict."""
     def say(text: str) -> None:
         if echo:
             print(text, flush=True)
 
-    store = await Store.open(path)
+    store = await open_store(str(path))
     try:
         t0 = time.perf_counter()
         last_table, recording = await fill(store, hands=hands, matches=matches, players=players,
@@ -239,9 +243,12 @@ async def run(path: Path, *, hands: int = 100_000, matches: int = 5_000, players
                 f" p95 {_percentile(times, 0.95):.2f} ms")
         await _time_reads(store, guilds, rounds, seed, say)
         await _checkpoint(store)
+        size = 0 if isinstance(path, Path) else int((await store.fetch(
+            "SELECT pg_database_size(current_database())"))[0][0])
     finally:
         await store.close()
-    size = sum(p.stat().st_size for p in path.parent.glob(path.name + "*"))
+    if isinstance(path, Path):  # once closed: the file alone, its WAL gone
+        size = sum(p.stat().st_size for p in path.parent.glob(path.name + "*"))
     result = {
         "hands": hands,
         "append_p50_ms": round(statistics.median(append), 3),
@@ -254,7 +261,10 @@ async def run(path: Path, *, hands: int = 100_000, matches: int = 5_000, players
     return result
 
 
-def run_bench(seed: int = 1) -> dict[str, Any]:
-    """The full-size benchmark in a temporary directory."""
+def run_bench(seed: int = 1, database: str = "") -> dict[str, Any]:
+    """The full-size benchmark in a temporary directory (or on ``database``, an empty
+    PostgreSQL database's URL)."""
+    if database:
+        return asyncio.run(run(database, seed=seed))
     with tempfile.TemporaryDirectory() as tmp:
         return asyncio.run(run(Path(tmp) / "bench.db", seed=seed))

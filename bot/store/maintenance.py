@@ -2,11 +2,15 @@
 
 Both work on a plain ``sqlite3`` connection, without the Store: a check must not migrate or
 write the file it examines, and either may run while the bot is running (WAL lets a reader
-see a consistent snapshot while the bot goes on writing).
+see a consistent snapshot while the bot goes on writing). On PostgreSQL the check reads one
+snapshot in a read-only transaction; the server keeps its own integrity, and backups are
+pg_dump's job.
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import contextlib
 import json
 import os
@@ -17,11 +21,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import asyncpg
+
 from bot.game.dealing import new_match
 from bot.game.engine import apply_into
 from bot.game.rules import Rules
 from bot.game.serialize import move_from_json
-from bot.store._health import RESTORE_HINT
+from bot.store._health import RESTORE_HINT, DatabaseUnusable
+from bot.store._pg import check_database_url, describe_url, is_database_url
 from bot.store._records import SetAsideRow
 from bot.store._status import LIVE_STATUSES, TableStatus
 from bot.store._store import migrations
@@ -56,6 +63,7 @@ class CheckReport:
     bad_moves: list[BadMove] = field(default_factory=list)
     set_aside: list[SetAsideRow] = field(default_factory=list)
     fatal: str = ""  # the file could not be examined at all
+    dialect: str = "sqlite"
 
     @property
     def healthy(self) -> bool:
@@ -67,8 +75,11 @@ class CheckReport:
         out = [f"Database: {self.path}"]
         if self.fatal:
             return [*out, self.fatal, "Not healthy."]
-        out.append("Integrity: ok" if self.integrity == ["ok"] else
-                   f"Integrity: {len(self.integrity)} problem(s) found by SQLite")
+        if self.dialect == "postgresql":
+            out.append("Integrity: kept by the PostgreSQL server")
+        else:
+            out.append("Integrity: ok" if self.integrity == ["ok"] else
+                       f"Integrity: {len(self.integrity)} problem(s) found by SQLite")
         out += [f"  {p}" for p in self.integrity[:SHOWN] if self.integrity != ["ok"]]
         out.append(self._schema_line())
         out.append(f"Live tables: {self.live_tables}, " + (
@@ -97,7 +108,12 @@ class CheckReport:
 
 
 def check_database(path: str | Path) -> CheckReport:
-    """Integrity, schema version and a replay of every live table, without writing."""
+    """Integrity, schema version and a replay of every live table, without writing
+    (``path``: a SQLite file, or a postgresql:// URL)."""
+    if is_database_url(str(path)):
+        # Its own thread and loop: callable from a running loop too.
+        with concurrent.futures.ThreadPoolExecutor(1) as runner:
+            return runner.submit(asyncio.run, _check_postgresql(str(path))).result()
     report = CheckReport(str(path), latest=len(migrations()))
     if not Path(path).is_file():
         report.fatal = f"There is no database file at {path}: check --database or DATABASE_PATH."
@@ -124,6 +140,57 @@ def check_database(path: str | Path) -> CheckReport:
     return report
 
 
+async def _check_postgresql(url: str) -> CheckReport:
+    report = CheckReport(describe_url(url), integrity=["ok"],
+                         latest=len(migrations("postgresql")), dialect="postgresql")
+    try:
+        check_database_url(url)
+        conn = await asyncpg.connect(url, timeout=10)
+    except DatabaseUnusable as exc:
+        report.fatal = str(exc)
+        return report
+    except Exception as exc:
+        report.fatal = (f"PostgreSQL cannot be reached ({str(exc)[:160] or type(exc).__name__}):"
+                        f" check DATABASE_URL and that the server is running.")
+        return report
+    try:
+        async with conn.transaction(readonly=True, isolation="repeatable_read"):
+            names = {r[0] for r in await conn.fetch(
+                "SELECT table_name FROM information_schema.tables"
+                " WHERE table_schema = current_schema()")}
+            if "schema_version" in names:
+                report.version = int(await conn.fetchval(
+                    "SELECT COALESCE(MAX(version), 0) FROM schema_version"))
+            if "tables" in names:
+                live = [str(x) for x in LIVE_STATUSES]
+                tables = await conn.fetch(
+                    "SELECT id, status, match_no, dealer, rules FROM tables"
+                    " WHERE status = ANY($1) ORDER BY id", live)
+                report.live_tables = len(tables)
+                for table_id, status, match_no, dealer, rules_text in tables:
+                    if status == TableStatus.SEATING or match_no == 0:
+                        continue
+                    try:
+                        rules = Rules.from_json(json.loads(rules_text))
+                    except Exception as exc:
+                        report.bad_tables.append(
+                            f"table {table_id}: its rules cannot be read ({exc})")
+                        continue
+                    rows = [(r[0], r[1]) for r in await conn.fetch(
+                        "SELECT seq, move FROM moves WHERE table_id = $1 AND match_no = $2"
+                        " ORDER BY seq", table_id, match_no)]
+                    _replay(table_id, match_no, rules, dealer, rows, report)
+            if "set_aside_moves" in names:
+                report.set_aside = [SetAsideRow(*r) for r in await conn.fetch(
+                    "SELECT table_id, match_no, seq, move, user_id, created_at, reason,"
+                    " set_aside_at FROM set_aside_moves ORDER BY table_id, match_no, seq")]
+    except (asyncpg.PostgresError, OSError) as exc:
+        report.fatal = f"PostgreSQL refused the check ({str(exc)[:160]})."
+    finally:
+        await conn.close()
+    return report
+
+
 @dataclass(frozen=True, slots=True)
 class BackupResult:
     path: str
@@ -139,6 +206,10 @@ def backup_database(source: str | Path, target: str | Path, *,
     The copy is a single file (no -wal), checked, and appears at ``target`` only once complete;
     MaintenanceError if ``target`` exists (unless ``force``) or anything fails."""
     target = Path(target)
+    if is_database_url(str(source)):
+        raise MaintenanceError(
+            "db backup copies SQLite files; back PostgreSQL up with its own tool, e.g. "
+            "pg_dump --format=custom --file=tysiac.dump \"$DATABASE_URL\".")
     if not Path(source).is_file():
         raise MaintenanceError(
             f"There is no database file at {source}: check --database or DATABASE_PATH.")

@@ -4,7 +4,9 @@ After every change the service calls ``schedule(table)``: if an AI (or the AI st
 for an absent player) is to act, it moves after ``ai_delay``; if a person is to act and the
 table has a timer, he is reminded at half time and, at the end, an AI moves for him (twice
 in a row and he is marked away until "I'm back"). A task belongs to the table version it
-was scheduled for and does nothing once the table has moved on.
+was scheduled for and does nothing once the table has moved on. A move the database could
+not save (its server away) is tried again after a growing wait, so that a table nobody
+clicks goes on by itself once the database is back.
 """
 
 from __future__ import annotations
@@ -17,11 +19,12 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from bot.store import TableStatus
-from bot.tables._model import Notice, Seat, Table
+from bot.tables._model import Notice, Seat, Table, TableError
 from bot.tables.clock import Clock
 
 log = logging.getLogger(__name__)
 MISSES_BEFORE_AWAY = 2
+RETRY_FIRST, RETRY_LONGEST = 1.0, 30.0  # seconds before trying an unsaved move again
 
 # Entered around each automatic move: the caller may hold AI turns back so that people are
 # answered first (the Discord bot runs its background work in a few lanes).
@@ -105,13 +108,31 @@ class Autoplay:
         finally:
             self._busy += 1
 
+    async def _until_saved(self, table: Table, attempt: Callable[[], Awaitable[None]]) -> None:
+        """Run ``attempt``; while the database cannot save it, again after a growing wait."""
+        wait = 0.0
+        while True:
+            try:
+                await attempt()
+                return
+            except TableError as exc:
+                if exc.key != "error.not_saved":
+                    raise
+            wait = min(max(2 * wait, RETRY_FIRST), RETRY_LONGEST)
+            log.warning("automatic move at table %s not saved; trying again in %g s",
+                        table.id, wait)
+            await self._sleep(wait)
+
     async def _ai_turn(self, table: Table, version: int, seat: int) -> None:
-        try:
-            await self._sleep(self.ai_delay)
+        async def attempt() -> None:
             gate = self.gate() if self.gate is not None else contextlib.nullcontext()
             async with gate, table.lock:
                 if table.version == version and table.status is TableStatus.PLAYING:
                     await self._move(table, seat, [], None)
+
+        try:
+            await self._sleep(self.ai_delay)
+            await self._until_saved(table, attempt)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -127,18 +148,23 @@ class Autoplay:
                 self._emit(table, (Notice("notice.reminder", {
                     "name": s.name, "seconds": table.timer // 2}, mention=s.user_id),))
             await self._sleep(table.timer - table.timer / 2)
-            async with table.lock:
-                if table.version != version or table.status is not TableStatus.PLAYING:
-                    return
-                s = table.seats[seat]
-                missed = s.but(missed=s.missed + 1)
-                notices = [Notice("notice.timed_out", {"name": s.name})]
-                if missed.missed >= MISSES_BEFORE_AWAY:
-                    missed = missed.but(away=True)
-                    notices.append(Notice("notice.away", {"name": s.name}, mention=s.user_id))
-                seats = list(table.seats)
-                seats[seat] = missed  # stored with the move the AI makes for him
-                await self._move(table, seat, notices, seats)
+
+            async def attempt() -> None:
+                async with table.lock:
+                    if table.version != version or table.status is not TableStatus.PLAYING:
+                        return
+                    s = table.seats[seat]
+                    missed = s.but(missed=s.missed + 1)
+                    notices = [Notice("notice.timed_out", {"name": s.name})]
+                    if missed.missed >= MISSES_BEFORE_AWAY:
+                        missed = missed.but(away=True)
+                        notices.append(Notice("notice.away", {"name": s.name},
+                                              mention=s.user_id))
+                    seats = list(table.seats)
+                    seats[seat] = missed  # stored with the move the AI makes for him
+                    await self._move(table, seat, notices, seats)
+
+            await self._until_saved(table, attempt)
         except asyncio.CancelledError:
             raise
         except Exception:

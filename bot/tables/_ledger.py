@@ -8,9 +8,11 @@ and bumps its version. A failed commit leaves the table exactly as it was.
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from types import TracebackType
 from typing import Any
 
 from bot.game.actions import Action, Move
@@ -22,11 +24,44 @@ from bot.game.observation import observe
 from bot.game.rules import Rules
 from bot.game.serialize import move_to_json
 from bot.game.state import HandResult, Phase, State
-from bot.store import Store, TableStatus
+from bot.store import StoreAPI, StoreUnavailable, TableStatus, TxAPI
 from bot.tables._log import result_json
 from bot.tables._model import Seat, Table, TableError
 from bot.tables._results import match_record, player_ref
 from bot.tables.clock import Clock
+
+log = logging.getLogger(__name__)
+
+
+class Saving:
+    """``store.transaction()``, with a database that cannot be reached turned into a polite
+    refusal (``error.not_saved``): nothing was committed, so nothing is shown as done."""
+
+    __slots__ = ("_tx",)
+
+    def __init__(self, store: StoreAPI) -> None:
+        self._tx = store.transaction()
+
+    async def __aenter__(self) -> TxAPI:
+        try:
+            return await self._tx.__aenter__()
+        except StoreUnavailable as exc:
+            raise _not_saved(exc) from None
+
+    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> bool | None:
+        try:
+            handled = await self._tx.__aexit__(kind, exc, tb)
+        except StoreUnavailable as gone:
+            raise _not_saved(gone) from None
+        if isinstance(exc, StoreUnavailable):
+            raise _not_saved(exc) from None
+        return handled
+
+
+def _not_saved(exc: StoreUnavailable) -> TableError:
+    log.warning("not saved: %s", exc)
+    return TableError("error.not_saved")
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +77,7 @@ class Moved:
 class Ledger:
     """Commits changes of tables to the store, then applies them."""
 
-    def __init__(self, store: Store, clock: Clock) -> None:
+    def __init__(self, store: StoreAPI, clock: Clock) -> None:
         self.store = store
         self.clock = clock
 
@@ -55,7 +90,7 @@ class Ledger:
             changes["last_human_at"] = now
         if host_id is not None:
             changes["host_id"] = host_id
-        async with self.store.transaction() as tx:
+        async with Saving(self.store) as tx:
             await tx.save_seats(table.id, [s.row(i) for i, s in enumerate(seats)])
             await tx.update_table(table.id, **changes)
         table.seats = tuple(seats)
@@ -66,20 +101,20 @@ class Ledger:
         table.version += 1
 
     async def rules(self, table: Table, rules: Rules) -> None:
-        async with self.store.transaction() as tx:
+        async with Saving(self.store) as tx:
             await tx.update_table(table.id, rules=rules.to_json(), updated_at=self.clock.now())
         table.rules = rules
         table.version += 1
 
     async def message(self, table: Table, message_id: int | None) -> None:
         """The public table message (so that it survives a restart)."""
-        async with self.store.transaction() as tx:
+        async with Saving(self.store) as tx:
             await tx.update_table(table.id, message_id=message_id)
         table.message_id = message_id
 
     async def close(self, table: Table, status: TableStatus) -> None:
         now = self.clock.now()
-        async with self.store.transaction() as tx:
+        async with Saving(self.store) as tx:
             await tx.update_table(table.id, status=status, updated_at=now)
             if table.match_no and table.status is TableStatus.PLAYING:
                 st = table.state
@@ -93,7 +128,7 @@ class Ledger:
         """``seat`` looked at his cards in this hand (committed before he sees them)."""
         assert table.state is not None
         hand_no = table.state.match.hand_no
-        async with self.store.transaction() as tx:
+        async with Saving(self.store) as tx:
             await tx.add_look(table.id, table.match_no, hand_no, seat, self.clock.now())
         table.looked = table.looked | {(hand_no, seat)}
 
@@ -107,7 +142,7 @@ class Ledger:
             state = apply_into(state, move, events)
         seats = tuple(s.but(away=False, missed=0) for s in table.seats)
         seat_list = [{"user_id": s.user_id, "name": s.name, "ai": s.ai} for s in seats]
-        async with self.store.transaction() as tx:
+        async with Saving(self.store) as tx:
             await tx.touch_players([player_ref(s) for s in seats], now)
             await tx.start_match(table.id, match_no, rules=table.rules.to_json(), dealer=dealer,
                                  seats=seat_list, now=now)
@@ -148,11 +183,14 @@ class Ledger:
         record = None
         if over:  # the result and its rating go into the same transaction as the last move
             before = observe(state, None)  # who was on the barrel before the last move
-            settings = (await self.store.guild_settings(table.guild_id)
-                        if table.guild_id is not None else None)
+            try:
+                settings = (await self.store.guild_settings(table.guild_id)
+                            if table.guild_id is not None else None)
+            except StoreUnavailable as exc:
+                raise _not_saved(exc) from None
             record = match_record(table, new, seats or table.seats, results, before,
                                   settings, started_at=table.match_started, finished_at=now)
-        async with self.store.transaction() as tx:
+        async with Saving(self.store) as tx:
             await tx.append_moves(table.id, table.match_no, table.seq, moves, now)
             for no, result in hands:
                 await tx.add_hand(table.id, table.match_no, no, result_json(result), now)
@@ -189,7 +227,7 @@ class Ledger:
         deal: list[Move] = list(random_deal(st, rng))
         for move in deal:
             st = apply_into(st, move, None)
-        async with self.store.transaction() as tx:
+        async with Saving(self.store) as tx:
             await tx.append_moves(table.id, table.match_no, table.seq,
                                   [(move_to_json(m), None) for m in deal], self.clock.now())
         table.state, table.seq = st, table.seq + len(deal)
@@ -197,7 +235,7 @@ class Ledger:
     async def set_aside(self, table: Table, state: State, good: int, reason: str) -> int:
         """Keep the ``good`` moves that replayed; the rest of the log moves to
         ``set_aside_moves`` for the operator. How many rows were set aside."""
-        async with self.store.transaction() as tx:
+        async with Saving(self.store) as tx:
             count = await tx.set_aside_moves(table.id, table.match_no, good, reason,
                                              self.clock.now())
         table.state, table.seq = state, good

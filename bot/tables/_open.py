@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from bot.store import Store
+from collections.abc import Sequence
+
+from bot.store import CONNECT_DELAYS, open_store
 from bot.tables._autoplay import Gate
 from bot.tables._service import Listener, TableService
 from bot.tables._shards import ALL_SHARDS, Shards
@@ -13,10 +15,14 @@ async def open_service(database_path: str, *, clock: Clock | None = None,
                        ai_delay: float = 1.5, seed: int | str | None = None,
                        listener: Listener | None = None, gate: Gate | None = None,
                        ai_in_thread: bool = False,
-                       shards: Shards = ALL_SHARDS) -> TableService:
+                       shards: Shards = ALL_SHARDS,
+                       connect_delays: Sequence[float] = CONNECT_DELAYS) -> TableService:
     """Open the database (migrating it) and a service over it; ``close_service`` ends both.
-    ``shards``: the shards of this process (it holds their guilds' tables only)."""
-    store = await Store.open(database_path)
+
+    ``database_path``: a SQLite file, or a ``postgresql://`` URL (``Settings.database``);
+    ``shards``: the shards of this process (it holds their guilds' tables only);
+    ``connect_delays``: seconds between tries to reach a PostgreSQL server at start-up."""
+    store = await open_store(database_path, connect_delays=connect_delays)
     try:
         return TableService(store, clock=clock, ai_delay=ai_delay, seed=seed,
                             listener=listener, gate=gate, ai_in_thread=ai_in_thread,

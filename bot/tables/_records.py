@@ -29,10 +29,11 @@ from bot.store import (
     MatchInfo,
     Metric,
     Profile,
-    Store,
+    StoreAPI,
     TableStatus,
 )
 from bot.tables._inputs import quote
+from bot.tables._ledger import Saving
 from bot.tables._model import Actor, Table, TableError
 from bot.tables._results import preset_family
 from bot.tables.clock import Clock
@@ -41,7 +42,7 @@ from bot.tables.clock import Clock
 class Tables(Protocol):
     """What the records need of the table service."""
 
-    store: Store
+    store: StoreAPI
     clock: Clock
 
     def find(self, channel_id: int) -> Table | None: ...
@@ -251,7 +252,7 @@ class Records:
         if ai_rated is not None:
             changes["ai_rated"] = ai_rated
         if changes:
-            async with self.store.transaction() as tx:
+            async with Saving(self.store) as tx:
                 await tx.set_guild_settings(guild, **changes)
         return await self.store.guild_settings(guild)
 
@@ -259,7 +260,7 @@ class Records:
         """Clear the guild's leaderboard and ratings (its matches stay in the history)."""
         guild = self._guild(actor)
         self._need_admin(actor)
-        async with self.store.transaction() as tx:
+        async with Saving(self.store) as tx:
             return await tx.reset_guild(guild, self.service.clock.now())
 
     async def remove_match(self, actor: Actor, match_id: int) -> MatchInfo:
@@ -267,13 +268,13 @@ class Records:
         guild = self._guild(actor)
         self._need_admin(actor)
         info = await self._match(guild, match_id)
-        async with self.store.transaction() as tx:
+        async with Saving(self.store) as tx:
             await tx.remove_match(guild, match_id, self.service.clock.now())
         return info
 
     async def set_opt_in(self, actor: Actor, on: bool) -> None:
         """Show (or hide) the actor on the global leaderboard."""
-        async with self.store.transaction() as tx:
+        async with Saving(self.store) as tx:
             await tx.set_global_opt_in(actor.user_id, on)
 
 

@@ -16,7 +16,7 @@ from bot.game.actions import Action, Flag, Verb, act
 from bot.game.events import Event
 from bot.game.rules import Rules
 from bot.game.state import HandResult
-from bot.store import ChannelTaken, Store, TableStatus
+from bot.store import ChannelTaken, StoreAPI, StoreUnavailable, TableStatus
 from bot.tables._autoplay import Autoplay, Gate
 from bot.tables._catalog import (
     RulesSummary,
@@ -29,7 +29,7 @@ from bot.tables._catalog import (
     with_option,
 )
 from bot.tables._inputs import quote
-from bot.tables._ledger import Ledger, Moved
+from bot.tables._ledger import Ledger, Moved, Saving
 from bot.tables._log import replay_match, replay_results
 from bot.tables._model import Actor, Notice, Outcome, Seat, Table, TableError, Update
 from bot.tables._records import Records
@@ -54,7 +54,7 @@ def _everything(guild_id: int | None) -> bool:
 class TableService:
     """Tables by channel: seating, moves, automatic moves, restore, sweeping."""
 
-    def __init__(self, store: Store, *, clock: Clock | None = None, ai_delay: float = 1.5,
+    def __init__(self, store: StoreAPI, *, clock: Clock | None = None, ai_delay: float = 1.5,
                  seed: int | str | None = None, listener: Listener | None = None,
                  abandon_after: float = ABANDON_AFTER, ai_in_thread: bool = False,
                  gate: Gate | None = None, owns: Owns = _everything) -> None:
@@ -129,6 +129,8 @@ class TableService:
                 seats=tuple(Seat.from_row(s) for s in row.seats), locale=row.locale)
             try:
                 await self._replay(table)
+            except StoreUnavailable:  # the log is fine, the server is not: start later
+                raise
             except Exception:
                 log.exception("table %s could not be restored; closing it", table.id)
                 await self.ledger.close(table, TableStatus.ENDED)
@@ -211,7 +213,7 @@ class TableService:
         now = self.clock.now()
         seats = (Seat(actor.user_id, actor.name),)
         try:
-            async with self.store.transaction() as tx:
+            async with Saving(self.store) as tx:
                 table_id = await tx.create_table(
                     guild_id=guild_id, channel_id=channel_id, host_id=actor.user_id,
                     preset=preset, rules=rules.to_json(), timer=timer, now=now, locale=locale)

@@ -1,4 +1,4 @@
-"""The store benchmark, at a small size: it fills, measures and prints its JSON line."""
+"""The store benchmark at a small size, on a SQLite file and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -27,3 +27,11 @@ async def test_bench_store_small(tmp_path, capsys):
         assert total > 0 and sum(r.value for r in board) > 0
     finally:
         await store.close()
+
+
+async def test_bench_store_small_on_postgresql(pg_server, capsys):
+    url = await pg_server.new_database()
+    result = await run(url, hands=300, matches=20, players=20, guilds=2, appends=10,
+                       rounds=2)
+    assert result["hands"] == 300 and result["db_mb"] > 0
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1]) == result

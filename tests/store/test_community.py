@@ -1,4 +1,4 @@
-"""The community record on real SQLite files: recording, leaderboards, ratings, profiles."""
+"""The community record on both databases: recording, leaderboards, ratings, profiles."""
 
 from __future__ import annotations
 
@@ -15,8 +15,10 @@ from bot.store import (
     PlayerKind,
     PlayerRef,
     SeatRow,
-    Store,
+    StoreAPI,
+    open_store,
 )
+from tests.databases import rows
 
 DAY = 86400.0
 NOW = 1000 * DAY + 3600.0  # one hour into a day
@@ -43,16 +45,8 @@ def record(table_id: int, players, totals, *, match_no: int = 1, guild: int | No
                        tuple(rated_seats))
 
 
-@pytest.fixture
-async def store(tmp_path):
-    s = await Store.open(tmp_path / "r.db")
-    yield s
-    await s.close()
-
-
-async def _rows(store: Store, table: str) -> list[tuple]:
-    async with store.db.execute(f"SELECT * FROM {table} ORDER BY 1, 2, 3, 4") as cur:
-        return [tuple(r) for r in await cur.fetchall()]
+async def _rows(store: StoreAPI, table: str) -> list[tuple]:
+    return await rows(store, f"SELECT * FROM {table} ORDER BY 1, 2, 3, 4")
 
 
 async def test_a_match_recorded_twice_counts_once(store):
@@ -83,16 +77,14 @@ async def test_ratings_move_the_winner_up_and_the_last_down(store):
         await tx.record_match(record(1, [human(1), human(2), human(3)], [300, 1000, -20]), NOW)
     board, _ = await store.leaderboard(1, Metric.RATING, preset="russian")
     assert [r.user_id for r in board] == [2, 1, 3]
-    async with store.db.execute("SELECT player_id, mu FROM ratings ORDER BY mu") as cur:
-        mus = [r[1] for r in await cur.fetchall()]
+    mus = [r[1] for r in await rows(store, "SELECT player_id, mu FROM ratings ORDER BY mu")]
     assert mus[0] < 25 < mus[2]  # a newcomer's mu is 25
     assert board[0].value == pytest.approx(mus[2] - 3 * (await _sigma(store, board[0])))
 
 
 async def _sigma(store, row) -> float:
-    async with store.db.execute("SELECT sigma FROM ratings WHERE player_id = ?",
-                                (row.player_id,)) as cur:
-        return (await cur.fetchone())[0]
+    return (await rows(store, "SELECT sigma FROM ratings WHERE player_id = ?",
+                       (row.player_id,)))[0][0]
 
 
 async def test_only_rated_seats_are_rated(store):
@@ -226,12 +218,13 @@ async def _boards(store, guild: int) -> list:
     return out
 
 
-async def test_remove_match_recomputes_as_if_it_never_counted(tmp_path):
+async def test_remove_match_recomputes_as_if_it_never_counted(new_database):
     recs = [record(10 + i, [human(a), human(b), human(c)], totals, at=NOW - (9 - i) * 3600)
             for i, (a, b, c, totals) in enumerate([
                 (1, 2, 3, [1000, 5, 0]), (2, 3, 4, [1000, 20, 10]), (1, 3, 4, [0, 1000, 9]),
                 (1, 2, 4, [1000, 0, 50]), (2, 3, 1, [1000, 3, 500]), (4, 1, 2, [1000, 0, 0])])]
-    full, fresh = await Store.open(tmp_path / "a.db"), await Store.open(tmp_path / "b.db")
+    full = await open_store(await new_database())
+    fresh = await open_store(await new_database())
     try:
         async with full.transaction() as tx:
             ids = [await tx.record_match(r, NOW) for r in recs]
@@ -339,11 +332,10 @@ async def test_players_and_seats(store):
         await tx.save_seats(tid, [SeatRow(0, 1, "Renamed"), SeatRow(1, None, "Bot", True, "easy")])
     assert again[:2] == ids and again[2] not in ids
     assert await store.player_id_of(1) == ids[0] and await store.player_id_of(2) is None
-    async with store.db.execute("SELECT name, first_seen, last_seen FROM players WHERE id = ?",
-                                (ids[0],)) as cur:
-        assert tuple(await cur.fetchone()) == ("Renamed", 10.0, 20.0)
-    async with store.db.execute("SELECT player_id FROM seats ORDER BY seat") as cur:
-        assert [r[0] for r in await cur.fetchall()] == [ids[0], again[2]]
+    assert await rows(store, "SELECT name, first_seen, last_seen FROM players WHERE id = ?",
+                      (ids[0],)) == [("Renamed", 10.0, 20.0)]
+    assert [r[0] for r in await rows(store, "SELECT player_id FROM seats ORDER BY seat")] == [
+        ids[0], again[2]]
 
 
 async def test_guild_settings(store):
@@ -360,10 +352,10 @@ async def test_guild_settings(store):
     assert (await store.guild_settings(6)).ai_rated is False
 
 
-async def test_guild_settings_read_after_a_write_are_the_new_ones(tmp_path):
+async def test_guild_settings_read_after_a_write_are_the_new_ones(database):
     """Settings are kept once read; a transaction that writes them makes the next read fresh
     (and a rolled-back one leaves the old ones)."""
-    store = await Store.open(tmp_path / "s.db")
+    store = await open_store(database)
     try:
         assert (await store.guild_settings(5)).default_preset == "russian"
         async with store.transaction() as tx:

@@ -1,4 +1,7 @@
-"""Opening a database that cannot be used: a clear error and no thread left behind."""
+"""Opening a database that cannot be used: a clear error and no thread left behind.
+
+SQLite only: these are the file's own failures (PostgreSQL's are in
+tests/tables/test_pg_outage.py and test_startup.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""``python -m bot db check`` and ``db backup`` against real database files."""
+"""``python -m bot db check`` and ``db backup`` against real database files (SQLite only,
+apart from the PostgreSQL check at the end)."""
 
 from __future__ import annotations
 
@@ -13,11 +14,12 @@ from bot.game.dealing import new_match, random_deal
 from bot.game.engine import apply, legal_actions
 from bot.game.presets import preset
 from bot.game.serialize import move_to_json
-from bot.store import Store, migrations
+from bot.store import Store, StoreAPI, migrations, open_store
 from bot.store.maintenance import MaintenanceError, backup_database, check_database
+from tests.pgserver import free_port
 
 
-async def playing_table(store: Store, channel: int, *, actions: int = 6) -> tuple[int, int]:
+async def playing_table(store: StoreAPI, channel: int, *, actions: int = 6) -> tuple[int, int]:
     """A live table in the middle of its first match (dealt, a few legal moves); (id, moves)."""
     rules = preset("russian")
     state = new_match(rules, 0)
@@ -192,3 +194,29 @@ def test_backup_of_a_missing_database_creates_nothing(tmp_path):
     with pytest.raises(MaintenanceError, match="no database file"):
         backup_database(tmp_path / "missing.db", tmp_path / "copy.db")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_postgresql_check_reports_the_schema_and_replays_live_tables(pg_server, capsys):
+    """db check on a postgresql:// URL: schema version, live tables, set-aside moves."""
+    async def build() -> str:
+        url = await pg_server.new_database()
+        store = await open_store(url)
+        await playing_table(store, 1)
+        await playing_table(store, 2)
+        await store.close()
+        return url
+    url = asyncio.run(build())
+    code, out, _ = run(capsys, "db", "check", "--database", url)
+    assert code == 0, out
+    assert "password" not in out and f"127.0.0.1:{pg_server.port}/" in out
+    assert f"Schema: version {len(migrations())} (up to date)" in out
+    assert "Live tables: 2, each replays cleanly" in out
+    assert out.rstrip().endswith("Healthy.")
+    code, _, err = run(capsys, "db", "backup", "copy.db", "--database", url)
+    assert code == 1 and "pg_dump" in err
+
+
+def test_postgresql_check_of_a_server_that_is_not_there(capsys):
+    code, out, _ = run(capsys, "db", "check", "--database",
+                       f"postgresql://nobody@127.0.0.1:{free_port()}/tysiac")
+    assert code == 1 and "cannot be reached" in out and "Traceback" not in out

@@ -1,13 +1,17 @@
-"""Databases of every earlier schema version, with data, upgrade in place."""
+"""Databases of every earlier schema version, with data, upgrade in place; the loader picks
+each database's own file where the dialects disagree."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
 
+import asyncpg
 import pytest
 
-from bot.store import HandLine, MatchRecord, PlayerKind, PlayerRef, Store, migrations
+from bot.store import HandLine, MatchRecord, PlayerKind, PlayerRef, Store, migrations, open_store
+from bot.store import _store as store_module
+from tests.databases import rows
 
 
 def _build(path, version: int) -> None:
@@ -44,7 +48,8 @@ def _build(path, version: int) -> None:
 
 
 @pytest.mark.parametrize("version", range(1, len(migrations())))
-async def test_upgrade_in_place_from_every_earlier_version(tmp_path, version):
+async def test_sqlite_upgrade_in_place_from_every_earlier_version(tmp_path, version):
+    """SQLite only: files of every earlier version exist in the wild (PostgreSQL below)."""
     path = tmp_path / "old.db"
     _build(path, version)
     store = await Store.open(path)
@@ -85,10 +90,64 @@ async def test_upgrade_in_place_from_every_earlier_version(tmp_path, version):
         await store.close()
 
 
-async def test_a_new_database_gets_every_migration(tmp_path):
-    store = await Store.open(tmp_path / "new.db")
+async def test_a_new_database_gets_every_migration(database):
+    store = await open_store(database)
     try:
-        assert await store.user_version() == len(migrations())
+        assert await store.schema_version() == len(migrations())
         assert (await store.guild_settings(5)).default_preset == "russian"
     finally:
         await store.close()
+
+
+async def test_postgresql_upgrade_in_place_from_every_earlier_version(pg_server):
+    """A PostgreSQL database left at each earlier version (with tables, seats and a move)
+    gets the rest, recorded in schema_version, and keeps its rows."""
+    for version in range(1, len(migrations())):
+        url = await pg_server.new_database()
+        conn = await asyncpg.connect(url)
+        try:
+            await conn.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY,"
+                               " name TEXT NOT NULL, applied_at DOUBLE PRECISION NOT NULL)")
+            for number, name, sql in migrations("postgresql")[:version]:
+                await conn.execute(sql)
+                await conn.execute("INSERT INTO schema_version VALUES ($1, $2, 0)", number, name)
+            await conn.execute(
+                "INSERT INTO tables (id, guild_id, channel_id, host_id, preset, rules, status,"
+                " created_at, updated_at, last_human_at) VALUES"
+                " (1, 7, 70, 11, 'russian', '{}', 'playing', 10, 50, 50)")
+            await conn.executemany(
+                "INSERT INTO seats (table_id, seat, user_id, name, is_ai, ai_level)"
+                " VALUES ($1, $2, $3, $4, $5, $6)",
+                [(1, 0, 2**62, "Ann", 0, ""), (1, 1, None, "Bot", 1, "hard")])
+            await conn.execute("INSERT INTO moves (table_id, match_no, seq, move, created_at)"
+                               " VALUES (1, 1, 0, '{\"verb\": \"pass\"}', 61)")
+        finally:
+            await conn.close()
+        store = await open_store(url)
+        try:
+            assert await store.schema_version() == len(migrations())
+            table = await store.table(1)
+            assert table is not None and [s.user_id for s in table.seats] == [2**62, None]
+            assert [m.raw for m in await store.moves(1, 1)] == ['{"verb": "pass"}']
+            assert await rows(store, "SELECT kind, user_id, level, name FROM players"
+                                     " ORDER BY kind") == [("ai", None, "hard", "Bot"),
+                                                           ("human", 2**62, "", "Ann")]
+            assert [r[0] for r in await rows(
+                store, "SELECT version FROM schema_version ORDER BY version")] == list(
+                range(1, len(migrations()) + 1))
+        finally:
+            await store.close()
+
+
+def test_each_database_gets_its_own_file_where_there_is_one(tmp_path, monkeypatch):
+    """NNN_name.pg.sql replaces NNN_name.sql on PostgreSQL; a plain file serves both (as
+    an ALTER TABLE that both dialects read)."""
+    (tmp_path / "001_first.sql").write_text("sqlite text")
+    (tmp_path / "001_first.pg.sql").write_text("postgresql text")
+    (tmp_path / "002_both.sql").write_text("ALTER TABLE t ADD COLUMN x INTEGER")
+    monkeypatch.setattr(store_module, "MIGRATIONS_DIR", tmp_path)
+    assert migrations() == [(1, "first", "sqlite text"),
+                            (2, "both", "ALTER TABLE t ADD COLUMN x INTEGER")]
+    assert migrations("postgresql") == [(1, "first", "postgresql text"),
+                                        (2, "both", "ALTER TABLE t ADD COLUMN x INTEGER")]
+    assert [v for v, _, _ in migrations("postgresql")] == [1, 2]

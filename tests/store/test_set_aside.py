@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
-from bot.store import Store
+from bot.store import StoreAPI, open_store
+from tests.databases import execute
 
 MOVES = [({"seat": 0, "verb": "pass"}, 1), ({"seat": 1, "verb": "pass"}, 2),
          ({"seat": 2, "verb": "pass"}, 3), ({"seat": 0, "verb": "pass"}, 1)]
 
 
-async def table_with_moves(path) -> tuple[Store, int]:
-    store = await Store.open(path)
+async def table_with_moves(database: str) -> tuple[StoreAPI, int]:
+    store = await open_store(database)
     async with store.transaction() as tx:
         tid = await tx.create_table(guild_id=1, channel_id=7, host_id=1, preset="russian",
                                     rules={}, timer=0, now=1.0)
@@ -22,18 +21,15 @@ async def table_with_moves(path) -> tuple[Store, int]:
     return store, tid
 
 
-def damage(path, tid: int, seq: int, text: str) -> None:
-    db = sqlite3.connect(path)
-    with db:
-        db.execute("UPDATE moves SET move = ? WHERE table_id = ? AND seq = ?", (text, tid, seq))
-    db.close()
+async def damage(database: str, tid: int, seq: int, text: str) -> None:
+    await execute(database, "UPDATE moves SET move = ? WHERE table_id = ? AND seq = ?",
+                  (text, tid, seq))
 
 
-async def test_a_row_that_is_not_json_reads_as_none_with_its_text(tmp_path):
-    path = tmp_path / "t.db"
-    store, tid = await table_with_moves(path)
-    damage(path, tid, 2, '{"seat": 2, "verb": "pa')
-    damage(path, tid, 3, "[1, 2]")  # JSON, but not a move object
+async def test_a_row_that_is_not_json_reads_as_none_with_its_text(database):
+    store, tid = await table_with_moves(database)
+    await damage(database, tid, 2, '{"seat": 2, "verb": "pa')
+    await damage(database, tid, 3, "[1, 2]")  # JSON, but not a move object
     rows = await store.moves(tid, 1)
     assert [r.move for r in rows] == [MOVES[0][0], MOVES[1][0], None, None]
     assert rows[2].raw == '{"seat": 2, "verb": "pa' and rows[3].raw == "[1, 2]"
@@ -41,10 +37,9 @@ async def test_a_row_that_is_not_json_reads_as_none_with_its_text(tmp_path):
     await store.close()
 
 
-async def test_set_aside_moves_keeps_the_rows_and_shortens_the_log(tmp_path):
-    path = tmp_path / "t.db"
-    store, tid = await table_with_moves(path)
-    damage(path, tid, 2, "not json")
+async def test_set_aside_moves_keeps_the_rows_and_shortens_the_log(database):
+    store, tid = await table_with_moves(database)
+    await damage(database, tid, 2, "not json")
     async with store.transaction() as tx:
         count = await tx.set_aside_moves(tid, 1, 2, "move 2 is not JSON", now=9.0)
     assert count == 2
@@ -61,8 +56,8 @@ async def test_set_aside_moves_keeps_the_rows_and_shortens_the_log(tmp_path):
     await store.close()
 
 
-async def test_set_aside_belongs_to_the_callers_transaction(tmp_path):
-    store, tid = await table_with_moves(tmp_path / "t.db")
+async def test_set_aside_belongs_to_the_callers_transaction(database):
+    store, tid = await table_with_moves(database)
     with pytest.raises(RuntimeError):
         async with store.transaction() as tx:
             assert await tx.set_aside_moves(tid, 1, 0, "test", now=9.0) == 4
@@ -72,8 +67,8 @@ async def test_set_aside_belongs_to_the_callers_transaction(tmp_path):
     await store.close()
 
 
-async def test_set_aside_of_another_match_or_past_the_end_moves_nothing(tmp_path):
-    store, tid = await table_with_moves(tmp_path / "t.db")
+async def test_set_aside_of_another_match_or_past_the_end_moves_nothing(database):
+    store, tid = await table_with_moves(database)
     async with store.transaction() as tx:
         assert await tx.set_aside_moves(tid, 2, 0, "test", now=9.0) == 0
         assert await tx.set_aside_moves(tid, 1, 4, "test", now=9.0) == 0

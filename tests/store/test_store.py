@@ -1,33 +1,43 @@
-"""The store against a real SQLite file."""
+"""The store on both databases (a real SQLite file, a real PostgreSQL server)."""
 
 from __future__ import annotations
 
 import sqlite3
 
+import asyncpg
 import pytest
 
 from bot.game.dealing import new_match, random_deal
 from bot.game.engine import apply
 from bot.game.presets import preset
 from bot.game.serialize import move_from_json, move_to_json
-from bot.store import ChannelTaken, SeatRow, Store, migrations
+from bot.store import ChannelTaken, SeatRow, Store, migrations, open_store
 
 
-async def test_migrations_set_user_version_and_wal(tmp_path):
+async def test_migrations_set_the_schema_version(database):
+    store = await open_store(database)
+    try:
+        assert await store.schema_version() == len(migrations()) >= 1
+    finally:
+        await store.close()
+    again = await open_store(database)  # idempotent
+    assert await again.schema_version() == len(migrations())
+    await again.close()
+
+
+async def test_sqlite_only_wal_and_user_version(tmp_path):
+    """SQLite only: the file is in WAL mode and its user_version is the schema version."""
     store = await Store.open(tmp_path / "t.db")
     try:
-        assert await store.user_version() == len(migrations()) >= 1
+        assert await store.user_version() == len(migrations())
         async with store.db.execute("PRAGMA journal_mode") as cur:
             assert (await cur.fetchone())[0] == "wal"
     finally:
         await store.close()
-    again = await Store.open(tmp_path / "t.db")  # idempotent
-    assert await again.migrate() == len(migrations())
-    await again.close()
 
 
-async def test_one_live_table_per_channel(tmp_path):
-    store = await Store.open(tmp_path / "t.db")
+async def test_one_live_table_per_channel(database):
+    store = await open_store(database)
     async with store.transaction() as tx:
         tid = await tx.create_table(guild_id=1, channel_id=10, host_id=5, preset="russian",
                                     rules={}, timer=0, now=1.0)
@@ -44,11 +54,10 @@ async def test_one_live_table_per_channel(tmp_path):
     await store.close()
 
 
-async def test_moves_round_trip_and_rollback(tmp_path):
+async def test_moves_round_trip_and_rollback(database):
     import random
 
-    path = tmp_path / "t.db"
-    store = await Store.open(path)
+    store = await open_store(database)
     rules = preset("russian")
     async with store.transaction() as tx:
         tid = await tx.create_table(guild_id=None, channel_id=1, host_id=1, preset="russian",
@@ -66,12 +75,12 @@ async def test_moves_round_trip_and_rollback(tmp_path):
         async with store.transaction() as tx:
             await tx.append_moves(tid, 1, len(moves), [({"seat": 0, "verb": "pass"}, 1)], 2.0)
             raise RuntimeError("boom")
-    with pytest.raises(sqlite3.IntegrityError):  # seq is unique: no double append
+    with pytest.raises((sqlite3.IntegrityError, asyncpg.UniqueViolationError)):  # seq unique
         async with store.transaction() as tx:
             await tx.append_moves(tid, 1, 0, [({"seat": 0, "verb": "pass"}, 1)], 2.0)
     await store.close()
 
-    store = await Store.open(path)
+    store = await open_store(database)
     rows = await store.moves(tid, 1)
     assert [move_from_json(r.move) for r in rows] == moves
     table = await store.table(tid)

@@ -1,4 +1,5 @@
-"""A table service over a real SQLite file, a fake clock, and a helper that plays."""
+"""A table service over a real database (a SQLite file unless a test gives a postgresql://
+URL), a fake clock, and a helper that plays."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from bot.ai.simple import SimplePlayer
-from bot.store import Store
+from bot.store import StoreAPI, open_store
 from bot.tables import Actor, FakeClock, TableService, Update
 
 ANN, BOB, CID, DOT = (Actor(1, "Ann", can_manage=True), Actor(2, "Bob"), Actor(3, "Cid"),
@@ -19,7 +20,7 @@ ANN, BOB, CID, DOT = (Actor(1, "Ann", can_manage=True), Actor(2, "Bob"), Actor(3
 class Harness:
     path: str
     clock: FakeClock
-    store: Store
+    store: StoreAPI
     service: TableService
     updates: list[Update] = field(default_factory=list)
 
@@ -35,7 +36,7 @@ class Harness:
 
 async def make_harness(path: str, clock: FakeClock | None = None, **kw) -> Harness:
     clock = clock or FakeClock()
-    store = await Store.open(path)
+    store = await open_store(path)
     h = Harness(path, clock, store, None)  # type: ignore[arg-type]
     kw.setdefault("ai_delay", 0.0)
     kw.setdefault("ai_in_thread", False)

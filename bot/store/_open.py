@@ -1,0 +1,29 @@
+"""One way in: a database setting (a file path, or a postgresql:// URL) to an open store."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.store._health import check_database_path
+from bot.store._interface import StoreAPI
+from bot.store._pg import CONNECT_DELAYS, PgStore, check_database_url, is_database_url
+from bot.store._store import Store
+
+
+def check_database(database: str) -> None:
+    """Raise :class:`DatabaseUnusable` (one line) if ``database`` cannot be what it says:
+    a URL that is not postgresql://..., or a file path that cannot be opened."""
+    if is_database_url(database):
+        check_database_url(database)
+    else:
+        check_database_path(database)
+
+
+async def open_store(database: str, *,
+                     connect_delays: Sequence[float] = CONNECT_DELAYS) -> StoreAPI:
+    """Open (creating and migrating) the database: PostgreSQL for a ``postgresql://`` URL,
+    else the SQLite file at that path. ``connect_delays``: seconds between tries to reach a
+    PostgreSQL server that is not up yet."""
+    if is_database_url(database):
+        return await PgStore.open(database, connect_delays=connect_delays)
+    return await Store.open(database)

@@ -1,0 +1,339 @@
+"""The PostgreSQL store (asyncpg, a connection pool): the same interface as the SQLite one.
+
+Chosen by ``DATABASE_URL=postgresql://...``. Several bot processes may share the database,
+so nothing here assumes a single writer: guild settings are read each time (no cache to go
+stale when another process writes them), and the record's writes lock what they read (see
+:mod:`bot.store._pg_recording`). A server that is not reachable turns into
+:class:`StoreUnavailable`: the transaction is not committed and the caller says so; the pool
+connects again by itself once the server is back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+from urllib.parse import urlsplit
+
+import asyncpg
+
+from bot.store._community import GuildSettings
+from bot.store._community_reads import RecordReads
+from bot.store._health import DatabaseUnusable
+from bot.store._interface import StoreUnavailable
+from bot.store._pg_recording import PgRecordWrites, _count
+from bot.store._records import SeatRow
+from bot.store._sql import to_pg
+from bot.store._status import TableStatus
+from bot.store._store import _TABLE_FIELDS, ChannelTaken, _dumps, migrations
+from bot.store._table_reads import TableReads
+
+log = logging.getLogger(__name__)
+# Seconds between tries to reach the server at start-up (then it gives up): about 3 min.
+CONNECT_DELAYS: tuple[float, ...] = (1, 2, 4, 8, 16, 30, 30, 30, 30, 30)
+_MIGRATION_LOCK = 0x7EA51000  # pg_advisory_xact_lock key: one process migrates at a time
+SCHEMES = ("postgresql", "postgres")
+
+
+def is_database_url(database: str) -> bool:
+    """Is ``database`` a URL (``scheme://...``) rather than a file path?"""
+    return "://" in database
+
+
+def describe_url(url: str) -> str:
+    """host:port/database of a URL, without the user and password (for messages)."""
+    try:
+        parts = urlsplit(url)
+        where = f"{parts.hostname or 'localhost'}:{parts.port or 5432}"
+        return f"{where}{parts.path or '/'}"
+    except ValueError:
+        return "(unparsable URL)"
+
+
+def check_database_url(url: str) -> None:
+    """Raise :class:`DatabaseUnusable` (one line) unless ``url`` is a postgresql:// URL."""
+    scheme = url.split("://", 1)[0].lower()
+    if scheme not in SCHEMES:
+        raise DatabaseUnusable(
+            f"DATABASE_URL must start with postgresql:// (not {scheme[:20]!r}://): "
+            f"postgresql://user:password@host:5432/database, or leave it empty to use "
+            f"SQLite at DATABASE_PATH.")
+    try:
+        parts = urlsplit(url)
+        _ = parts.port  # raises on a port that is not a number
+    except ValueError as exc:
+        raise DatabaseUnusable(
+            f"DATABASE_URL cannot be read ({exc}): write it as "
+            f"postgresql://user:password@host:5432/database.") from None
+    if not parts.path.strip("/") and not parts.query:
+        raise DatabaseUnusable(
+            "DATABASE_URL names no database: write it as "
+            "postgresql://user:password@host:5432/database.")
+
+
+def is_outage(exc: BaseException) -> bool:
+    """Does ``exc`` say the server cannot be reached (as opposed to a bad statement)?"""
+    if isinstance(exc, StoreUnavailable | OSError | TimeoutError
+                  | asyncpg.PostgresConnectionError
+                  | asyncpg.exceptions.OperatorInterventionError
+                  | asyncpg.exceptions.ConnectionDoesNotExistError):
+        return True
+    return isinstance(exc, asyncpg.InterfaceError) and "closed" in str(exc)
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc).splitlines()[0][:160] if str(exc) else ""
+    return text or type(exc).__name__
+
+
+class PgTx(PgRecordWrites):
+    """Writes inside one PostgreSQL transaction (see :meth:`PgStore.transaction`)."""
+
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        self.conn = conn
+        self.settings_changed: set[int] = set()
+
+    async def create_table(self, *, guild_id: int | None, channel_id: int, host_id: int,
+                           preset: str, rules: dict[str, Any], timer: int, now: float,
+                           locale: str = "") -> int:
+        try:
+            async with self.conn.transaction():  # a savepoint: the caller's tx lives on
+                return int(await self.conn.fetchval(
+                    "INSERT INTO tables (guild_id, channel_id, host_id, preset, rules, timer,"
+                    " status, created_at, updated_at, last_human_at, locale)"
+                    " VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11) RETURNING id",
+                    guild_id, channel_id, host_id, preset, _dumps(rules), timer,
+                    TableStatus.SEATING.value, now, now, now, locale))
+        except asyncpg.UniqueViolationError as exc:
+            raise ChannelTaken(channel_id) from exc
+
+    async def update_table(self, table_id: int, **changes: Any) -> None:
+        bad = set(changes) - _TABLE_FIELDS
+        if bad:
+            raise ValueError(f"not table fields: {sorted(bad)}")
+        if "rules" in changes:
+            changes["rules"] = _dumps(changes["rules"])
+        cols = ", ".join(f"{k} = ?" for k in changes)
+        values = [str(v) if isinstance(v, TableStatus) else v for v in changes.values()]
+        sql = to_pg(f"UPDATE tables SET {cols} WHERE id = ?")
+        if "status" not in changes:  # only a new status can take a channel
+            await self.conn.execute(sql, *values, table_id)
+            return
+        try:
+            async with self.conn.transaction():
+                await self.conn.execute(sql, *values, table_id)
+        except asyncpg.UniqueViolationError as exc:
+            raise ChannelTaken(table_id) from exc
+
+    async def save_seats(self, table_id: int, seats: Sequence[SeatRow]) -> None:
+        await self.conn.execute("DELETE FROM seats WHERE table_id = $1", table_id)
+        await self.conn.executemany(
+            "INSERT INTO seats (table_id, seat, user_id, name, is_ai, ai_level, away, missed,"
+            " player_id) VALUES ($1,$2,$3,$4,$5,$6,$7,$8, CASE WHEN $5 = 1"
+            " THEN (SELECT id FROM players WHERE kind = 'ai' AND level = $6)"
+            " ELSE (SELECT id FROM players WHERE kind = 'human' AND user_id = $3) END)",
+            [(table_id, s.seat, s.user_id, s.name, int(s.is_ai), s.ai_level, int(s.away),
+              s.missed) for s in seats])
+
+    async def append_moves(self, table_id: int, match_no: int, first_seq: int,
+                           moves: Iterable[tuple[dict[str, Any], int | None]],
+                           now: float) -> None:
+        await self.conn.executemany(
+            "INSERT INTO moves (table_id, match_no, seq, move, user_id, created_at)"
+            " VALUES ($1,$2,$3,$4,$5,$6)",
+            [(table_id, match_no, first_seq + i, _dumps(m), uid, now)
+             for i, (m, uid) in enumerate(moves)])
+
+    async def set_aside_moves(self, table_id: int, match_no: int, from_seq: int, reason: str,
+                              now: float) -> int:
+        """Move this match's moves from ``from_seq`` on into ``set_aside_moves``; how many."""
+        await self.conn.execute(
+            "INSERT INTO set_aside_moves (table_id, match_no, seq, move, user_id, created_at,"
+            " reason, set_aside_at) SELECT table_id, match_no, seq, move, user_id, created_at,"
+            " $1, $2 FROM moves WHERE table_id = $3 AND match_no = $4 AND seq >= $5",
+            reason, now, table_id, match_no, from_seq)
+        return _count(await self.conn.execute(
+            "DELETE FROM moves WHERE table_id = $1 AND match_no = $2 AND seq >= $3",
+            table_id, match_no, from_seq))
+
+    async def start_match(self, table_id: int, match_no: int, *, rules: dict[str, Any],
+                          dealer: int, seats: list[dict[str, Any]], now: float) -> None:
+        await self.conn.execute(
+            "INSERT INTO matches (table_id, match_no, rules, dealer, seats, status, started_at)"
+            " VALUES ($1,$2,$3,$4,$5,'playing',$6)",
+            table_id, match_no, _dumps(rules), dealer, _dumps(seats), now)
+
+    async def finish_match(self, table_id: int, match_no: int, *, status: str,
+                           winners: Sequence[int], totals: Sequence[int], now: float) -> None:
+        await self.conn.execute(
+            "UPDATE matches SET status = $1, winners = $2, totals = $3, finished_at = $4"
+            " WHERE table_id = $5 AND match_no = $6",
+            status, _dumps(list(winners)), _dumps(list(totals)), now, table_id, match_no)
+
+    async def add_look(self, table_id: int, match_no: int, hand_no: int, seat: int,
+                       now: float) -> None:
+        """``seat`` looked at his cards in this hand (no blind bids for him any more)."""
+        await self.conn.execute(
+            "INSERT INTO looks (table_id, match_no, hand_no, seat, created_at)"
+            " VALUES ($1,$2,$3,$4,$5) ON CONFLICT DO NOTHING",
+            table_id, match_no, hand_no, seat, now)
+
+    async def add_hand(self, table_id: int, match_no: int, hand_no: int,
+                       result: dict[str, Any], now: float) -> None:
+        await self.conn.execute(
+            "INSERT INTO hands (table_id, match_no, hand_no, result, created_at)"
+            " VALUES ($1,$2,$3,$4,$5) ON CONFLICT (table_id, match_no, hand_no) DO UPDATE"
+            " SET result = EXCLUDED.result, created_at = EXCLUDED.created_at",
+            table_id, match_no, hand_no, _dumps(result), now)
+
+
+class PgStore(TableReads, RecordReads):
+    """Open with ``await PgStore.open(url)``; close with ``await store.close()``."""
+
+    dialect = "postgresql"
+    cache_settings = False  # other processes may change them: read each time
+
+    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+        self.pool = pool
+        self.where = describe_url(url)
+        self.settings_cache: dict[int, GuildSettings] = {}  # stays empty (see above)
+
+    @classmethod
+    async def open(cls, url: str, *, connect_delays: Sequence[float] = CONNECT_DELAYS,
+                   max_size: int = 10) -> PgStore:
+        """Connect (waiting for a server that is not up yet, see ``connect_delays``) and
+        migrate; :class:`DatabaseUnusable` with one line if it cannot be used."""
+        check_database_url(url)
+        where = describe_url(url)
+        delays = list(connect_delays)
+        while True:
+            try:
+                pool = await asyncpg.create_pool(url, min_size=1, max_size=max_size,
+                                                 timeout=10, command_timeout=60)
+                break
+            except Exception as exc:
+                if not is_outage(exc) or not delays:
+                    raise DatabaseUnusable(
+                        f"PostgreSQL at {where} cannot be used ({_reason(exc)}): check "
+                        f"DATABASE_URL and that the server is running.") from None
+                delay = delays.pop(0)
+                log.warning("PostgreSQL at %s is not reachable (%s); trying again in %g s",
+                            where, _reason(exc), delay)
+                await asyncio.sleep(delay)
+        store = cls(pool, url)
+        try:
+            await store.migrate()
+        except BaseException as exc:
+            await pool.close()
+            if isinstance(exc, Exception) and (
+                    is_outage(exc) or isinstance(exc, asyncpg.PostgresError)):
+                raise DatabaseUnusable(
+                    f"PostgreSQL at {where} could not be prepared ({_reason(exc)}): check "
+                    f"that the user of DATABASE_URL may create tables there.") from None
+            raise
+        return store
+
+    async def close(self) -> None:
+        try:
+            await asyncio.wait_for(self.pool.close(), 10)
+        except Exception:  # a connection that does not answer: do not wait for it
+            self.pool.terminate()
+
+    async def schema_version(self) -> int:
+        """The number of the last migration applied (``schema_version`` table)."""
+        row = await self._one(
+            "SELECT COALESCE(MAX(version), 0) FROM schema_version", ())
+        return int(row[0]) if row else 0
+
+    async def migrate(self) -> int:
+        """Apply the migrations not yet in ``schema_version``; the new version."""
+        async with self.pool.acquire() as c, c.transaction():
+            await c.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
+            await c.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY,"
+                " name TEXT NOT NULL, applied_at DOUBLE PRECISION NOT NULL)")
+            version = int(await c.fetchval(
+                "SELECT COALESCE(MAX(version), 0) FROM schema_version"))
+            for number, name, sql in migrations("postgresql"):
+                if number <= version:
+                    continue
+                await c.execute(sql)
+                await c.execute("INSERT INTO schema_version VALUES ($1, $2, $3)",
+                                number, name, time.time())
+                version = number
+        return version
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[PgTx]:
+        """One write transaction, committed on success and rolled back on error.
+
+        Committed on the server when the ``async with`` block is left: callers answer only
+        after that. :class:`StoreUnavailable` if the server went away (nothing committed)."""
+        conn, tr = await self._begin()
+        try:
+            tx = PgTx(conn)
+            try:
+                yield tx
+            except BaseException as exc:
+                try:
+                    await tr.rollback()
+                except Exception:
+                    conn.terminate()  # the pool replaces it
+                if isinstance(exc, Exception) and is_outage(exc):
+                    raise StoreUnavailable(self._gone(exc)) from exc
+                raise
+            try:
+                await tr.commit()
+            except Exception as exc:
+                if is_outage(exc):
+                    # Not known whether the COMMIT reached the server: the caller must not
+                    # answer as if it had (a restart replays whatever did commit).
+                    raise StoreUnavailable(self._gone(exc)) from exc
+                raise
+        finally:
+            await self.pool.release(conn)
+
+    async def _begin(self) -> tuple[asyncpg.Connection, Any]:
+        """A pooled connection in a new transaction; a connection the server dropped is
+        replaced once (after a restart of the server the pool still holds the old ones)."""
+        for attempt in (1, 2):
+            try:
+                conn = await self.pool.acquire()
+            except Exception as exc:
+                if is_outage(exc):
+                    raise StoreUnavailable(self._gone(exc)) from exc
+                raise
+            try:
+                tr = conn.transaction()
+                await tr.start()
+                return conn, tr
+            except Exception as exc:
+                await self.pool.release(conn)
+                if not is_outage(exc):
+                    raise
+                if attempt == 2:
+                    raise StoreUnavailable(self._gone(exc)) from exc
+        raise AssertionError("unreachable")
+
+    def _gone(self, exc: BaseException) -> str:
+        return f"PostgreSQL at {self.where} is not reachable ({_reason(exc)})"
+
+    async def _one(self, sql: str, args: Sequence[Any]) -> Any:
+        rows = await self._all(sql, args)
+        return rows[0] if rows else None
+
+    async def _all(self, sql: str, args: Sequence[Any]) -> list[Any]:
+        # A read can be tried again: once, for a pooled connection the server dropped.
+        for attempt in (1, 2):
+            try:
+                return list(await self.pool.fetch(to_pg(sql), *args))
+            except Exception as exc:
+                if not is_outage(exc):
+                    raise
+                if attempt == 2:
+                    raise StoreUnavailable(self._gone(exc)) from exc
+        raise AssertionError("unreachable")
+

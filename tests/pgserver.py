@@ -1,0 +1,112 @@
+"""A throwaway PostgreSQL server for tests: Debian's binaries, a temporary folder, a free
+loopback port, trust authentication; a fresh database per test (CREATE DATABASE is fast).
+
+Used by the fixtures in tests/conftest.py; any test package may start its own server too
+(the fault tests stop and start theirs)."""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import itertools
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+from pathlib import Path
+
+import asyncpg
+
+INSTALL_HINT = ("install Debian's PostgreSQL server (apt-get install postgresql; "
+                "`make test` does it through scripts/system-packages)")
+
+
+class PgUnavailable(Exception):
+    """No PostgreSQL server can be started here; the message says what is missing."""
+
+
+def find_bin() -> Path:
+    """The folder of initdb and pg_ctl (the newest Debian version, else PATH)."""
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"),
+                   key=lambda p: int(Path(p).parts[-3]) if Path(p).parts[-3].isdigit() else 0)
+    if found:
+        return Path(found[-1]).parent
+    on_path = shutil.which("initdb")
+    if on_path:
+        return Path(on_path).parent
+    raise PgUnavailable(f"PostgreSQL's initdb and pg_ctl were not found: {INSTALL_HINT}.")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class PgServer:
+    """One server process; ``await new_database()`` gives a URL of an empty database."""
+
+    def __init__(self, *, durable: bool = False) -> None:
+        self.durable = durable  # fsync and synchronous commits, as a production server
+        self.bin = find_bin()
+        self.root = Path(tempfile.mkdtemp(prefix="tysiac-pg-"))
+        self.data = self.root / "data"
+        self.port = free_port()
+        self._names = itertools.count(1)
+        self._as: list[str] = []
+        if os.geteuid() == 0:  # initdb refuses to run as root: the server runs as postgres
+            try:
+                user = pwd.getpwnam("postgres")
+            except KeyError:
+                raise PgUnavailable(
+                    f"the tests run as root and there is no 'postgres' user to run the "
+                    f"server as: {INSTALL_HINT}.") from None
+            os.chown(self.root, user.pw_uid, user.pw_gid)
+            self._as = ["runuser", "-u", "postgres", "--"]
+        try:
+            self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust",
+                      "-E", "UTF8", "--no-sync", "--no-instructions")
+            self.start()
+        except BaseException:
+            shutil.rmtree(self.root, ignore_errors=True)
+            raise
+
+    def _run(self, tool: str, *args: str) -> None:
+        cmd = [*self._as, str(self.bin / tool), *args]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False)
+        if done.returncode != 0:
+            tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
+            raise PgUnavailable(f"{tool} failed ({' / '.join(tail)}): {INSTALL_HINT}.")
+
+    def start(self) -> None:
+        """Start (or start again) the server on its port."""
+        opts = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c max_connections=200"
+        if not self.durable:  # tests need no crash safety of the machine, only speed
+            opts += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        self._run("pg_ctl", "-D", str(self.data), "-o", opts, "-l",
+                  str(self.root / "server.log"), "-w", "-t", "60", "start")
+
+    def stop(self, mode: str = "fast") -> None:
+        """Stop the server (``fast``: open connections are cut, as when a server goes down)."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
+
+    def url(self, database: str = "postgres") -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
+
+    async def new_database(self) -> str:
+        """A fresh, empty database; its URL."""
+        name = f"t{os.getpid()}_{next(self._names)}"
+        conn = await asyncpg.connect(self.url())
+        try:
+            await conn.execute(f'CREATE DATABASE "{name}" TEMPLATE template0')
+        finally:
+            await conn.close()
+        return self.url(name)
+
+    def close(self) -> None:
+        """Stop the server and remove its files."""
+        with contextlib.suppress(PgUnavailable, subprocess.TimeoutExpired):
+            self.stop("immediate")
+        shutil.rmtree(self.root, ignore_errors=True)
