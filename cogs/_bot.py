@@ -36,6 +36,7 @@ from bot.tables import (
     open_service,
 )
 from bot.watchdog import LoopWatchdog
+from bot.web import WebServer
 from cogs._ids import is_ours, known_verb
 from cogs._images import Images
 from cogs._lanes import Lanes
@@ -216,6 +217,7 @@ class TysiacBot(commands.AutoShardedBot):
                                    self._match_results, limit=settings.edit_limit,
                                    per=settings.edit_per, debounce=settings.edit_debounce)
         self._sweeper: asyncio.Task[None] | None = None
+        self.web: WebServer | None = None
         self.watchdog = LoopWatchdog(settings.stall_ms / 1000)
 
     @property
@@ -250,6 +252,17 @@ class TysiacBot(commands.AutoShardedBot):
         if s.sync_commands:
             await self._sync()
         self._sweeper = asyncio.create_task(self._service.run_sweeper(s.sweep_every))
+        if s.web_port is not None:
+            self.web = WebServer(self._service.records, host=s.web_host, port=s.web_port,
+                                 guild_info=self._guild_info)
+            await self.web.start()
+
+    def _guild_info(self, guild_id: int) -> tuple[str | None, str | None]:
+        """A guild's name and preferred language, for its web pages."""
+        guild = self.get_guild(guild_id)
+        if guild is None:
+            return None, None
+        return guild.name, str(guild.preferred_locale.value)
 
     async def _sync(self) -> None:
         gid = self.settings.dev_guild_id
@@ -273,6 +286,8 @@ class TysiacBot(commands.AutoShardedBot):
                  f"synced {synced}" if synced else "not synced (sync_commands is off)")
 
     async def close(self) -> None:
+        if self.web is not None:
+            await self.web.close()
         if self._sweeper is not None:
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

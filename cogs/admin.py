@@ -11,11 +11,14 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.tables import GuildSettings, TableError, TableService, presets
+from bot.web import page_url
 from cogs._bot import TysiacBot, actor_of, locale_of, ls, report_error
 from cogs._ids import ADMIN_TEMPLATE, admin_id
 
 PRESET_CHOICES = [app_commands.Choice(name=title[:100], value=name)
                   for name, title in presets()][:25]
+ON_OFF = [app_commands.Choice(name="on", value="on"),
+          app_commands.Choice(name="off", value="off")]
 
 
 class AdminButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ADMIN_TEMPLATE):
@@ -86,6 +89,22 @@ class Admin(commands.Cog):
     async def ai_rated(self, interaction: discord.Interaction[Any], count: bool) -> None:
         got = await self.service.records.set_defaults(actor_of(interaction), ai_rated=count)
         await self._say(interaction, settings_text(got, locale_of(interaction)))
+
+    @admin.command(name="web", description=ls("cmd.admin.web"))
+    @app_commands.describe(state=ls("cmd.admin.web.state"))
+    @app_commands.choices(state=ON_OFF)
+    async def web(self, interaction: discord.Interaction[Any],
+                  state: app_commands.Choice[str]) -> None:
+        got = await self.service.records.set_defaults(actor_of(interaction),
+                                                      web=state.value == "on")
+        loc, base = locale_of(interaction), self.bot.settings.web_base_url
+        if not got.web:
+            text = t("admin.web_off", loc)
+        elif base:
+            text = t("admin.web_on", loc, url=page_url(base, got.guild_id))
+        else:
+            text = t("admin.web_on_no_url", loc)
+        await self._say(interaction, text)
 
     @admin.command(name="reset", description=ls("cmd.admin.reset"))
     async def reset(self, interaction: discord.Interaction[Any]) -> None:

@@ -18,6 +18,7 @@ from bot.store import (
 )
 from bot.tables._autoplay import Gate
 from bot.tables._catalog import RulesSummary, ai_levels, presets
+from bot.tables._hands import HandReplay, Step
 from bot.tables._inputs import (
     amount_from_text,
     card_from_text,
@@ -29,6 +30,7 @@ from bot.tables._log import result_json
 from bot.tables._model import Actor, Notice, Outcome, Seat, Table, TableError, Update
 from bot.tables._offers import Offer
 from bot.tables._open import open_service
+from bot.tables._public import MatchPage, NotShown, PlayerPage, PublicHand, PublicRecords
 from bot.tables._records import Export, Page, Period, Records, Scope, Sheet
 from bot.tables._service import DEFAULT_TIMER, Listener, TableService
 from bot.tables.clock import Clock, FakeClock, RealClock
@@ -42,22 +44,29 @@ __all__ = [
     "FakeClock",
     "Gate",
     "GuildSettings",
+    "HandReplay",
     "LeaderRow",
     "Listener",
     "MatchInfo",
+    "MatchPage",
     "Metric",
+    "NotShown",
     "Notice",
     "Offer",
     "Outcome",
     "Page",
     "Period",
+    "PlayerPage",
     "Profile",
+    "PublicHand",
+    "PublicRecords",
     "RealClock",
     "Records",
     "RulesSummary",
     "Scope",
     "Seat",
     "Sheet",
+    "Step",
     "Table",
     "TableError",
     "TableService",
