@@ -105,6 +105,7 @@ class WebServer:
         self.app.router.add_get(f"{m}/scenario.json", self.scenario)
         self.app.router.add_get(f"{m}/h/{{hand:[1-9][0-9]{{0,3}}}}", self.hand)
         self.app.router.add_get("/img/{hash:[0-9a-f]{20}}.png", self.image)
+        self.app.router.add_get("/favicon.ico", self.icon)
         self.app.router.add_get("/s/{digest:[0-9a-f]{12}}/{name:[a-z.]+}", self.asset)
         self._runner: web.AppRunner | None = None
 
@@ -278,6 +279,13 @@ class WebServer:
             raise NotShown("image")
         return web.Response(body=data, content_type="image/png",
                             headers={"Cache-Control": FOREVER})
+
+    async def icon(self, request: web.Request) -> web.Response:
+        """The browser's tab icon: the card back."""
+        await self.pictures.ready()
+        data = self.pictures.by_hash[self.pictures.url(None).split("/")[-1][:-4]]
+        return web.Response(body=data, content_type="image/png",
+                            headers={"Cache-Control": "public, max-age=86400"})
 
     async def asset(self, request: web.Request) -> web.Response:
         got = self.assets.get(request.match_info["name"])

@@ -139,6 +139,10 @@ def _caption(ev: Event, names: Sequence[str], loc: str | None) -> Markup | None:
     if isinstance(ev, LeftBarrel):
         return say("web.step.left_barrel", name=n(ev.seat))
     if isinstance(ev, HandScored):
+        r = ev.result
+        if r.made is not None and 0 <= r.declarer < len(names):
+            return say("web.step.made" if r.made else "web.step.failed",
+                       name=n(r.declarer), contract=r.contract)
         return say("web.step.scored")
     if isinstance(ev, MatchWon):
         return say("web.step.match_won",

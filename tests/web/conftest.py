@@ -13,10 +13,12 @@ from bot.tables import Actor, FakeClock, TableService, TableStatus
 from bot.web import WebServer
 from tests.tables.conftest import play_human_turn
 
-GUILD = 4242
-ANN = Actor(1, "Ann", can_manage=True, guild_id=GUILD, can_manage_guild=True)
-BOB = Actor(2, "Bob", guild_id=GUILD)
-CID = Actor(3, "Cid", guild_id=GUILD)
+GUILD = 420_000_000_000_000_042
+# Discord-sized ids, so that a page showing one would be caught
+ANN = Actor(310_000_000_000_000_001, "Ann", can_manage=True, guild_id=GUILD,
+            can_manage_guild=True)
+BOB = Actor(310_000_000_000_000_002, "Bob", guild_id=GUILD)
+CID = Actor(310_000_000_000_000_003, "Cid", guild_id=GUILD)
 ACTORS = {a.user_id: a for a in (ANN, BOB, CID)}
 
 
@@ -62,7 +64,7 @@ async def open_site(path: str, *, web_on: bool = True, live: bool = False) -> Si
     await service.restore()
     matches = []
     for i, seed in enumerate((3, 5)):
-        tid = await play_match(service, 100 + i, seed)
+        tid = await play_match(service, 100 + i, seed, target="400")
         mid = await store.match_id_of(tid, 1)
         assert mid is not None
         matches.append(mid)
