@@ -1,16 +1,22 @@
 """The web server of the bot process: read-only pages of each guild that turned them on.
 
-aiohttp on the bot's event loop. Every handler reads through :class:`PublicRecords`
-(queries parameterized there), draws nothing on the loop (card pictures are drawn once in a
+aiohttp, on an event loop of its own in a thread of the bot process: rendering a page
+never delays a move, and a busy table loop never delays a page (the GIL is shared in
+time slices; the reads go through the store's aiosqlite connection, whose own thread
+serializes them). Every handler reads through :class:`PublicRecords` (queries
+parameterized there), draws nothing on its loop (card pictures are drawn once in a
 thread, hands are replayed in a thread), and answers a 404 page for anything it does not
 show: a guild with its pages off, an unknown or malformed id, a match still in play.
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import datetime as dt
 import hashlib
 import logging
+import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from importlib import resources
@@ -83,7 +89,7 @@ class WebServer:
     """Serve the pages on ``host:port`` (port 0: any free port; see :attr:`port`)."""
 
     def __init__(self, records: Records, *, host: str = "127.0.0.1", port: int = 0,
-                 guild_info: GuildInfo | None = None) -> None:
+                 guild_info: GuildInfo | None = None, own_thread: bool = True) -> None:
         self.public = PublicRecords(records)
         self.host, self.port = host, port
         self.guild_info = guild_info or (lambda _gid: (None, None))
@@ -108,10 +114,42 @@ class WebServer:
         self.app.router.add_get("/favicon.ico", self.icon)
         self.app.router.add_get("/s/{digest:[0-9a-f]{12}}/{name:[a-z.]+}", self.asset)
         self._runner: web.AppRunner | None = None
+        self.own_thread = own_thread
+        self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     # ---- lifecycle ---------------------------------------------------------------------
     async def start(self) -> None:
-        """Listen (the bot's setup calls this when WEB_PORT is set)."""
+        """Listen (the bot's setup calls this when WEB_PORT is set); an error to bind
+        (the port taken) is raised here."""
+        if not self.own_thread:
+            await self._listen()
+            return
+        ready: concurrent.futures.Future[None] = concurrent.futures.Future()
+        self._thread = threading.Thread(target=self._main, args=(ready,), name="web",
+                                        daemon=True)
+        self._thread.start()
+        await asyncio.wrap_future(ready)
+
+    def _main(self, ready: concurrent.futures.Future[None]) -> None:
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        try:
+            loop.run_until_complete(self._listen())
+        except BaseException as exc:
+            ready.set_exception(exc)
+            loop.close()
+            return
+        self._loop = loop
+        ready.set_result(None)
+        try:
+            loop.run_forever()
+        finally:
+            loop.run_until_complete(self._cleanup())
+            loop.run_until_complete(loop.shutdown_default_executor())
+            loop.close()
+
+    async def _listen(self) -> None:
         runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
         await runner.setup()
         site = web.TCPSite(runner, self.host, self.port)
@@ -124,6 +162,17 @@ class WebServer:
         log.info("web pages on http://%s:%d", self.host, self.port)
 
     async def close(self) -> None:
+        """Stop serving (and end the server's thread)."""
+        thread, loop = self._thread, self._loop
+        if thread is None:
+            await self._cleanup()
+            return
+        if loop is not None:
+            loop.call_soon_threadsafe(loop.stop)
+        await asyncio.to_thread(thread.join, 10)
+        self._thread = self._loop = None
+
+    async def _cleanup(self) -> None:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
