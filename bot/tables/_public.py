@@ -13,9 +13,11 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from bot.game.presets import PRESETS
 from bot.game.rules import Rules
 from bot.store import GuildSettings, LeaderRow, MatchInfo, Profile
 from bot.tables._hands import HandReplay, NoSuchHand, count_deals, hand_replay
+from bot.tables._log import replay_results
 from bot.tables._model import Actor, TableError
 from bot.tables._records import Export, Page, Records, Sheet
 
@@ -57,7 +59,9 @@ class PublicHand:
     replay: HandReplay
 
 
-class _Lru(Generic[K, V]):
+class Lru(Generic[K, V]):
+    """A small least-recently-used map."""
+
     def __init__(self, size: int) -> None:
         self.size = size
         self.items: OrderedDict[K, V] = OrderedDict()
@@ -81,8 +85,9 @@ class PublicRecords:
     def __init__(self, records: Records) -> None:
         self.records = records
         self.store = records.store
-        self._matches: _Lru[int, MatchPage] = _Lru(128)
-        self._hands: _Lru[tuple[int, int], PublicHand] = _Lru(256)
+        self._matches: Lru[int, MatchPage] = Lru(128)
+        self._hands: Lru[tuple[int, int], PublicHand] = Lru(256)
+        self._exports: Lru[int, Export] = Lru(64)
 
     async def guild(self, guild_id: int) -> GuildSettings:
         """The guild's settings; NotShown unless its pages are on."""
@@ -137,10 +142,17 @@ class PublicRecords:
         cached = self._matches.get(match_id)
         if cached is not None:
             return cached
-        sheet = await self.records.sheet(self._actor(guild_id), match_id)
+        # the sheet as Records.sheet makes it, with the match's rows read once
+        row = next((m for m in await self.store.matches(info.table_id)
+                    if m.match_no == info.match_no), None)
+        rules = Rules.from_json(row.rules) if row else PRESETS["russian"].rules
+        dealer = row.dealer if row else 0
+        moves = [r.move for r in await self.store.moves(info.table_id, info.match_no)]
+        results = await asyncio.to_thread(replay_results, rules, dealer, moves)
+        title = PRESETS[info.preset].title if info.preset in PRESETS else info.preset
+        sheet = Sheet(title, info.names, tuple(results), info, False, rules, dealer)
         ids = tuple([await self.store.player_id_of(u) if u is not None else None
                      for u in info.user_ids])
-        moves = [r.move for r in await self.store.moves(info.table_id, info.match_no)]
         got = MatchPage(sheet, info, ids, count_deals(moves))
         self._matches.put(match_id, got)
         return got
@@ -167,7 +179,12 @@ class PublicRecords:
     async def scenario(self, guild_id: int, match_id: int) -> Export:
         """The match as files (the scenario that ``python -m bot replay`` reproduces)."""
         await self.match(guild_id, match_id)
+        cached = self._exports.get(match_id)
+        if cached is not None:
+            return cached
         try:
-            return await self.records.export(self._actor(guild_id), match_id)
+            got = await self.records.export(self._actor(guild_id), match_id)
         except TableError:
             raise NotShown(match_id) from None
+        self._exports.put(match_id, got)
+        return got

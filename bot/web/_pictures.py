@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import threading
 
 from bot.game.cards import card_str
 from render.pictures import back_png, card_png
@@ -27,23 +28,25 @@ class Pictures:
         self.by_hash: dict[str, bytes] = {}
         self._urls: dict[int, str] = {}
         self._back = ""
-        self._lock = asyncio.Lock()
+        self._lock = threading.Lock()  # any loop, any thread may ask first
 
     async def ready(self) -> None:
         """Draw the cards once (off the event loop)."""
-        if self._urls:
-            return
-        async with self._lock:
-            if self._urls:
+        if not self._back:
+            await asyncio.to_thread(self._draw)
+
+    def _draw(self) -> None:
+        with self._lock:
+            if self._back:
                 return
-            faces, back = await asyncio.to_thread(_draw_all)
+            faces, back = _draw_all()
             for c, data in faces.items():
                 h = _digest(data)
                 self.by_hash[h] = data
                 self._urls[c] = f"/img/{h}.png"
             h = _digest(back)
             self.by_hash[h] = back
-            self._back = f"/img/{h}.png"
+            self._back = f"/img/{h}.png"  # set last: the others are complete
 
     def url(self, card: int | None) -> str:
         """A card's picture (None: the back); call :meth:`ready` first."""

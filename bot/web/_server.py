@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import datetime as dt
 import hashlib
 import logging
@@ -37,6 +38,7 @@ from bot.tables import (
     Records,
     presets,
 )
+from bot.tables._public import Lru
 from bot.web._pictures import Pictures
 from bot.web._steps import steps_of
 from render.pictures import rating_chart_svg
@@ -94,6 +96,9 @@ class WebServer:
         self.host, self.port = host, port
         self.guild_info = guild_info or (lambda _gid: (None, None))
         self.pictures = Pictures()
+        # finished matches do not change: their pages are kept as rendered (the guild and
+        # the match are checked again on every request)
+        self._rendered: Lru[tuple[str, str], str] = Lru(256)
         self.env = Environment(loader=PackageLoader("bot.web", "templates"),
                                autoescape=select_autoescape(default=True),
                                trim_blocks=True, lstrip_blocks=True)
@@ -114,6 +119,7 @@ class WebServer:
         self.app.router.add_get("/favicon.ico", self.icon)
         self.app.router.add_get("/s/{digest:[0-9a-f]{12}}/{name:[a-z.]+}", self.asset)
         self._runner: web.AppRunner | None = None
+        self._drawing: asyncio.Task[None] | None = None
         self.own_thread = own_thread
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -150,11 +156,14 @@ class WebServer:
             loop.close()
 
     async def _listen(self) -> None:
+        for name in self.env.list_templates():  # compiled now, not on a first visit
+            self.env.get_template(name)
         runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
         await runner.setup()
         site = web.TCPSite(runner, self.host, self.port)
         await site.start()
         self._runner = runner
+        self._drawing = asyncio.create_task(self.pictures.ready())  # before the first replay
         server = getattr(site, "_server", None)
         sockets = getattr(server, "sockets", None) or []
         if sockets:
@@ -173,6 +182,9 @@ class WebServer:
         self._thread = self._loop = None
 
     async def _cleanup(self) -> None:
+        if self._drawing is not None:
+            with contextlib.suppress(Exception):
+                await self._drawing
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -224,7 +236,10 @@ class WebServer:
                 "preset_title": dict(presets()).get}
 
     def _page(self, name: str, ctx: dict[str, Any], cache: str = SHORT) -> web.Response:
-        html = self.env.get_template(name).render(**ctx)
+        return self._html(self.env.get_template(name).render(**ctx), cache)
+
+    @staticmethod
+    def _html(html: str, cache: str) -> web.Response:
         return web.Response(text=html, content_type="text/html",
                             headers={"Cache-Control": cache})
 
@@ -288,6 +303,10 @@ class WebServer:
         """A recorded match's score sheet and its hands."""
         ctx = await self._context(request)
         got = await self.public.match(ctx["gid"], int(request.match_info["match"]))
+        key = (request.path, ctx["loc"])
+        done = self._rendered.get(key)
+        if done is not None:
+            return self._html(done, FINISHED)
         sheet, info = got.sheet, got.info
         rows = []
         for i, r in enumerate(sheet.results, 1):
@@ -300,19 +319,27 @@ class WebServer:
         ctx.update(title=t("web.match", ctx["loc"], id=info.match_id), info=info,
                    sheet=sheet, rows=rows, hands=got.hands,
                    seats=list(zip(sheet.names, got.player_ids, info.totals, strict=False)))
-        return self._page("match.html", ctx, FINISHED)
+        html = self.env.get_template("match.html").render(**ctx)
+        self._rendered.put(key, html)
+        return self._html(html, FINISHED)
 
     async def hand(self, request: web.Request) -> web.Response:
         """The replay viewer of one hand."""
         ctx = await self._context(request)
         mid, no = int(request.match_info["match"]), int(request.match_info["hand"])
         got = await self.public.hand(ctx["gid"], mid, no)
+        key = (request.path, ctx["loc"])
+        done = self._rendered.get(key)
+        if done is not None:
+            return self._html(done, FINISHED)
         await self.pictures.ready()
         steps = steps_of(got, self.pictures.url, ctx["loc"])
         ctx.update(title=t("web.hand", ctx["loc"], no=no, id=mid), info=got.info,
                    hand=got.replay, steps=steps, mid=mid, no=no,
                    script=self.assets["replay.js"].url)
-        return self._page("hand.html", ctx, FINISHED)
+        html = self.env.get_template("hand.html").render(**ctx)
+        self._rendered.put(key, html)
+        return self._html(html, FINISHED)
 
     async def scenario(self, request: web.Request) -> web.Response:
         """The match as the scenario JSON that ``python -m bot replay`` reproduces."""
