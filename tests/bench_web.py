@@ -29,7 +29,7 @@ from typing import Any
 from bot.store import Metric, Store
 from bot.store.bench import fill
 from bot.tables import Actor, FakeClock, TableService, TableStatus
-from tests.bench_tables import Bench, Stats, percentile, spawn_bot
+from tests.bench_tables import ROOT, Bench, Stats, percentile, spawn_bot
 from tests.fakediscord import FakeDiscord, RateLimitConfig
 from tests.tables.conftest import play_human_turn
 
@@ -198,7 +198,7 @@ async def run(*, hands: int, tables: int, seconds: float, real: int, seed: int,
             reader = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "tests.bench_web", "--client", str(port),
                 "--plan", str(plan_file), "--seconds", str(ramp + seconds),
-                cwd=str(Path(__file__).resolve().parents[1]),
+                cwd=str(ROOT),
                 stdout=asyncio.subprocess.PIPE)
             await asyncio.gather(*[bench.table(ch, [users[i]])
                                    for i, ch in enumerate(channels)])
