@@ -3,6 +3,7 @@ the score of the scored hand, names escaped."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -52,7 +53,7 @@ def test_each_move_is_a_step_and_the_last_shows_the_score():
         len(cards_of(m)) for m in replay.talons)
     assert dealt == 24  # the whole deck: three hands of 7 and the talon
     plays = [s for s in replay.steps if any(isinstance(e, CardPlayed) for e in s.events)]
-    for before, after in zip(plays, plays[1:], strict=False):  # a card leaves a hand each time
+    for before, after in itertools.pairwise(plays):  # a card leaves a hand each time
         assert sum(map(int.bit_count, after.held)) == sum(map(int.bit_count, before.held)) - 1
     views = steps_of(_public(replay), lambda c: f"/img/{c}.png", "en")
     assert len(views) == len(replay.steps)
