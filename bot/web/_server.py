@@ -18,6 +18,7 @@ import datetime as dt
 import hashlib
 import logging
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from importlib import resources
@@ -52,6 +53,7 @@ CSP = ("default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self';
        "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 FOREVER = "public, max-age=31536000, immutable"
 SHORT = "public, max-age=30"  # leaderboards and profiles change as matches end
+FRESH_S = 10.0  # seconds a rendered leaderboard or player's page is served again
 FINISHED = "public, max-age=300"  # a recorded match does not change (unless removed)
 _ID = r"[1-9][0-9]{0,18}"
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -99,6 +101,9 @@ class WebServer:
         # finished matches do not change: their pages are kept as rendered (the guild and
         # the match are checked again on every request)
         self._rendered: Lru[tuple[str, str], str] = Lru(256)
+        # leaderboards and players' pages change as matches end: kept a few seconds (their
+        # Cache-Control allows 30), so that a crowd reading one page costs one rendering
+        self._fresh: Lru[tuple[str, str], tuple[float, str]] = Lru(512)
         self.env = Environment(loader=PackageLoader("bot.web", "templates"),
                                autoescape=select_autoescape(default=True),
                                trim_blocks=True, lstrip_blocks=True)
@@ -238,6 +243,17 @@ class WebServer:
     def _page(self, name: str, ctx: dict[str, Any], cache: str = SHORT) -> web.Response:
         return self._html(self.env.get_template(name).render(**ctx), cache)
 
+    def _fresh_page(self, request: web.Request, loc: str) -> web.Response | None:
+        got = self._fresh.get((request.path_qs, loc))
+        if got is None or got[0] < time.monotonic():
+            return None
+        return self._html(got[1], SHORT)
+
+    def _keep_fresh(self, request: web.Request, loc: str, response: web.Response) -> None:
+        if response.text is not None:
+            self._fresh.put((request.path_qs, loc), (time.monotonic() + FRESH_S,
+                                                     response.text))
+
     @staticmethod
     def _html(html: str, cache: str) -> web.Response:
         return web.Response(text=html, content_type="text/html",
@@ -254,6 +270,9 @@ class WebServer:
     async def board(self, request: web.Request) -> web.Response:
         """The leaderboard (the metrics, presets and periods of /leaderboard)."""
         ctx = await self._context(request)
+        kept = self._fresh_page(request, ctx["loc"])
+        if kept is not None:
+            return kept
         metric = Metric(self._query(request, "metric", {m.value for m in Metric},
                                     Metric.RATING.value))
         period = self._query(request, "period", {p.value for p in Period}, Period.ALL.value)
@@ -280,11 +299,16 @@ class WebServer:
             period=period, periods=list(Period), preset=preset, presets=presets(),
             page=got, rows=[_row(r, metric) for r in got.items], link=link,
             recent=[_match_row(m) for m in recent.items] if recent else [])
-        return self._page("board.html", ctx)
+        response = self._page("board.html", ctx)
+        self._keep_fresh(request, ctx["loc"], response)
+        return response
 
     async def player(self, request: web.Request) -> web.Response:
         """A player's numbers, rating chart and recent matches."""
         ctx = await self._context(request)
+        kept = self._fresh_page(request, ctx["loc"])
+        if kept is not None:
+            return kept
         got = await self.public.player(ctx["gid"], int(request.match_info["player"]))
         p = got.profile
         chart = None
@@ -297,7 +321,9 @@ class WebServer:
                    recent=[_match_row(m) for m in got.recent],
                    rate=f"{100 * p.wins / p.matches:.0f}%" if p.matches else "—",
                    best=_match_row(p.best_match) if p.best_match else None)
-        return self._page("player.html", ctx)
+        response = self._page("player.html", ctx)
+        self._keep_fresh(request, ctx["loc"], response)
+        return response
 
     async def match(self, request: web.Request) -> web.Response:
         """A recorded match's score sheet and its hands."""
