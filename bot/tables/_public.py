@@ -15,7 +15,7 @@ from typing import Generic, TypeVar
 
 from bot.game.presets import PRESETS
 from bot.game.rules import Rules
-from bot.store import GuildSettings, LeaderRow, MatchInfo, Profile
+from bot.store import GuildSettings, LeaderRow, MatchInfo, MatchRow, Profile
 from bot.tables._hands import HandReplay, NoSuchHand, count_deals, hand_replay
 from bot.tables._log import replay_results
 from bot.tables._model import Actor, TableError
@@ -88,6 +88,11 @@ class PublicRecords:
         self._matches: Lru[int, MatchPage] = Lru(128)
         self._hands: Lru[tuple[int, int], PublicHand] = Lru(256)
         self._exports: Lru[int, Export] = Lru(64)
+        # what does not change once written: a match's rules and first dealer (fixed when
+        # it starts; a table may hold hundreds of matches, read together) and a user's
+        # player id
+        self._tables: Lru[int, dict[int, MatchRow]] = Lru(64)
+        self._players: Lru[int, int] = Lru(4096)
 
     async def guild(self, guild_id: int) -> GuildSettings:
         """The guild's settings; NotShown unless its pages are on."""
@@ -143,18 +148,32 @@ class PublicRecords:
         if cached is not None:
             return cached
         # the sheet as Records.sheet makes it, with the match's rows read once
-        row = next((m for m in await self.store.matches(info.table_id)
-                    if m.match_no == info.match_no), None)
+        row = await self._match_row(info.table_id, info.match_no)
         rules = Rules.from_json(row.rules) if row else PRESETS["russian"].rules
         dealer = row.dealer if row else 0
         moves = [r.move for r in await self.store.moves(info.table_id, info.match_no)]
         results = await asyncio.to_thread(replay_results, rules, dealer, moves)
         title = PRESETS[info.preset].title if info.preset in PRESETS else info.preset
         sheet = Sheet(title, info.names, tuple(results), info, False, rules, dealer)
-        ids = tuple([await self.store.player_id_of(u) if u is not None else None
+        ids = tuple([await self._player_id(u) if u is not None else None
                      for u in info.user_ids])
         got = MatchPage(sheet, info, ids, count_deals(moves))
         self._matches.put(match_id, got)
+        return got
+
+    async def _match_row(self, table_id: int, match_no: int) -> MatchRow | None:
+        rows = self._tables.get(table_id)
+        if rows is None or match_no not in rows:
+            rows = {m.match_no: m for m in await self.store.matches(table_id)}
+            self._tables.put(table_id, rows)
+        return rows.get(match_no)
+
+    async def _player_id(self, user_id: int) -> int | None:
+        got = self._players.get(user_id)
+        if got is None:
+            got = await self.store.player_id_of(user_id)
+            if got is not None:
+                self._players.put(user_id, got)
         return got
 
     async def hand(self, guild_id: int, match_id: int, hand_no: int) -> PublicHand:
