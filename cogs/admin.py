@@ -97,14 +97,15 @@ class Admin(commands.Cog):
                   state: app_commands.Choice[str]) -> None:
         got = await self.service.records.set_defaults(actor_of(interaction),
                                                       web=state.value == "on")
-        loc, base = locale_of(interaction), self.bot.settings.web_base_url
-        if not got.web:
-            text = t("admin.web_off", loc)
-        elif base:
-            text = t("admin.web_on", loc, url=page_url(base, got.guild_id))
-        else:
-            text = t("admin.web_on_no_url", loc)
-        await self._say(interaction, text)
+        await self._say(interaction, self._web_text(got, locale_of(interaction)))
+
+    def _web_text(self, s: GuildSettings, loc: str | None) -> str:
+        base = self.bot.settings.web_base_url
+        if not s.web:
+            return t("admin.web_off", loc)
+        if base:
+            return t("admin.web_on", loc, url=page_url(base, s.guild_id))
+        return t("admin.web_on_no_url", loc)
 
     @admin.command(name="reset", description=ls("cmd.admin.reset"))
     async def reset(self, interaction: discord.Interaction[Any]) -> None:
@@ -145,7 +146,8 @@ class Admin(commands.Cog):
         if not actor.can_manage_guild:
             raise TableError("error.not_admin")
         got = await self.service.records.settings(interaction.guild_id or 0)
-        await self._say(interaction, settings_text(got, locale_of(interaction)))
+        loc = locale_of(interaction)
+        await self._say(interaction, f"{settings_text(got, loc)}\n{self._web_text(got, loc)}")
 
 
 async def setup(bot: TysiacBot) -> None:

@@ -400,6 +400,7 @@ MESSAGES: dict[str, str] = {
     "web.declarer": "declarer, {contract}",
     "web.trick": "Trick",
     "web.talon": "Talon",
+    "web.contract": "Contract: {name}, {amount}",
     "web.end.played": "played",
     "web.end.rospisat": "rospisat",
     "web.end.spisat": "spisat",

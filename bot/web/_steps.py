@@ -220,4 +220,6 @@ def _middle(step: Step, talons: tuple[int, ...], names: Sequence[str], card_url:
     if step.declarer < 0 and talons:
         return (tuple(("", Pic(card_url(None), "🂠")) for m in talons for _ in cards_of(m)),
                 t("web.talon", loc))
+    if 0 <= step.declarer < len(names) and step.contract:
+        return (), t("web.contract", loc, name=names[step.declarer], amount=step.contract)
     return (), ""

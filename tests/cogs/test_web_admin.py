@@ -41,6 +41,8 @@ async def test_admin_turns_the_pages_on_and_off(world):
     fd.set_permissions(w.guild, alice, ["manage_guild", "manage_channels"])
     r = await fd.slash(alice, w.channel, "admin web", state="on")
     assert r.ephemeral and f"{BASE}/g/{w.guild.id}" in r.content
+    r = await fd.slash(alice, w.channel, "admin show")
+    assert f"{BASE}/g/{w.guild.id}" in r.content
     status, html = await _status(page)
     assert status == 200 and "Alice" in html and w.guild.name in html
     assert str(alice.id) not in html  # names, never Discord ids
