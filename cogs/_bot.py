@@ -253,9 +253,14 @@ class TysiacBot(commands.AutoShardedBot):
             await self._sync()
         self._sweeper = asyncio.create_task(self._service.run_sweeper(s.sweep_every))
         if s.web_port is not None:
-            self.web = WebServer(self._service.records, host=s.web_host, port=s.web_port,
-                                 guild_info=self._guild_info)
-            await self.web.start()
+            web = WebServer(self._service.records, host=s.web_host, port=s.web_port,
+                            guild_info=self._guild_info)
+            try:
+                await web.start()
+                self.web = web
+            except OSError as exc:  # the port taken: the tables matter more than the pages
+                log.error("web pages: cannot listen on %s:%d (%s); the bot runs without them",
+                          s.web_host, s.web_port, exc)
 
     def _guild_info(self, guild_id: int) -> tuple[str | None, str | None]:
         """A guild's name and preferred language, for its web pages."""

@@ -77,3 +77,31 @@ async def test_a_match_in_play_and_made_up_ids_reveal_nothing(site: Site):
         assert headers["Cache-Control"].startswith("public, max-age=")
         for actor in (ANN, BOB, CID):
             assert str(actor.user_id) not in body, path
+
+
+async def test_pages_speak_the_guilds_language(site: Site, monkeypatch):
+    from bot import i18n
+
+    monkeypatch.setitem(i18n.CATALOGS, "eo", {"web.board": "Ranglisto",
+                                              "web.replay": "Reludi"})
+    status, body, _ = await _get(f"{site.url}/g/{GUILD}")
+    assert status == 200 and "<h1>Leaderboard</h1>" in body and 'lang="en"' in body
+    await site.service.records.set_defaults(ANN, language="eo")
+    status, body, _ = await _get(f"{site.url}/g/{GUILD}?metric=wins")
+    assert "<h1>Ranglisto</h1>" in body and 'lang="eo"' in body
+    assert "Recent matches" in body  # a key the catalog lacks: English
+    _, body, _ = await _get(f"{site.url}/g/{GUILD}/m/{site.matches[0]}")
+    assert "Reludi ▶" in body
+
+
+async def test_a_taken_port_is_a_clear_error(site: Site):
+    from bot.web import WebServer
+
+    other = WebServer(site.service.records, port=site.web.port)
+    try:
+        await other.start()
+    except OSError as exc:
+        assert "address already in use" in str(exc).lower()
+    else:  # pragma: no cover - the port was free after all
+        await other.close()
+        raise AssertionError("two servers on one port")
