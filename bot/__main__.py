@@ -88,25 +88,30 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
         run_bench(args.repeats)
         return 0
-    if args.what == "tables":
-        # A dev tool of the repository (it drives the emulator in tests/): run as its own
+    if args.what in ("tables", "web"):
+        # Dev tools of the repository (they drive the emulator in tests/): run as their own
         # program, so that the product never imports the tests.
         import subprocess
         from pathlib import Path
 
         root = Path(__file__).resolve().parents[1]
-        if not (root / "tests" / "bench_tables.py").is_file():
-            print("bench tables needs the repository's tests/ (run it from a clone of the "
-                  "repository)", file=sys.stderr)
+        module = f"bench_{args.what}"
+        if not (root / "tests" / f"{module}.py").is_file():
+            print(f"bench {args.what} needs the repository's tests/ (run it from a clone of "
+                  "the repository)", file=sys.stderr)
             return 2
-        argv = ["--tables", str(args.tables), "--seconds", str(args.seconds),
-                "--preset", args.preset, "--humans", str(args.humans),
-                "--think", str(args.think), "--ramp", str(args.ramp),
-                "--latency", str(args.latency), "--processes", str(args.processes),
-                "--database", args.database]
-        if args.shards_per_process is not None:
-            argv += ["--shards-per-process", str(args.shards_per_process)]
-        return subprocess.call([sys.executable, "-m", "tests.bench_tables", *argv], cwd=root)
+        if args.what == "web":
+            argv = ["--tables", str(args.tables or 100), "--seconds", str(args.seconds),
+                    "--hands", str(args.hands or 100_000)]
+        else:
+            argv = ["--tables", str(args.tables or 200), "--seconds", str(args.seconds),
+                    "--preset", args.preset, "--humans", str(args.humans),
+                    "--think", str(args.think), "--ramp", str(args.ramp),
+                    "--latency", str(args.latency), "--processes", str(args.processes),
+                    "--database", args.database]
+            if args.shards_per_process is not None:
+                argv += ["--shards-per-process", str(args.shards_per_process)]
+        return subprocess.call([sys.executable, "-m", f"tests.{module}", *argv], cwd=root)
     if args.what == "store":
         from bot.store.bench import run_bench as run_store_bench
 
@@ -121,7 +126,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         return 0
     if args.what == "engine":
         return _cmd_simulate(argparse.Namespace(
-            preset=args.preset, hands=args.hands, matches=None, seed=1, policy="random"))
+            preset=args.preset, hands=args.hands or 20000, matches=None, seed=1, policy="random"))
     print(f"unknown benchmark {args.what!r}", file=sys.stderr)
     return 2
 
@@ -239,9 +244,12 @@ def main(argv: list[str] | None = None) -> int:
     p.set_defaults(func=_cmd_render)
     p = sub.add_parser("bench", help="benchmarks: render (images), engine (random hands), "
                                      "tables (the bot under N simultaneous tables), "
-                                     "store (records and leaderboards at 100,000 hands)")
-    p.add_argument("what", choices=("render", "engine", "tables", "store"))
-    p.add_argument("--tables", type=int, default=200, help="tables: how many at once")
+                                     "store (records and leaderboards at 100,000 hands), "
+                                     "web (page times at 100,000 hands while 100 tables "
+                                     "play)")
+    p.add_argument("what", choices=("render", "engine", "tables", "store", "web"))
+    p.add_argument("--tables", type=int, default=None,
+                   help="tables, web: how many at once (default 200; web: 100)")
     p.add_argument("--seconds", type=float, default=30.0, help="tables: how long to play")
     p.add_argument("--humans", type=int, default=1, help="tables: emulated humans per table")
     p.add_argument("--think", type=float, default=0.0,
@@ -261,7 +269,8 @@ def main(argv: list[str] | None = None) -> int:
                         "it), or a postgresql:// URL")
     p.add_argument("--repeats", type=int, default=30)
     p.add_argument("--preset", default="russian")
-    p.add_argument("--hands", type=int, default=20000)
+    p.add_argument("--hands", type=int, default=None,
+                   help="engine: hands to play (default 20000); web: hands stored (100000)")
     p.set_defaults(func=_cmd_bench)
     p = sub.add_parser("arena", help="AI levels against each other on duplicate deals")
     from bot.ai.arena import add_arguments

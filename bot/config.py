@@ -28,7 +28,8 @@ How to get a token: open https://discord.com/developers/applications, create an
 application (or pick yours), open "Bot", click "Reset Token" and copy it. Keep it secret.
 Other settings (all optional): DATABASE_PATH (default ./tysiac.db) or DATABASE_URL
 (postgresql://user:password@host:5432/database, instead of the SQLite file), DEV_GUILD_ID,
-LOG_LEVEL, SHARD_COUNT / SHARD_IDS (several processes), and for the local emulator
+LOG_LEVEL, SHARD_COUNT / SHARD_IDS (several processes), WEB_PORT / WEB_HOST / WEB_BASE_URL
+(the web pages), and for the local emulator
 DISCORD_API_BASE / DISCORD_GATEWAY_URL.
 """
 
@@ -73,6 +74,11 @@ class Settings:
     guild_ready_timeout: float = 2.0
     sync_commands: bool = True
     sweep_every: float = 600.0  # seconds between sweeps for abandoned tables
+    # ---- the web pages (off unless WEB_PORT is set) ----
+    web_port: int | None = None  # 0: any free port (tests)
+    web_host: str = "127.0.0.1"
+    web_base_url: str = ""  # the address people reach the pages at, for the links posted
+
     # ---- several processes (SHARD_COUNT, SHARD_IDS) ----
     # None: discord.py asks Discord how many shards and runs them all in this process.
     shard_count: int | None = None
@@ -136,6 +142,9 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: Path | None = No
         stall_ms=max(1, int(get.number("TYSIAC_STALL_MS", 250))),
         shard_count=shard_count,
         shard_ids=shard_ids,
+        web_port=get.port("WEB_PORT"),
+        web_host=merged.get("WEB_HOST", "").strip() or "127.0.0.1",
+        web_base_url=merged.get("WEB_BASE_URL", "").strip().rstrip("/"),
     )
 
 
@@ -212,6 +221,14 @@ class _Reader:
         except ValueError:
             allowed = ", ".join(e.value for e in kind)
             raise SettingsError(f"{key} must be one of {allowed}, not {raw[:40]!r}") from None
+
+    def port(self, key: str) -> int | None:
+        raw = self._raw(key)
+        if not raw:
+            return None
+        if not raw.isdigit() or int(raw) > 65535:
+            raise SettingsError(f"{key} must be a port number (0-65535), not {raw[:40]!r}")
+        return int(raw)
 
     def seed(self, key: str) -> int | str | None:
         raw = self._raw(key)

@@ -37,6 +37,7 @@ from bot.tables import (
     open_service,
 )
 from bot.watchdog import LoopWatchdog
+from bot.web import WebServer
 from cogs._ids import is_ours, known_verb
 from cogs._images import Images
 from cogs._lanes import Lanes
@@ -224,6 +225,7 @@ class TysiacBot(commands.AutoShardedBot):
                                    self._match_results, limit=settings.edit_limit,
                                    per=settings.edit_per, debounce=settings.edit_debounce)
         self._sweeper: asyncio.Task[None] | None = None
+        self.web: WebServer | None = None
         self.watchdog = LoopWatchdog(settings.stall_ms / 1000)
 
     @property
@@ -260,6 +262,22 @@ class TysiacBot(commands.AutoShardedBot):
         elif s.sync_commands:  # the commands are global: one process (shard 0's) syncs them
             self._synced = "by the process of shard 0"
         self._sweeper = asyncio.create_task(self._service.run_sweeper(s.sweep_every))
+        if s.web_port is not None:
+            web = WebServer(self._service.records, host=s.web_host, port=s.web_port,
+                            guild_info=self._guild_info)
+            try:
+                await web.start()
+                self.web = web
+            except OSError as exc:  # the port taken: the tables matter more than the pages
+                log.error("web pages: cannot listen on %s:%d (%s); the bot runs without them",
+                          s.web_host, s.web_port, exc)
+
+    def _guild_info(self, guild_id: int) -> tuple[str | None, str | None]:
+        """A guild's name and preferred language, for its web pages."""
+        guild = self.get_guild(guild_id)
+        if guild is None:
+            return None, None
+        return guild.name, str(guild.preferred_locale.value)
 
     async def _sync(self) -> None:
         gid = self.settings.dev_guild_id
@@ -283,6 +301,8 @@ class TysiacBot(commands.AutoShardedBot):
                  f"synced {synced}" if synced else "not synced (sync_commands is off)")
 
     async def close(self) -> None:
+        if self.web is not None:
+            await self.web.close()
         if self._sweeper is not None:
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -11,11 +11,14 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.tables import GuildSettings, TableError, TableService, presets
+from bot.web import page_url
 from cogs._bot import TysiacBot, actor_of, locale_of, ls, report_error
 from cogs._ids import ADMIN_TEMPLATE, admin_id
 
 PRESET_CHOICES = [app_commands.Choice(name=title[:100], value=name)
                   for name, title in presets()][:25]
+ON_OFF = [app_commands.Choice(name="on", value="on"),
+          app_commands.Choice(name="off", value="off")]
 
 
 class AdminButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ADMIN_TEMPLATE):
@@ -87,6 +90,23 @@ class Admin(commands.Cog):
         got = await self.service.records.set_defaults(actor_of(interaction), ai_rated=count)
         await self._say(interaction, settings_text(got, locale_of(interaction)))
 
+    @admin.command(name="web", description=ls("cmd.admin.web"))
+    @app_commands.describe(state=ls("cmd.admin.web.state"))
+    @app_commands.choices(state=ON_OFF)
+    async def web(self, interaction: discord.Interaction[Any],
+                  state: app_commands.Choice[str]) -> None:
+        got = await self.service.records.set_defaults(actor_of(interaction),
+                                                      web=state.value == "on")
+        await self._say(interaction, self._web_text(got, locale_of(interaction)))
+
+    def _web_text(self, s: GuildSettings, loc: str | None) -> str:
+        base = self.bot.settings.web_base_url
+        if not s.web:
+            return t("admin.web_off", loc)
+        if base:
+            return t("admin.web_on", loc, url=page_url(base, s.guild_id))
+        return t("admin.web_on_no_url", loc)
+
     @admin.command(name="reset", description=ls("cmd.admin.reset"))
     async def reset(self, interaction: discord.Interaction[Any]) -> None:
         actor = actor_of(interaction)
@@ -126,7 +146,8 @@ class Admin(commands.Cog):
         if not actor.can_manage_guild:
             raise TableError("error.not_admin")
         got = await self.service.records.settings(interaction.guild_id or 0)
-        await self._say(interaction, settings_text(got, locale_of(interaction)))
+        loc = locale_of(interaction)
+        await self._say(interaction, f"{settings_text(got, loc)}\n{self._web_text(got, loc)}")
 
 
 async def setup(bot: TysiacBot) -> None:

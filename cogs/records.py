@@ -31,6 +31,7 @@ from bot.tables import (
     TableService,
     presets,
 )
+from bot.web import page_url
 from cogs._bot import TysiacBot, actor_of, locale_of, ls, report_error, within
 from cogs._ids import PAGE_TEMPLATE, page_id
 from cogs._images import image_file
@@ -144,6 +145,8 @@ class Records(commands.Cog):
                       discord.File(io.BytesIO(out.scenario.encode()),
                                    filename=f"{out.name}.json")]
         embed = self._sheet_embed(got, loc, first)
+        await self._link(embed, interaction.guild_id, loc,
+                         got.info.match_id if got.info is not None else None)
         data = await self.bot.publisher.images.any_sheet_png(
             got.names, got.rules, got.results, got.title, first=first)
         if data is not None:
@@ -154,6 +157,19 @@ class Records(commands.Cog):
         query = str(got.info.match_id) if got.info is not None else "live"
         view = _pager("s", query, Page((), page, pages, len(got.results)), loc)
         return embed, files, view
+
+    async def _link(self, embed: discord.Embed, guild_id: int | None, loc: str | None,
+                    match_id: int | None = None) -> None:
+        """The web page's address under the listing, where the guild turned its pages on."""
+        base = self.bot.settings.web_base_url
+        if not base or guild_id is None or self.bot.web is None:
+            return
+        if not (await self.service.records.settings(guild_id)).web:
+            return
+        url = page_url(base, guild_id, match_id)
+        embed.url = url
+        embed.description = (f"{embed.description or ''}\n"
+                             f"{t('web.link', loc, url=url)}").strip()[:4000]
 
     def _sheet_embed(self, got: Sheet, loc: str | None, first: int) -> discord.Embed:
         head = (t("sheet.match", loc, id=got.info.match_id) if got.info is not None
@@ -246,6 +262,7 @@ class Records(commands.Cog):
         embed.description = ("\n".join(_leader_line(r, m) for r in got.items)
                              or t("leaderboard.empty", loc))[:4000]
         embed.set_footer(text=t("leaderboard.page", loc, page=got.page, pages=got.pages))
+        await self._link(embed, interaction.guild_id, loc)
         files = []
         if got.items:
             me = next((r.rank for r in got.items if r.user_id == interaction.user.id), None)

@@ -46,6 +46,8 @@ def test_no_token_says_where_to_get_one(tmp_path):
     ("TYSIAC_AI_DELAY", "soon", "must be a number"),
     ("TYSIAC_IMAGES", "maybe", "must be 1 or 0"),
     ("TYSIAC_RENDER_IN", "gpu", "must be one of process, thread"),
+    ("WEB_PORT", "http", "must be a port number"),
+    ("WEB_PORT", "70000", "must be a port number"),
 ])
 def test_a_malformed_value_names_the_variable(tmp_path, key, value, says):
     with pytest.raises(SettingsError) as e:
@@ -88,3 +90,11 @@ def test_database_url_chooses_postgresql_over_the_file(tmp_path):
     assert (s.database_url, s.database) == ("postgresql://u@h/db", "postgresql://u@h/db")
     s = load_settings({"DISCORD_TOKEN": "x", "DATABASE_PATH": "b.db"}, tmp_path / "none.env")
     assert (s.database_url, s.database) == ("", "b.db")
+
+
+def test_the_web_pages_are_off_unless_a_port_is_set(tmp_path):
+    s = load_settings({"DISCORD_TOKEN": "x"}, tmp_path / "missing.env")
+    assert (s.web_port, s.web_host, s.web_base_url) == (None, "127.0.0.1", "")
+    s = load_settings({"DISCORD_TOKEN": "x", "WEB_PORT": "8080",
+                       "WEB_BASE_URL": "https://cards.example.org/"}, tmp_path / "missing.env")
+    assert (s.web_port, s.web_base_url) == (8080, "https://cards.example.org")

@@ -48,6 +48,12 @@ class RecordReads(Queries):
                               (user_id,))
         return int(row[0]) if row else None
 
+    async def human_user_id(self, player_id: int) -> int | None:
+        """The Discord user of a human player (None: no such human)."""
+        row = await self._one("SELECT user_id FROM players WHERE id = ? AND kind = 'human'",
+                              (player_id,))
+        return int(row[0]) if row and row[0] is not None else None
+
     async def match_id_of(self, table_id: int, match_no: int) -> int | None:
         row = await self._one(
             "SELECT id FROM match_records WHERE table_id = ? AND match_no = ?",

@@ -18,6 +18,7 @@ from bot.store import (
 )
 from bot.tables._autoplay import Gate
 from bot.tables._catalog import RulesSummary, ai_levels, presets
+from bot.tables._hands import HandReplay, Step
 from bot.tables._inputs import (
     amount_from_text,
     card_from_text,
@@ -29,6 +30,7 @@ from bot.tables._log import result_json
 from bot.tables._model import Actor, Notice, Outcome, Seat, Table, TableError, Update
 from bot.tables._offers import Offer
 from bot.tables._open import open_service
+from bot.tables._public import MatchPage, NotShown, PlayerPage, PublicHand, PublicRecords
 from bot.tables._records import Export, Page, Period, Records, Scope, Sheet
 from bot.tables._service import DEFAULT_TIMER, Listener, Owns, TableService
 from bot.tables._shards import ALL_SHARDS, Shards, shard_of
@@ -44,17 +46,23 @@ __all__ = [
     "FakeClock",
     "Gate",
     "GuildSettings",
+    "HandReplay",
     "LeaderRow",
     "Listener",
     "MatchInfo",
+    "MatchPage",
     "Metric",
+    "NotShown",
     "Notice",
     "Offer",
     "Outcome",
     "Owns",
     "Page",
     "Period",
+    "PlayerPage",
     "Profile",
+    "PublicHand",
+    "PublicRecords",
     "RealClock",
     "Records",
     "RulesSummary",
@@ -62,6 +70,7 @@ __all__ = [
     "Seat",
     "Shards",
     "Sheet",
+    "Step",
     "Table",
     "TableError",
     "TableService",

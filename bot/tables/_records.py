@@ -231,7 +231,8 @@ class Records:
 
     async def set_defaults(self, actor: Actor, *, preset: str | None = None,
                            timer: int | None = None, language: str | None = None,
-                           ai_rated: bool | None = None) -> GuildSettings:
+                           ai_rated: bool | None = None,
+                           web: bool | None = None) -> GuildSettings:
         guild = self._guild(actor)
         self._need_admin(actor)
         changes: dict[str, object] = {}
@@ -251,6 +252,8 @@ class Records:
             changes["language"] = code
         if ai_rated is not None:
             changes["ai_rated"] = ai_rated
+        if web is not None:
+            changes["web"] = web
         if changes:
             async with Saving(self.store) as tx:
                 await tx.set_guild_settings(guild, **changes)

@@ -1,0 +1,9 @@
+"""The read-only web pages of each guild, served by the bot process (aiohttp).
+
+A presentation layer like ``cogs/`` without Discord: it reads through the table service's
+records (``bot.tables.PublicRecords``), words from ``bot.i18n``, pictures from ``render``.
+"""
+
+from bot.web._server import GuildInfo, WebServer, metric_value, page_url
+
+__all__ = ["GuildInfo", "WebServer", "metric_value", "page_url"]

@@ -1,0 +1,225 @@
+"""A replayed hand as the viewer's steps: a caption and the table after each move.
+
+Each step is rendered server-side (``templates/hand.html``) into one block; the viewer's
+script shows one block at a time, and without a script all are listed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from markupsafe import Markup, escape
+
+from bot.game.cards import SUIT_SYMBOLS, card_pretty, cards_of, display_key, is_red
+from bot.game.events import (
+    AllPassed,
+    AuctionWon,
+    BidMade,
+    CardDiscarded,
+    CardDrawn,
+    CardGiven,
+    CardPlayed,
+    ClimbedBarrel,
+    ContractSet,
+    DashGiven,
+    DealerPenalized,
+    Doubled,
+    Event,
+    FourAcesDeclared,
+    GaveUp,
+    HandAnnulled,
+    HandScored,
+    HandStarted,
+    LeftBarrel,
+    MarriageDeclared,
+    MatchWon,
+    Passed,
+    RedealClaimed,
+    TalonTaken,
+    TrickWon,
+)
+from bot.i18n import t
+from bot.tables import PublicHand, Step
+
+CardUrl = Callable[[int | None], str]  # a card's picture (None: the back)
+
+
+@dataclass(frozen=True, slots=True)
+class Pic:
+    url: str
+    alt: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatBox:
+    name: str
+    tags: str  # dealer, declarer, the contract
+    points: int
+    cards: tuple[Pic, ...]
+    active: bool  # moved in this step
+
+
+@dataclass(frozen=True, slots=True)
+class StepView:
+    caption: Markup
+    seats: tuple[SeatBox, ...]
+    middle: tuple[tuple[str, Pic], ...]  # (whose, card) on the table
+    middle_label: str
+    trump: str  # suit symbol or ""
+    score: tuple[tuple[str, int, int], ...]  # last step: (name, change, total) per seat
+
+
+def card_html(c: int) -> Markup:
+    """A card in running text: ``Q♥`` in red or black."""
+    cls = "red" if is_red(c) else "black"
+    return Markup('<b class="{}">{}</b>').format(cls, card_pretty(c))
+
+
+def _cards_html(cards: Sequence[int]) -> Markup:
+    return Markup(" ").join(card_html(c) for c in sorted(cards, key=display_key))
+
+
+def _caption(ev: Event, names: Sequence[str], loc: str | None) -> Markup | None:
+    def n(seat: int) -> str:
+        return names[seat] if 0 <= seat < len(names) else "?"
+
+    def say(key: str, **kw: object) -> Markup:
+        # the catalog's text is plain (escaped here); names are escaped, cards are markup
+        safe = {k: v if isinstance(v, Markup) else escape(str(v)) for k, v in kw.items()}
+        return _fill(t(key, loc, **{k: "{" + k + "}" for k in safe}), safe)
+
+    if isinstance(ev, HandStarted):
+        return say("web.step.deal", name=n(ev.dealer), no=ev.hand_no)
+    if isinstance(ev, BidMade):
+        key = "web.step.bid_blind" if ev.blind else "web.step.bid"
+        return say(key, name=n(ev.seat), amount=ev.amount)
+    if isinstance(ev, Passed):
+        return say("web.step.pass", name=n(ev.seat))
+    if isinstance(ev, AuctionWon):
+        return say("web.step.auction_won", name=n(ev.seat), amount=ev.amount)
+    if isinstance(ev, AllPassed):
+        return say("web.step.all_passed")
+    if isinstance(ev, (RedealClaimed, HandAnnulled)):
+        return say("web.step.redeal")
+    if isinstance(ev, TalonTaken):
+        cards = _cards_html(ev.cards) if ev.cards else Markup("—")
+        return say("web.step.talon", name=n(ev.seat), cards=cards)
+    if isinstance(ev, CardGiven):
+        card = card_html(ev.card) if ev.card is not None else Markup("🂠")
+        return say("web.step.give", name=n(ev.giver), card=card, to=n(ev.receiver))
+    if isinstance(ev, CardDiscarded):
+        card = card_html(ev.card) if ev.card is not None else Markup("🂠")
+        return say("web.step.discard", name=n(ev.seat), card=card)
+    if isinstance(ev, ContractSet):
+        return say("web.step.contract", name=n(ev.seat), amount=ev.amount)
+    if isinstance(ev, Doubled):
+        return say("web.step.doubled" if ev.level else "web.step.not_doubled",
+                   name=n(ev.seat))
+    if isinstance(ev, GaveUp):
+        return say("web.step.gave_up", name=n(ev.seat), kind=ev.kind.value)
+    if isinstance(ev, CardPlayed):
+        return say("web.step.play", name=n(ev.seat), card=card_html(ev.card))
+    if isinstance(ev, MarriageDeclared):
+        suit = Markup('<b class="{}">{}</b>').format(
+            "red" if ev.suit in (1, 2) else "black", SUIT_SYMBOLS[ev.suit])
+        return say("web.step.marriage", name=n(ev.seat), suit=suit, value=ev.value)
+    if isinstance(ev, FourAcesDeclared):
+        return say("web.step.aces", name=n(ev.seat), value=ev.value)
+    if isinstance(ev, TrickWon):
+        return say("web.step.trick", name=n(ev.seat), no=ev.trick_no + 1, points=ev.points)
+    if isinstance(ev, CardDrawn):
+        return say("web.step.drawn", name=n(ev.seat))
+    if isinstance(ev, DealerPenalized):
+        return say("web.step.penalty", name=n(ev.seat), amount=ev.amount)
+    if isinstance(ev, DashGiven):
+        return say("web.step.dash", name=n(ev.seat))
+    if isinstance(ev, ClimbedBarrel):
+        return say("web.step.barrel", name=n(ev.seat))
+    if isinstance(ev, LeftBarrel):
+        return say("web.step.left_barrel", name=n(ev.seat))
+    if isinstance(ev, HandScored):
+        r = ev.result
+        if r.made is not None and 0 <= r.declarer < len(names):
+            return say("web.step.made" if r.made else "web.step.failed",
+                       name=n(r.declarer), contract=r.contract)
+        return say("web.step.scored")
+    if isinstance(ev, MatchWon):
+        return say("web.step.match_won",
+                   names=", ".join(n(s) for s in ev.winners))
+    return None  # CardsDealt, TrumpChanged: shown by the table itself
+
+
+def _fill(template: str, values: dict[str, Markup]) -> Markup:
+    """The catalog's text escaped, with the (already safe) values put in."""
+    out = Markup("")
+    rest = template
+    while rest:
+        start = rest.find("{")
+        end = rest.find("}", start)
+        if start < 0 or end < 0:
+            out += escape(rest)
+            break
+        key = rest[start + 1:end]
+        out += escape(rest[:start])
+        out += values.get(key, escape(rest[start:end + 1]))
+        rest = rest[end + 1:]
+    return out
+
+
+def steps_of(hand: PublicHand, card_url: CardUrl, loc: str | None) -> list[StepView]:
+    """The viewer's steps of a replayed hand."""
+    names = hand.names
+    seats = len(names)
+    replay = hand.replay
+    out: list[StepView] = []
+    dealer = -1
+    for i, step in enumerate(replay.steps):
+        for ev in step.events:
+            if isinstance(ev, HandStarted):
+                dealer = ev.dealer
+        captions = [c for c in (_caption(e, names, loc) for e in step.events) if c]
+        caption = Markup(" · ").join(captions) if captions else Markup("")
+        actor = getattr(step.move, "seat", -1)
+        boxes = tuple(_seat(step, s, names, dealer, actor, card_url, loc)
+                      for s in range(seats))
+        middle, label = _middle(step, replay.talons, names, card_url, loc)
+        trump = SUIT_SYMBOLS[step.trump] if step.trump >= 0 else ""
+        score: tuple[tuple[str, int, int], ...] = ()
+        if i == len(replay.steps) - 1:
+            r = replay.result
+            score = tuple((names[s], r.delta[s], r.totals[s]) for s in range(seats)
+                          if s < len(r.delta))
+        out.append(StepView(caption, boxes, middle, label, trump, score))
+    return out
+
+
+def _seat(step: Step, s: int, names: Sequence[str], dealer: int, actor: int,
+          card_url: CardUrl, loc: str | None) -> SeatBox:
+    tags = []
+    if s == dealer:
+        tags.append(t("web.dealer", loc))
+    if s == step.declarer and step.contract:
+        tags.append(t("web.declarer", loc, contract=step.contract))
+    held = sorted(cards_of(step.held[s]) if s < len(step.held) else [], key=display_key)
+    pics = tuple(Pic(card_url(c), card_pretty(c)) for c in held)
+    points = step.points[s] if s < len(step.points) else 0
+    return SeatBox(names[s], " · ".join(tags), points, pics, s == actor)
+
+
+def _middle(step: Step, talons: tuple[int, ...], names: Sequence[str], card_url: CardUrl,
+            loc: str | None) -> tuple[tuple[tuple[str, Pic], ...], str]:
+    """What lies in the middle: the trick, the talon being taken, or the closed talon."""
+    if step.trick:
+        return (tuple((names[s], Pic(card_url(c), card_pretty(c))) for s, c in step.trick),
+                t("web.trick", loc))
+    taken = next((e for e in step.events if isinstance(e, TalonTaken) and e.cards), None)
+    if taken is not None and taken.cards:
+        return (tuple(("", Pic(card_url(c), card_pretty(c))) for c in taken.cards),
+                t("web.talon", loc))
+    if step.declarer < 0 and talons:
+        return (tuple(("", Pic(card_url(None), "🂠")) for m in talons for _ in cards_of(m)),
+                t("web.talon", loc))
+    if 0 <= step.declarer < len(names) and step.contract:
+        return (), t("web.contract", loc, name=names[step.declarer], amount=step.contract)
+    return (), ""

@@ -1,0 +1,168 @@
+"""The pages in a real browser: headless Chromium (the system's) through Playwright.
+
+Each page of a seeded guild is opened, its numbers checked against the store, a hand's
+replay stepped to its end with the keyboard, and a screenshot saved (``WEB_SHOTS``: a
+directory to keep them in; default the test's temp dir)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from playwright.async_api import Browser, Page, async_playwright
+
+from bot.game.scenario import run
+from bot.store import Metric
+from bot.web import metric_value
+
+from .conftest import ANN, GUILD, Site
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def _need_chromium() -> None:
+    if not shutil.which(CHROMIUM) and not os.path.isfile(CHROMIUM):
+        pytest.fail(f"Chromium is not installed at {CHROMIUM}: run scripts/system-packages "
+                    "(Debian: sudo apt-get install chromium), or set CHROMIUM to its path.")
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Browser]:
+    _need_chromium()
+    async with async_playwright() as pw:
+        b = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        await b.close()
+
+
+@pytest.fixture
+def shots(tmp_path) -> Path:
+    out = Path(os.environ.get("WEB_SHOTS") or tmp_path / "shots")
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+async def _page(browser: Browser, width: int = 1000) -> tuple[Page, list[str]]:
+    page = await browser.new_page(viewport={"width": width, "height": 900})
+    problems: list[str] = []
+    page.on("pageerror", lambda e: problems.append(f"script error: {e}"))
+    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}")
+            if m.type in ("error", "warning") else None)
+    return page, problems
+
+
+async def test_every_page_of_a_guild_in_chromium(site: Site, browser: Browser, shots: Path):
+    store = site.store
+    page, problems = await _page(browser)
+    # the leaderboard: the store's order and values
+    r = await page.goto(f"{site.url}/g/{GUILD}")
+    assert r is not None and r.status == 200
+    assert "Content-Security-Policy" in {k.title(): v for k, v in r.headers.items()} or \
+        "content-security-policy" in r.headers
+    rows, total = await store.leaderboard(GUILD, Metric.RATING)
+    cells = await page.locator("table.board tbody tr").all_inner_texts()
+    assert total == 3 and len(cells) == 3
+    for row, text in zip(rows, cells, strict=True):
+        assert row.name in text and metric_value(Metric.RATING, row.value) in text
+    await page.screenshot(path=shots / "web-leaderboard.png", full_page=True)
+    # sorted by wins through its tab
+    await page.get_by_role("link", name="wins", exact=True).click()
+    assert "metric=wins" in page.url
+    rows, _ = await store.leaderboard(GUILD, Metric.WINS)
+    values = await page.locator("table.board td.value").all_inner_texts()
+    assert values == [metric_value(Metric.WINS, r.value) for r in rows]
+    # the filter form: 7 days of one preset (the matches are from "now")
+    await page.select_option("select[name=period]", "7d")
+    await page.click("form.filters button")
+    assert "period=7d" in page.url and await page.locator("table.board tbody tr").count() == 3
+
+    # a player's page: the numbers of /stats and the rating chart
+    await page.goto(f"{site.url}/g/{GUILD}")
+    await page.locator("table.board tbody tr").first.get_by_role("link").click()
+    name = (await page.locator("h1").inner_text()).strip()
+    user = {"Ann": ANN.user_id}.get(name)
+    profile = await store.profile(GUILD, user) if user else None
+    if profile is None:  # the leader is Bob or Cid
+        for uid in (ANN.user_id + 1, ANN.user_id + 2):
+            got = await store.profile(GUILD, uid)
+            if got is not None and got.name == name:
+                profile = got
+    assert profile is not None
+    assert await page.locator("#matches").inner_text() == str(profile.matches)
+    assert await page.locator("#wins").inner_text() == str(profile.wins)
+    assert await page.locator("#hands").inner_text() == str(profile.hands)
+    assert await page.locator("svg.chart circle").count() == len(profile.trend)
+    await page.screenshot(path=shots / "web-player.png", full_page=True)
+
+    # a match: the sheet's rows and totals are the replayed hands'
+    mid = site.matches[-1]
+    info = await store.match_info(mid)
+    assert info is not None
+    results = await site.service.match_results(info.table_id, info.match_no)
+    await page.goto(f"{site.url}/g/{GUILD}/m/{mid}")
+    sheet_rows = page.locator("table.sheet tbody tr")
+    assert await sheet_rows.count() == len(results)
+    last = await sheet_rows.last.locator("td.total").all_inner_texts()
+    assert [int(x) for x in last] == list(info.totals) == list(results[-1].totals)
+    await page.screenshot(path=shots / "web-match.png", full_page=True)
+    # the scenario it links to replays to the same totals
+    scenario_url = await page.get_by_role("link", name="Scenario JSON").first.get_attribute(
+        "href")
+    r = await page.request.get(f"{site.url}{scenario_url}")
+    replayed = run(json.loads(await r.text()))
+    assert replayed["ok"] and list(replayed["totals"].values()) == list(info.totals)
+
+    # the replay of a played hand, stepped to its end with the arrow keys
+    played = next(i for i, h in enumerate(results, 1) if h.end.value == "played")
+    await sheet_rows.nth(played - 1).get_by_role("link", name="Replay").click()
+    await page.wait_for_selector(".viewer.stepping")
+    steps = int(await page.locator("#viewer").get_attribute("data-steps") or 0)
+    assert steps > 20  # the deal, the auction, the talon, 24 cards played
+    assert await page.locator(".step:visible").count() == 1
+    assert "deals hand" in await page.locator(".step:visible .caption").inner_text()
+    await page.screenshot(path=shots / "web-replay-deal.png", full_page=True)
+    for i in range(2, steps + 1):
+        await page.keyboard.press("ArrowRight")
+        assert await page.locator("#at").inner_text() == str(i)
+        if i == steps // 2 + 4:
+            await page.screenshot(path=shots / "web-replay.png", full_page=True)
+    await page.keyboard.press("ArrowRight")  # past the end: stays on the last step
+    assert await page.locator("#at").inner_text() == str(steps)
+    visible = page.locator(".step:visible")
+    assert "the contract of" in await visible.locator(".caption").inner_text()
+    score = await visible.locator("table.score tbody tr").all_inner_texts()
+    hand = results[played - 1]
+    for seat, text in enumerate(score):
+        assert f"{hand.delta[seat]:+d}" in text and str(hand.totals[seat]) in text
+    await page.screenshot(path=shots / "web-replay-end.png", full_page=True)
+    await page.keyboard.press("Home")
+    assert await page.locator("#at").inner_text() == "1"
+    # every card the viewer shows is a picture the server has (long-cached)
+    srcs = set(await page.locator("img").evaluate_all("els => els.map(e => e.src)"))
+    for src in srcs:
+        r = await page.request.get(src)
+        assert r.status == 200 and "immutable" in r.headers["cache-control"]
+    assert not problems, problems
+
+    # a phone's width: the leaderboard and the replay still read
+    phone, problems = await _page(browser, width=390)
+    await phone.goto(f"{site.url}/g/{GUILD}/m/{mid}/h/{played}#step-10")
+    assert await phone.locator("#at").inner_text() == "10"
+    await phone.screenshot(path=shots / "web-replay-phone.png", full_page=True)
+    assert not problems, problems
+
+
+async def test_without_javascript_every_step_is_listed(site: Site, browser: Browser):
+    context = await browser.new_context(java_script_enabled=False)
+    page = await context.new_page()
+    await page.goto(f"{site.url}/g/{GUILD}/m/{site.matches[0]}/h/1")
+    steps = int(await page.locator("#viewer").get_attribute("data-steps") or 0)
+    assert steps > 1 and await page.locator(".step:visible").count() == steps
+    assert not await page.locator(".controls").is_visible()
+    await context.close()
