@@ -351,6 +351,8 @@ MESSAGES: dict[str, str] = {
     "admin.reset_kept": "Nichts wurde zurückgesetzt.",
     "admin.removed": "Partie Nr. {id} zählt nicht mehr; die Wertungen wurden ohne sie neu "
                      "berechnet.",
+    "error.table_language": ("Eine Tischsprache `{text}` gibt es nicht; die Sprachen sind "
+                             "{languages}."),
     "error.page": "`{page}` ist keine Seite: Seiten zählen ab 1.",
     "error.page_past": "Es gibt keine Seite {page}: die Liste hat {pages}.",
     "error.no_match": ("Auf diesem Server gibt es keine Partie Nr. {id}. `/history` listet "

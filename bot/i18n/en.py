@@ -340,6 +340,7 @@ MESSAGES: dict[str, str] = {
                          "no longer {count|one:counts|other:count})."),
     "admin.reset_kept": "Nothing was reset.",
     "admin.removed": "Match #{id} no longer counts; the ratings were recomputed without it.",
+    "error.table_language": ("There is no table language `{text}`; the languages are {languages}."),
     "error.page": "`{page}` is not a page: pages count from 1.",
     "error.page_past": "There is no page {page}: the listing has {pages}.",
     "error.no_match": ("There is no match #{id} in this server. `/history` lists the "

@@ -353,6 +353,7 @@ MESSAGES: dict[str, str] = {
                          "other:partii już się nie liczy})."),
     "admin.reset_kept": "Niczego nie wyzerowano.",
     "admin.removed": "Partia nr {id} już się nie liczy; ranking przeliczono bez niej.",
+    "error.table_language": ("Nie ma języka stołu `{text}`; języki to {languages}."),
     "error.page": "`{page}` to nie numer strony: strony liczy się od 1.",
     "error.page_past": "Nie ma strony {page}: lista ma ich {pages}.",
     "error.no_match": ("Na tym serwerze nie ma partii nr {id}. `/history` pokazuje partie "
