@@ -157,6 +157,16 @@ def _trick(
         )
 
 
+def phase_lines(hand: str, tail: list[str], seats: int, *, scale: float = 1.0) -> list[str]:
+    """The info column's phase line ("Hand 4 · Play · last trick") as drawn, wrapped; the
+    hand number gives way where the words would run into the plates."""
+    size, width = px(LETTER, scale), px(_INFO_W[seats], scale)
+    lines = fonts.wrap(" · ".join(p for p in [hand, *tail] if p), size, width, bold=True)
+    if len(lines) > _PHASE_LINES[seats]:
+        lines = fonts.wrap(" · ".join(p for p in tail if p), size, width, bold=True)
+    return lines
+
+
 def _info(img: Image.Image, view: TableView, k: float) -> None:
     """Top left: the title, "Hand 4", the phase, then the contract or the high bid."""
     n = len(view.seats)
@@ -172,10 +182,7 @@ def _info(img: Image.Image, view: TableView, k: float) -> None:
     if view.last_trick_winner is not None and view.trick:
         tail.append(lab.last_trick)
     hand = lab.say(lab.hand_no, no=view.hand_number) if view.hand_number else ""
-    # the hand number gives way where the line would run into the plates (long words)
-    lines = fonts.wrap(" · ".join(p for p in [hand, *tail] if p), size, width, bold=True)
-    if len(lines) > _PHASE_LINES[n]:
-        lines = fonts.wrap(" · ".join(p for p in tail if p), size, width, bold=True)
+    lines = phase_lines(hand, tail, n, scale=k)
     for text in lines:
         fonts.draw_text(img, (x, y), text, size, fill=INK, bold=True)
         y += line

@@ -386,7 +386,7 @@ MESSAGES: dict[str, str] = {
     "img.locked": "gesperrt",
     "img.passed": "passe",
     "img.blind": "blind {amount}",
-    "img.play_trick": "Ausspielen · Stich {no}/{of}",
+    "img.play_trick": "Stich {no}/{of}",
     "img.golden": "Gold ×2",
     "img.phase.dealing": "Geben",
     "img.phase.bidding": "Reizen",
