@@ -31,14 +31,13 @@ from bot.tables import (
     TableService,
     presets,
 )
-from cogs._bot import TysiacBot, actor_of, locale_of, ls, report_error, within
+from cogs._bot import TysiacBot, actor_of, locale_of, ls, preset_choices, report_error, within
 from cogs._ids import PAGE_TEMPLATE, page_id
 from cogs._images import image_file, labels_for
 from render.model import LeaderboardRow, LeaderboardView
 from render.sheet import ROWS as SHEET_ROWS  # hands on one page of a sheet
 
-PRESET_CHOICES = [app_commands.Choice(name=title[:100], value=name)
-                  for name, title in presets()][:25]
+PRESET_CHOICES = preset_choices(presets())
 METRIC_CHOICES = [app_commands.Choice(name=ls(f"metric.{m.value}"), value=m.value)
                   for m in Metric]
 PERIOD_CHOICES = [app_commands.Choice(name=ls(f"period.{p.value}"), value=p.value)

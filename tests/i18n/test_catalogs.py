@@ -99,3 +99,10 @@ def test_numbers_and_dates_in_the_locales_format():
     assert date(day, "de") == "24.11.2026"
     assert date(day, "en-US") == "Nov 24, 2026"
     assert "2026" in date(day, "ru") and "нояб" in date(day, "ru")
+
+
+def test_english_preset_choices_are_the_presets_titles():
+    from bot.game.presets import PRESETS
+
+    assert {name: t(f"choice.preset.{name}") for name in PRESETS} == {
+        name: p.title[:100] for name, p in PRESETS.items()}
