@@ -85,3 +85,11 @@ def test_the_table_image_is_drawn_in_the_views_language(lang):
 
 def test_every_language_has_its_catalog_labels():
     assert set(CATALOGS) == {"en", *LANGUAGES}
+
+
+@pytest.mark.parametrize("lang", ("en", *LANGUAGES))
+def test_the_summarys_contract_line_is_not_cut(lang):
+    lab = labels_for(lang)
+    stats = (lab.say(lab.contracts, made=19, failed=18) + " · "
+             + lab.say(lab.best, contract=300))
+    assert fonts.fit(stats, 22, 330 - 28) == stats
