@@ -43,7 +43,7 @@ import discord
 from bot.game.events import Event, HandScored
 from bot.game.rules import Rules
 from bot.game.state import HandResult
-from bot.i18n import CATALOGS, DEFAULT, language
+from bot.i18n import CATALOGS, DEFAULT, has, language, t
 from bot.tables import Table
 from render.adapter import hand_view, sheet_view, summary_view, table_view
 from render.hand import render_hand
@@ -66,12 +66,18 @@ MAX_RENDERER_STARTS = 3  # render processes that may die before drawing moves to
 HAND_COLOURS = 128  # the hand image is quantized: no gradient to band, 2.5x smaller
 
 
-@functools.cache
 def labels_for(locale: str | None) -> Labels:
-    """The images' words in the catalog for ``locale`` (English where it has none)."""
+    """The images' words in the catalog for ``locale`` (English where it has none); built
+    each time (a few dozen look-ups), so that a catalog changed at run time is followed."""
     lang = language(locale)
     return Labels.from_catalog(
         lang, lambda key: CATALOGS[lang].get(key) or CATALOGS[DEFAULT][key])
+
+
+def preset_title(table: Table) -> str:
+    """The table's rule set as its players call it, in the table's language."""
+    key = f"choice.preset.{table.preset}"
+    return t(key, table.locale) if has(key) else table.title
 
 
 def public_table_view(table: Table) -> TableView | None:
@@ -80,7 +86,7 @@ def public_table_view(table: Table) -> TableView | None:
     obs = table.observation(None)
     if obs is None:
         return None
-    return table_view(obs, table.names(), title=table.title, talon_label=table.talon_name,
+    return table_view(obs, table.names(), title=preset_title(table), talon_label=table.talon_name,
                       labels=labels_for(table.locale))
 
 
@@ -264,7 +270,7 @@ class Images:
         self._results[table.id] = (table.match_no, results)
         complete = [r.hand_no for r in results] == list(range(1, len(results) + 1))
         return MatchSnapshot(table.id, table.match_no, tuple(results) if complete else None,
-                             tuple(table.names()), table.rules, table.dealer, table.title,
+                             tuple(table.names()), table.rules, table.dealer, preset_title(table),
                              table.locale)
 
     async def sheet_png(self, snap: MatchSnapshot, results: Sequence[HandResult],
