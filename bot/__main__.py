@@ -1,4 +1,4 @@
-"""Command line: ``python -m bot run|db|replay|simulate|presets|render|bench|arena``."""
+"""Command line: ``python -m bot run|db|replay|simulate|presets|render|i18n|bench|arena``."""
 
 from __future__ import annotations
 
@@ -73,13 +73,26 @@ def _cmd_presets(args: argparse.Namespace) -> int:
 def _cmd_render(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from bot.i18n import CATALOGS, DEFAULT
+    from render.labels import Labels
     from render.samples import write_samples
 
-    paths = write_samples(Path(args.outdir))
+    lang = args.lang
+    labels = Labels.from_catalog(lang, lambda key: CATALOGS[lang].get(key) or
+                                 CATALOGS[DEFAULT][key])
+    paths = write_samples(Path(args.outdir), labels)
     for path in paths:
         print(path)
     print(f"{len(paths)} images written to {args.outdir}")
     return 0
+
+
+def _cmd_i18n(args: argparse.Namespace) -> int:
+    from bot.i18n.check import report
+
+    text, status = report()
+    print(text)
+    return status
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
@@ -241,7 +254,16 @@ def main(argv: list[str] | None = None) -> int:
     p.set_defaults(func=_cmd_presets)
     p = sub.add_parser("render", help="write a sample of every image into OUTDIR")
     p.add_argument("outdir")
+    from bot.i18n import CATALOGS
+
+    p.add_argument("--lang", choices=sorted(CATALOGS), default="en",
+                   help="the language of the words drawn (default en)")
     p.set_defaults(func=_cmd_render)
+    p = sub.add_parser("i18n", help="the message catalogs: `check` reports missing keys, "
+                                    "placeholders that differ, plural forms and strings "
+                                    "longer than Discord allows (exit 1 on a problem)")
+    p.add_argument("what", choices=("check",))
+    p.set_defaults(func=_cmd_i18n)
     p = sub.add_parser("bench", help="benchmarks: render (images), engine (random hands), "
                                      "tables (the bot under N simultaneous tables), "
                                      "store (records and leaderboards at 100,000 hands), "

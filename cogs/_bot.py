@@ -15,7 +15,7 @@ import logging
 import secrets
 import signal
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, TypeVar
 
 import aiohttp
@@ -25,7 +25,7 @@ from discord.ext import commands
 
 from bot.config import RenderIn, Settings
 from bot.game.state import HandResult
-from bot.i18n import t, translation
+from bot.i18n import has, t, translation
 from bot.tables import (
     Actor,
     Clock,
@@ -82,6 +82,14 @@ def public_locale(interaction: discord.Interaction[Any]) -> str:
 def ls(key: str) -> app_commands.locale_str:
     """A command description or choice by catalog key (English now, translated at sync)."""
     return app_commands.locale_str(t(key), key=key)
+
+
+def preset_choices(presets: Iterable[tuple[str, str]]) -> list[app_commands.Choice[str]]:
+    """The presets as command choices, named in every language (``choice.preset.<name>``;
+    a preset without a catalog entry keeps its title)."""
+    return [app_commands.Choice(name=ls(f"choice.preset.{name}") if has(f"choice.preset.{name}")
+                                else title[:100], value=name)
+            for name, title in presets][:25]
 
 
 class CatalogTranslator(app_commands.Translator):

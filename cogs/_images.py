@@ -43,9 +43,11 @@ import discord
 from bot.game.events import Event, HandScored
 from bot.game.rules import Rules
 from bot.game.state import HandResult
+from bot.i18n import CATALOGS, DEFAULT, has, language, t
 from bot.tables import Table
 from render.adapter import hand_view, sheet_view, summary_view, table_view
 from render.hand import render_hand
+from render.labels import Labels
 from render.leaderboard import render_leaderboard
 from render.model import HandView, LeaderboardView, SheetView, SummaryView, TableView
 from render.sheet import render_sheet
@@ -64,23 +66,39 @@ MAX_RENDERER_STARTS = 3  # render processes that may die before drawing moves to
 HAND_COLOURS = 128  # the hand image is quantized: no gradient to band, 2.5x smaller
 
 
+def labels_for(locale: str | None) -> Labels:
+    """The images' words in the catalog for ``locale`` (English where it has none); built
+    each time (a few dozen look-ups), so that a catalog changed at run time is followed."""
+    lang = language(locale)
+    return Labels.from_catalog(
+        lang, lambda key: CATALOGS[lang].get(key) or CATALOGS[DEFAULT][key])
+
+
+def preset_title(table: Table) -> str:
+    """The table's rule set as its players call it, in the table's language."""
+    key = f"choice.preset.{table.preset}"
+    return t(key, table.locale) if has(key) else table.title
+
+
 def public_table_view(table: Table) -> TableView | None:
-    """The table image's view: built from the public observation only (None before a deal)."""
+    """The table image's view: built from the public observation only (None before a deal),
+    in the table's language."""
     obs = table.observation(None)
     if obs is None:
         return None
-    return table_view(obs, table.names(), title=table.title, talon_label=table.talon_name)
+    return table_view(obs, table.names(), title=preset_title(table), talon_label=table.talon_name,
+                      labels=labels_for(table.locale))
 
 
-def seat_hand_view(table: Table, seat: int) -> HandView | None:
+def seat_hand_view(table: Table, seat: int, locale: str | None = None) -> HandView | None:
     """The hand image's view from ``seat``'s own observation (None without cards, or
-    while they lie face down for a blind bid)."""
+    while they lie face down for a blind bid), in its owner's ``locale``."""
     if not 0 <= seat < len(table.seats) or table.face_down(seat):
         return None
     obs = table.observation(seat)
     if obs is None or not obs.hand:
         return None
-    return hand_view(obs, table.seats[seat].name)
+    return hand_view(obs, table.seats[seat].name, labels_for(locale))
 
 
 def image_file(data: bytes, filename: str, description: str | None = None) -> discord.File:
@@ -107,6 +125,7 @@ class MatchSnapshot:
     rules: Rules
     dealer: int
     title: str
+    locale: str = ""  # the table's language (its public messages and images)
 
 
 class Images:
@@ -213,9 +232,11 @@ class Images:
 
     # ---- hands -------------------------------------------------------------------------------
     async def hand_png(self, table: Table, seat: int,
-                       also: Callable[[], object] = lambda: None) -> HandImage:
-        """``seat``'s own hand image (for its ephemeral message only) of the latest state,
-        with ``also()`` computed at the same moment (the hand's signature)."""
+                       also: Callable[[], object] = lambda: None,
+                       locale: str | None = None) -> HandImage:
+        """``seat``'s own hand image (for its ephemeral message only) of the latest state in
+        its owner's ``locale``, with ``also()`` computed at the same moment (the hand's
+        signature)."""
         key = (table.id, seat)
         extra: list[object] = []
         if not self.enabled:
@@ -223,7 +244,7 @@ class Images:
 
         def build() -> tuple[HandView, bytes | None] | None:
             extra.append(also())
-            view = seat_hand_view(table, seat)
+            view = seat_hand_view(table, seat, locale)
             if view is None:
                 return None
             hit = self._hands.get(key)
@@ -249,30 +270,34 @@ class Images:
         self._results[table.id] = (table.match_no, results)
         complete = [r.hand_no for r in results] == list(range(1, len(results) + 1))
         return MatchSnapshot(table.id, table.match_no, tuple(results) if complete else None,
-                             tuple(table.names()), table.rules, table.dealer, table.title)
+                             tuple(table.names()), table.rules, table.dealer, preset_title(table),
+                             table.locale)
 
     async def sheet_png(self, snap: MatchSnapshot, results: Sequence[HandResult],
                         *, final: bool) -> bytes | None:
         if not self.enabled or not results:
             return None
-        title = "Final score sheet" if final else "Score sheet"
+        lab = labels_for(snap.locale)
+        title = lab.sheet_final if final else lab.sheet
 
         def build() -> tuple[SheetView, None]:
-            return sheet_view(results, snap.names, snap.rules, title=title), None
+            return sheet_view(results, snap.names, snap.rules, title=title, labels=lab), None
 
         out = await self._render(build, render_sheet)
         return out[1] if out is not None else None
 
     async def any_sheet_png(self, names: Sequence[str], rules: Rules,
                             results: Sequence[HandResult], title: str, *,
-                            first: int | None = None) -> bytes | None:
+                            first: int | None = None,
+                            locale: str | None = None) -> bytes | None:
         """A score sheet of any match (``/sheet``; ``first``: the page's first hand),
-        drawn in the renderer."""
+        drawn in the renderer in ``locale``'s words."""
         if not self.enabled or not results:
             return None
+        lab = labels_for(locale)
 
         def build() -> tuple[SheetView, None]:
-            return sheet_view(results, names, rules, title=title), None
+            return sheet_view(results, names, rules, title=title, labels=lab), None
 
         out = await self._render(build, functools.partial(render_sheet, first=first))
         return out[1] if out is not None else None
@@ -289,10 +314,12 @@ class Images:
         if not self.enabled or not results:
             return None
 
+        lab = labels_for(snap.locale)
+
         def build() -> tuple[SummaryView, None]:
             return summary_view(results, snap.names, snap.rules,
-                                title=f"{snap.title} · match over",
-                                duration_minutes=duration_minutes), None
+                                title=lab.say(lab.match_over, title=snap.title),
+                                duration_minutes=duration_minutes, labels=lab), None
 
         out = await self._render(build, render_summary)
         return out[1] if out is not None else None

@@ -537,7 +537,7 @@ class Publisher:
         if not self._owns(ref) or hand_signature(table, ref.seat) == ref.drawn:
             return
         got = await self.images.hand_png(
-            table, ref.seat, lambda: hand_signature(table, ref.seat))
+            table, ref.seat, lambda: hand_signature(table, ref.seat), ref.loc)
         if not self._owns(ref):
             return
         if got.signature != hand_signature(table, ref.seat):

@@ -12,11 +12,10 @@ from discord.ext import commands
 from bot.i18n import t
 from bot.tables import GuildSettings, TableError, TableService, presets
 from bot.web import page_url
-from cogs._bot import TysiacBot, actor_of, locale_of, ls, report_error
+from cogs._bot import TysiacBot, actor_of, locale_of, ls, preset_choices, report_error
 from cogs._ids import ADMIN_TEMPLATE, admin_id
 
-PRESET_CHOICES = [app_commands.Choice(name=title[:100], value=name)
-                  for name, title in presets()][:25]
+PRESET_CHOICES = preset_choices(presets())
 ON_OFF = [app_commands.Choice(name="on", value="on"),
           app_commands.Choice(name="off", value="off")]
 

@@ -11,7 +11,16 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.tables import RulesSummary, Table, TableService, TableStatus, ai_levels, presets
-from cogs._bot import TysiacBot, actor_of, locale_of, ls, public_locale, send, within
+from cogs._bot import (
+    TysiacBot,
+    actor_of,
+    locale_of,
+    ls,
+    preset_choices,
+    public_locale,
+    send,
+    within,
+)
 from cogs._views import (
     MessageParts,
     Pressed,
@@ -21,9 +30,9 @@ from cogs._views import (
 )
 
 log = logging.getLogger(__name__)
-PRESET_CHOICES = [app_commands.Choice(name=title[:100], value=name)
-                  for name, title in presets()][:25]
-LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in ai_levels()]
+PRESET_CHOICES = preset_choices(presets())
+LEVEL_CHOICES = [app_commands.Choice(name=ls(f"choice.level.{level}"), value=level)
+                 for level in ai_levels()]
 
 
 class Lobby(commands.Cog):

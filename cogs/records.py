@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import t
+from bot.i18n import formats, t
 from bot.tables import (
     LeaderRow,
     MatchInfo,
@@ -32,14 +32,13 @@ from bot.tables import (
     presets,
 )
 from bot.web import page_url
-from cogs._bot import TysiacBot, actor_of, locale_of, ls, report_error, within
+from cogs._bot import TysiacBot, actor_of, locale_of, ls, preset_choices, report_error, within
 from cogs._ids import PAGE_TEMPLATE, page_id
-from cogs._images import image_file
+from cogs._images import image_file, labels_for
 from render.model import LeaderboardRow, LeaderboardView
 from render.sheet import ROWS as SHEET_ROWS  # hands on one page of a sheet
 
-PRESET_CHOICES = [app_commands.Choice(name=title[:100], value=name)
-                  for name, title in presets()][:25]
+PRESET_CHOICES = preset_choices(presets())
 METRIC_CHOICES = [app_commands.Choice(name=ls(f"metric.{m.value}"), value=m.value)
                   for m in Metric]
 PERIOD_CHOICES = [app_commands.Choice(name=ls(f"period.{p.value}"), value=p.value)
@@ -52,7 +51,7 @@ _SEP = "~"
 
 
 def _date(ts: float, loc: str | None) -> str:
-    return dt.datetime.fromtimestamp(ts, dt.UTC).strftime("%Y-%m-%d")
+    return formats.date(dt.datetime.fromtimestamp(ts, dt.UTC), loc)
 
 
 def match_line(m: MatchInfo, loc: str | None) -> str:
@@ -63,12 +62,13 @@ def match_line(m: MatchInfo, loc: str | None) -> str:
     return f"**#{m.match_id}** · {_date(m.finished_at, loc)} · {title} · {seats}"
 
 
-def metric_value(metric: Metric, value: float) -> str:
+def metric_value(metric: Metric, value: float, loc: str | None = None) -> str:
+    """A leaderboard value in ``loc``'s number format ("1 234,5" in Russian)."""
     if metric in (Metric.WIN_RATE, Metric.CONTRACTS_MADE):
-        return f"{value:.0f}%"
+        return f"{formats.number(round(value), loc)}%"
     if metric in (Metric.RATING, Metric.POINTS_PER_HAND):
-        return f"{value:.1f}"
-    return f"{value:.0f}"
+        return formats.number(value, loc, decimals=1)
+    return formats.number(round(value), loc)
 
 
 class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_TEMPLATE):
@@ -148,7 +148,7 @@ class Records(commands.Cog):
         await self._link(embed, interaction.guild_id, loc,
                          got.info.match_id if got.info is not None else None)
         data = await self.bot.publisher.images.any_sheet_png(
-            got.names, got.rules, got.results, got.title, first=first)
+            got.names, got.rules, got.results, got.title, first=first, locale=loc)
         if data is not None:
             files.append(image_file(data, SHEET_FILE, "the score sheet"))
             embed.set_image(url=f"attachment://{SHEET_FILE}")
@@ -259,7 +259,7 @@ class Records(commands.Cog):
         title = t("leaderboard.title", loc, metric=t(f"metric.{m.value}", loc),
                   period=t(f"period.{period}", loc), scope=t(f"scope.{scope}", loc))
         embed = discord.Embed(title=title[:256])
-        embed.description = ("\n".join(_leader_line(r, m) for r in got.items)
+        embed.description = ("\n".join(_leader_line(r, m, loc) for r in got.items)
                              or t("leaderboard.empty", loc))[:4000]
         embed.set_footer(text=t("leaderboard.page", loc, page=got.page, pages=got.pages))
         await self._link(embed, interaction.guild_id, loc)
@@ -268,10 +268,11 @@ class Records(commands.Cog):
             me = next((r.rank for r in got.items if r.user_id == interaction.user.id), None)
             view_model = LeaderboardView(
                 tuple(LeaderboardRow(r.rank, r.name, round(r.value), r.matches, 0,
-                                     value_text=metric_value(m, r.value)) for r in got.items),
+                                     value_text=metric_value(m, r.value, loc))
+                      for r in got.items),
                 title=title, highlight=me,
                 value_label=_capital(t(f"metric.{m.value}", loc))[:24],
-                show_wins=False)
+                show_wins=False, labels=labels_for(loc))
             data = await self.bot.publisher.images.leaderboard_png(view_model)
             if data is not None:
                 files.append(image_file(data, BOARD_FILE, "the leaderboard"))
@@ -309,8 +310,8 @@ class Records(commands.Cog):
         await _reply(interaction, content=t(key, locale_of(interaction)))
 
 
-def _leader_line(r: LeaderRow, m: Metric) -> str:
-    return f"**{r.rank}.** {r.name} — {metric_value(m, r.value)} ({r.matches})"
+def _leader_line(r: LeaderRow, m: Metric, loc: str | None) -> str:
+    return f"**{r.rank}.** {r.name} — {metric_value(m, r.value, loc)} ({r.matches})"
 
 
 def _profile_embed(p: Profile, loc: str | None) -> discord.Embed:

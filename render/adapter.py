@@ -13,12 +13,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.game.actions import Verb
-from bot.game.cards import RK, RQ, SUIT_NAMES, SUITS, card, card_str, suit_of
+from bot.game.cards import RK, RQ, SUITS, card, card_str, suit_of
 from bot.game.dealing import seats_for_hand
 from bot.game.observation import Observation
 from bot.game.rules import Barrel, MarriageValueMode, Rules, cards_after_exchange
 from bot.game.scoring import on_any_barrel
 from bot.game.state import HandEnd, HandResult, Phase
+from render.labels import ENGLISH, Labels
 from render.model import (
     HandView,
     SeatView,
@@ -30,22 +31,23 @@ from render.model import (
     TableView,
 )
 
+# the Labels field of each phase's and each hand end's label
 PHASE_LABELS: dict[Phase, str] = {
-    Phase.DEALING: "Dealing",
-    Phase.BIDDING: "Bidding",
-    Phase.TALON: "Choosing a talon",
-    Phase.EXCHANGE: "Exchange",
-    Phase.CONTRACT: "Contract",
-    Phase.PLAY: "Play",
-    Phase.MATCH_OVER: "Match over",
+    Phase.DEALING: "phase_dealing",
+    Phase.BIDDING: "phase_bidding",
+    Phase.TALON: "phase_talon",
+    Phase.EXCHANGE: "phase_exchange",
+    Phase.CONTRACT: "phase_contract",
+    Phase.PLAY: "phase_play",
+    Phase.MATCH_OVER: "phase_match_over",
 }
 _END_LABELS: dict[HandEnd, str] = {
-    HandEnd.PLAYED: "Hand over",
-    HandEnd.ROSPISAT: "Rospisat",
-    HandEnd.SPISAT: "Spisat",
-    HandEnd.CONCEDE: "Conceded",
-    HandEnd.THROWN_IN: "Thrown in",
-    HandEnd.ANNULLED: "Redeal",
+    HandEnd.PLAYED: "end_played",
+    HandEnd.ROSPISAT: "end_rospisat",
+    HandEnd.SPISAT: "end_spisat",
+    HandEnd.CONCEDE: "end_conceded",
+    HandEnd.THROWN_IN: "end_thrown_in",
+    HandEnd.ANNULLED: "end_redeal",
 }
 _UNWRITTEN = (HandEnd.THROWN_IN, HandEnd.ANNULLED)
 
@@ -55,30 +57,31 @@ def suit_letter(suit: int) -> str | None:
     return SUITS[suit] if 0 <= suit < 4 else None
 
 
-def _names(names: Sequence[str], n: int) -> list[str]:
+def _names(names: Sequence[str], n: int, labels: Labels = ENGLISH) -> list[str]:
     out = [str(x) for x in names[:n]]
-    out += [f"Seat {i + 1}" for i in range(len(out), n)]
+    out += [labels.say(labels.seat, no=i + 1) for i in range(len(out), n)]
     return out
 
 
-def phase_label(obs: Observation) -> str:
+def phase_label(obs: Observation, labels: Labels = ENGLISH) -> str:
     """Short label of where the hand is: "Bidding", "Play · trick 3/7", "Hand over"…"""
     if obs.phase is Phase.DEALING:
-        label = _END_LABELS[obs.last_result.end] if obs.last_result is not None else "Dealing"
+        end = _END_LABELS[obs.last_result.end] if obs.last_result is not None else None
+        label = str(getattr(labels, end)) if end else labels.phase_dealing
     elif obs.phase is Phase.PLAY:
         tricks = cards_after_exchange(obs.rules)
-        label = f"Play · trick {min(obs.trick_no + 1, tricks)}/{tricks}"
+        label = labels.say(labels.play_trick, no=min(obs.trick_no + 1, tricks), of=tricks)
     else:
-        label = PHASE_LABELS[obs.phase]
+        label = str(getattr(labels, PHASE_LABELS[obs.phase]))
     if obs.golden and obs.phase not in (Phase.DEALING, Phase.MATCH_OVER):
-        label += " · golden ×2"
+        label += " · " + labels.golden
     return label
 
 
-def _bid_label(amount: int, blind: bool) -> str:
+def _bid_label(amount: int, blind: bool, labels: Labels = ENGLISH) -> str:
     if amount == 0:
-        return "pass"
-    return f"blind {amount}" if blind else str(amount)
+        return labels.passed
+    return labels.say(labels.blind, amount=amount) if blind else str(amount)
 
 
 def _talon_visible(obs: Observation) -> tuple[str, ...] | None:
@@ -94,6 +97,7 @@ def table_view(
     *,
     title: str | None = None,
     talon_label: str = "prikup",
+    labels: Labels = ENGLISH,
 ) -> TableView:
     """The public table as ``obs`` shows it.
 
@@ -101,16 +105,17 @@ def table_view(
     the contract, card counts, the current trick (or, between tricks and after the hand,
     the trick just won), the trump, the talon while it lies face down and, once taken, its
     cards only if they were shown to everybody, and the stock with its exposed bottom card.
+    ``talon_label`` is the preset's name for the talon, drawn in ``labels``' words.
     """
     r = obs.rules
     n = r.seats
-    who = _names(names, n)
+    who = _names(names, n, labels)
     phase = obs.phase
     bidding = phase is Phase.BIDDING
     last_bid: dict[int, str] = {}
     if bidding:
         for seat, amount, blind in obs.bids:
-            last_bid[seat] = _bid_label(amount, blind)
+            last_bid[seat] = _bid_label(amount, blind, labels)
     after = obs.last_result if phase in (Phase.DEALING, Phase.MATCH_OVER) else None
     seats = tuple(
         SeatView(
@@ -158,14 +163,15 @@ def table_view(
         talon=talon,
         talon_backs=backs,
         talon_piles=piles,
-        talon_label=talon_label,
+        talon_label=labels.talon(talon_label),
         stock=obs.stock_size if stock_on else 0,
         stock_bottom=card_str(obs.stock_bottom) if stock_on and obs.stock_bottom >= 0 else None,
-        phase=phase_label(obs),
+        phase=phase_label(obs, labels),
         hand_number=obs.hand_no,
         target=r.target,
         title=title or "",
         high_bid=obs.high if bidding and obs.high > 0 else None,
+        labels=labels,
     )
 
 
@@ -174,36 +180,37 @@ def _marriage_suits(hand: Sequence[int]) -> list[int]:
     return [s for s in range(4) if card(RK, s) in held and card(RQ, s) in held]
 
 
-def _hand_note(obs: Observation) -> str:
+def _hand_note(obs: Observation, labels: Labels = ENGLISH) -> str:
     me = obs.seat
     if me is None:
         return ""
     if me == obs.sitter:
-        return "You sit out this hand"
+        return labels.note_sitting_out
     if me != obs.to_act or not obs.legal:
         return ""
     phase = obs.phase
     if phase is Phase.BIDDING:
-        return "Your bid"
+        return labels.your_bid
     if phase is Phase.TALON:
-        return "Choose a talon"
+        return labels.note_talon
     if phase is Phase.EXCHANGE:
         verbs = {a.verb for a in obs.legal}
         if Verb.GIVE in verbs:
-            return "Give a card to each" if Verb.DISCARD not in verbs else "Give or lay away"
-        return "Lay away cards"
+            return labels.note_give if Verb.DISCARD not in verbs else labels.note_give_or_discard
+        return labels.note_discard
     if phase is Phase.CONTRACT:
-        return "Set the contract or lead"
+        return labels.note_contract
     if obs.trick and obs.stock_size:
-        return "Any card (free play while the stock lasts)"
+        return labels.note_free_play
     if obs.trick:
         led = suit_of(obs.trick[0][1])
         held = {suit_of(c) for c in obs.hand}
-        return "Your turn" if led not in held else f"Follow {SUIT_NAMES[led]}"
-    return "Your lead"
+        return labels.your_turn if led not in held else str(
+            getattr(labels, f"follow_{SUITS[led]}"))
+    return labels.your_lead
 
 
-def hand_view(obs: Observation, name: str) -> HandView:
+def hand_view(obs: Observation, name: str, labels: Labels = ENGLISH) -> HandView:
     """One seat's own hand from that seat's observation (a spectator's has no cards).
 
     ``legal`` is the set of cards the seat may play now (from ``obs.legal``), or None when
@@ -234,7 +241,8 @@ def hand_view(obs: Observation, name: str) -> HandView:
         marriage_values=values,
         trump=suit_letter(obs.trump),
         name=name,
-        note=_hand_note(obs),
+        note=_hand_note(obs, labels),
+        labels=labels,
     )
 
 
@@ -253,6 +261,7 @@ def sheet_view(
     rules: Rules,
     *,
     title: str = "",
+    labels: Labels = ENGLISH,
 ) -> SheetView:
     """The paper score sheet of a match from the ``HandResult`` of each hand, in order.
 
@@ -269,7 +278,7 @@ def sheet_view(
     rules count them; penalties and falls come from ``result.penalties`` / ``result.fell``.
     """
     n = rules.seats
-    who = tuple(_names(names, n))
+    who = tuple(_names(names, n, labels))
     rows: list[SheetRow] = []
     strokes = [0] * n
     for res in results:
@@ -318,7 +327,7 @@ def sheet_view(
             )
         rows.append(SheetRow(hand=len(rows) + 1, cells=tuple(cells), dealer=res.dealer))
     winners = frozenset(results[-1].winners) if results else frozenset()
-    return SheetView(players=who, rows=tuple(rows), winner=winners, title=title)
+    return SheetView(players=who, rows=tuple(rows), winner=winners, title=title, labels=labels)
 
 
 def summary_view(
@@ -329,12 +338,13 @@ def summary_view(
     title: str = "",
     duration_minutes: int | None = None,
     rating_changes: Sequence[int] | None = None,
+    labels: Labels = ENGLISH,
 ) -> SummaryView:
     """The end-of-match summary: final totals, contracts made and failed, the best contract
     made, and the running totals of every scored hand (thrown-in and annulled hands are
     left out of the chart and the hand count)."""
     n = rules.seats
-    who = _names(names, n)
+    who = _names(names, n, labels)
     made = [0] * n
     failed = [0] * n
     best = [0] * n
@@ -372,4 +382,5 @@ def summary_view(
         duration_minutes=duration_minutes,
         target=rules.target,
         barrel_at=rules.barrel_at if rules.barrel is not Barrel.NONE else None,
+        labels=labels,
     )

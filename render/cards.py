@@ -17,6 +17,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 
 from render import _draw, fonts
+from render.labels import ENGLISH, Labels
 from render.model import split_card
 
 HAND = (100, 140)
@@ -37,7 +38,7 @@ BACK_LINE = (198, 70, 78)
 
 COURT_DIR = Path(__file__).with_name("court")
 _LOCK = threading.Lock()
-_CACHE: dict[tuple[str, int, int], Image.Image] = {}
+_CACHE: dict[tuple[str, int, int, str], Image.Image] = {}
 DRAWN: Counter[str] = Counter()
 """How many times each card was drawn in this process (a cache check for tests)."""
 
@@ -82,26 +83,28 @@ def index_px(width: int) -> int:
     return round(width * INDEX)
 
 
-def face(card: str, size: tuple[int, int]) -> Image.Image:
-    """The face of ``card`` (``"10H"``) at ``size``: cached, do not modify."""
+def face(card: str, size: tuple[int, int], labels: Labels = ENGLISH) -> Image.Image:
+    """The face of ``card`` (``"10H"``) at ``size``, its index in ``labels``' rank letters
+    (``"Т"`` for the ace in Russian): cached, do not modify."""
     rank, suit = split_card(card)
     fonts.note(index_px(size[0]))
-    return _cached(rank + suit, size)
+    return _cached(rank + suit, size, labels.rank(rank))
 
 
 def back(size: tuple[int, int]) -> Image.Image:
     return _cached("back", size)
 
 
-def _cached(key: str, size: tuple[int, int]) -> Image.Image:
-    ck = (key, size[0], size[1])
+def _cached(key: str, size: tuple[int, int], letter: str = "") -> Image.Image:
+    ck = (key, size[0], size[1], letter)
     hit = _CACHE.get(ck)
     if hit is not None:
         return hit
     with _LOCK:
         hit = _CACHE.get(ck)
         if hit is None:
-            hit = _draw_back(size) if key == "back" else _draw_face(key[:-1], key[-1], size)
+            hit = (_draw_back(size) if key == "back"
+                   else _draw_face(key[:-1], key[-1], size, letter or key[:-1]))
             DRAWN[key] += 1
             _CACHE[ck] = hit
         return hit
@@ -127,7 +130,7 @@ def _blank(size: tuple[int, int], fill: tuple[int, int, int]) -> Image.Image:
     return img
 
 
-def _draw_face(rank: str, suit: str, size: tuple[int, int]) -> Image.Image:
+def _draw_face(rank: str, suit: str, size: tuple[int, int], letter: str) -> Image.Image:
     w, h = size
     img = _blank(size, FACE)
     color = _draw.suit_color(suit)
@@ -137,7 +140,7 @@ def _draw_face(rank: str, suit: str, size: tuple[int, int]) -> Image.Image:
     corner = Image.new("RGBA", (cw, round(h * 0.42)), (0, 0, 0, 0))
     rs = index_px(w)
     top = round(w * 0.04)
-    glyph = fonts.text_sprite(rank, rs, bold=True, fill=color)
+    glyph = fonts.text_sprite(letter, rs, bold=True, fill=color)
     box = glyph.getbbox() or (0, 0, glyph.width, glyph.height)
     glyph = glyph.crop(box)
     if glyph.width > cw:
@@ -164,11 +167,12 @@ def _draw_face(rank: str, suit: str, size: tuple[int, int]) -> Image.Image:
         psz = round(w * 0.5)
         _draw.paste(img, _draw.pip(suit, psz), ((w - psz) / 2, (h - psz) / 2))
     else:
-        _court(img, rank, suit, color)
+        _court(img, rank, suit, color, letter)
     return img
 
 
-def _court(img: Image.Image, rank: str, suit: str, color: tuple[int, int, int]) -> None:
+def _court(img: Image.Image, rank: str, suit: str, color: tuple[int, int, int],
+           letter: str) -> None:
     """The court panel: the figure, fitted to the panel's height, inside a suit-coloured frame."""
     w, h = img.size
     x0, y0, x1, y1 = round(w * 0.31), round(h * 0.13), round(w * 0.69), round(h * 0.87)
@@ -189,7 +193,7 @@ def _court(img: Image.Image, rank: str, suit: str, color: tuple[int, int, int]) 
         img.paste(figure, (left, y0 + line), mask.crop(
             (left - x0, line, left - x0 + pw, line + ph)))
     else:  # a figure missing from the package: the letter and the pip, as before
-        fonts.draw_text(img, (w / 2, h * 0.33), rank, round(w * 0.3), fill=color, bold=True,
+        fonts.draw_text(img, (w / 2, h * 0.33), letter, round(w * 0.3), fill=color, bold=True,
                         anchor="mm")
         psz = round(w * 0.3)
         _draw.paste(img, _draw.pip(suit, psz), (w / 2 - psz / 2, h * 0.6 - psz / 2))
@@ -224,7 +228,8 @@ def all_cards(deck: int = 24) -> list[str]:
     return [r + s for s in ("S", "H", "C", "D") for r in ranks]
 
 
-def sheet(size: tuple[int, int] = HAND, deck: int = 32) -> Image.Image:
+def sheet(size: tuple[int, int] = HAND, deck: int = 32,
+          labels: Labels = ENGLISH) -> Image.Image:
     """Every face and the back on one felt image (for the samples)."""
     cards = all_cards(deck)
     ranks = len(cards) // 4
@@ -233,7 +238,8 @@ def sheet(size: tuple[int, int] = HAND, deck: int = 32) -> Image.Image:
     img = _draw.felt((ranks + 1) * (w + gap) + gap, 4 * (h + gap) + gap)
     for i, c in enumerate(cards):
         _draw.paste(
-            img, face(c, size), (gap + (i % ranks) * (w + gap), gap + (i // ranks) * (h + gap))
+            img, face(c, size, labels),
+            (gap + (i % ranks) * (w + gap), gap + (i // ranks) * (h + gap))
         )
     _draw.paste(img, back(size), (gap + ranks * (w + gap), gap))
     return img

@@ -15,12 +15,13 @@ from PIL import Image, ImageDraw
 from bot.game.cards import DISPLAY_SUITS, SUITS, display_key, parse_card
 from render import _draw, cards, fonts
 from render._draw import GOLD, INK, INK_DIM
-from render.model import HandView
+from render.labels import Labels
+from render.model import HandView, split_card
 
 SUIT_ORDER = tuple(SUITS[s] for s in DISPLAY_SUITS)  # ♠ ♥ ♣ ♦
 NEW = (64, 160, 255)
 _LOCK = threading.Lock()
-_DIMMED: dict[tuple[str, int, int], Image.Image] = {}
+_DIMMED: dict[tuple[str, int, int, str], Image.Image] = {}
 
 
 def card_key(card: str) -> tuple[int, int]:
@@ -41,12 +42,12 @@ LETTER = 26
 """The smallest font size of the hand image (see ``render.display``)."""
 
 
-def _dimmed(card: str, size: tuple[int, int]) -> Image.Image:
-    key = (card, *size)
+def _dimmed(card: str, size: tuple[int, int], labels: Labels) -> Image.Image:
+    key = (card, *size, labels.rank(split_card(card)[0]))
     with _LOCK:
         hit = _DIMMED.get(key)
         if hit is None:
-            f = cards.face(card, size)
+            f = cards.face(card, size, labels)
             # a light grey veil: the card reads as "not now" and its index stays legible
             grey = Image.new("RGBA", size, (150, 160, 154, 255))
             hit = Image.blend(f, grey, 0.42)
@@ -73,14 +74,14 @@ def header_lines(view: HandView, width: int, *, scale: float = 1.0) -> tuple[str
     margin = round(18 * k)
     size = round(LETTER * k)
     room = width - 2 * margin
-    name_room = room - (_trump_w(k) if view.trump is not None else 0)
+    name_room = room - (_trump_w(k, view.labels.trump) if view.trump is not None else 0)
     name = fonts.fit(view.name, size, max(10, name_room)) if view.name else ""
-    note = view.note or ("Your turn" if view.legal is not None else "")
+    note = view.note or (view.labels.your_turn if view.legal is not None else "")
     return name, fonts.wrap(note, round(28 * k), room, bold=True) if note else []
 
 
-def _trump_w(k: float) -> int:
-    return round(34 * k) + fonts.text_width("trump", round(LETTER * k), bold=True) + round(
+def _trump_w(k: float, word: str) -> int:
+    return round(34 * k) + fonts.text_width(word, round(LETTER * k), bold=True) + round(
         20 * k
     )
 
@@ -131,7 +132,8 @@ def draw_hand(view: HandView, *, scale: float = 1.0) -> Image.Image:
             d.rounded_rectangle(
                 (x - r, y - r, x + cw + r, y + ch + r), radius=round(12 * k), fill=GOLD
             )
-        _draw.paste(img, cards.face(c, size) if legal else _dimmed(c, size), (x, y))
+        _draw.paste(img, cards.face(c, size, view.labels) if legal
+                    else _dimmed(c, size, view.labels), (x, y))
         if c in view.new_cards:
             # the tag starts at the card's own left edge, and a bar under it spans the
             # card's visible strip: it cannot be read as the neighbour's
@@ -143,7 +145,7 @@ def draw_hand(view: HandView, *, scale: float = 1.0) -> Image.Image:
             _draw.badge(
                 img,
                 (x, y - round(4 * k)),
-                "new",
+                view.labels.new,
                 round(LETTER * k),
                 fill=NEW,
                 ink=(255, 255, 255),
@@ -162,7 +164,7 @@ def draw_hand(view: HandView, *, scale: float = 1.0) -> Image.Image:
         d.line((x0 + 6 * k, yb, x1 - 6 * k, yb), fill=GOLD, width=lw)
         for xx in (x0 + 6 * k, x1 - 6 * k):
             d.line((xx, yb - 8 * k, xx, yb), fill=GOLD, width=lw)
-        label = f"{_draw.SUIT_SYMBOL[suit]} marriage" + (
+        label = f"{_draw.SUIT_SYMBOL[suit]} {view.labels.marriage}" + (
             f" {values[suit]}" if suit in values else ""
         )
         mid = min(max((x0 + x1) / 2, margin + 90 * k), width - margin - 90 * k)
@@ -189,7 +191,7 @@ def _header(
         fonts.draw_text(
             img,
             (right - p - 8 * k, y),
-            "trump",
+            view.labels.trump,
             round(LETTER * k),
             fill=GOLD,
             bold=True,

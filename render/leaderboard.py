@@ -11,7 +11,8 @@ from render.model import LeaderboardView
 WIDTH = 720
 """At a phone's 360 px the smallest letters (22 px) show 11 px tall."""
 _MEDALS = {1: (247, 197, 72), 2: (200, 206, 214), 3: (205, 127, 50)}
-_COLS = (("Rating", 0.6), ("Games", 0.74), ("Wins", 0.85), ("Win %", 0.975))
+_COLS = (("rating", 0.6), ("games", 0.74), ("wins", 0.85), ("win_rate", 0.975))
+"""Each value column: its Labels field and where its right edge is (a share of the width)."""
 
 
 def render_leaderboard(view: LeaderboardView, *, scale: float = 1.0) -> bytes:
@@ -29,7 +30,7 @@ def draw_leaderboard(view: LeaderboardView, *, scale: float = 1.0) -> Image.Imag
     fonts.draw_text(
         img,
         (margin, title_h / 2 + 4 * k),
-        view.title,
+        view.title or view.labels.leaderboard,
         round(28 * k),
         fill=GOLD,
         bold=True,
@@ -37,7 +38,8 @@ def draw_leaderboard(view: LeaderboardView, *, scale: float = 1.0) -> Image.Imag
     )
     y = title_h + head_h / 2
     fonts.draw_text(img, (margin + 8 * k, y), "#", round(22 * k), fill=INK_DIM, bold=True)
-    fonts.draw_text(img, (margin + 52 * k, y), "Player", round(22 * k), fill=INK_DIM, bold=True)
+    fonts.draw_text(img, (margin + 52 * k, y), view.labels.player, round(22 * k), fill=INK_DIM,
+                    bold=True)
     cols = _columns(view)
     for label, fx in cols:
         fonts.draw_text(
@@ -47,7 +49,7 @@ def draw_leaderboard(view: LeaderboardView, *, scale: float = 1.0) -> Image.Imag
         fonts.draw_text(
             img,
             (width / 2, title_h + head_h + row_h / 2),
-            "No games yet",
+            view.labels.no_games,
             round(22 * k),
             fill=INK_DIM,
             anchor="mm",
@@ -112,8 +114,11 @@ def draw_leaderboard(view: LeaderboardView, *, scale: float = 1.0) -> Image.Imag
 
 
 def _columns(view: LeaderboardView) -> tuple[tuple[str, float], ...]:
-    """The value columns: the metric, games, and (if known) wins and win rate."""
-    first = ((view.value_label, _COLS[0][1]),)
+    """The value columns' headings and places: the metric, games, and (if known) wins and
+    win rate."""
+    lab = view.labels
+    first = ((view.value_label or lab.rating, _COLS[0][1]),)
+    rest = tuple((str(getattr(lab, name)), fx) for name, fx in _COLS[1:])
     if view.show_wins:
-        return first + _COLS[1:]
-    return (*first, (_COLS[1][0], _COLS[3][1]))
+        return first + rest
+    return (*first, (rest[0][0], _COLS[3][1]))

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from render.labels import ENGLISH, Labels
+
 SUITS: tuple[str, ...] = ("C", "D", "H", "S")
 RANKS: tuple[str, ...] = ("7", "8", "9", "J", "Q", "K", "10", "A")
 """Ranks from lowest to highest (``A > 10 > K > Q > J > 9 > 8 > 7``)."""
@@ -102,6 +104,8 @@ class TableView:
     """Optional caption, e.g. the preset name ("Russian 1000")."""
     high_bid: int | None = None
     """Highest bid so far in the running auction."""
+    labels: Labels = ENGLISH
+    """The words drawn, in the language of whoever reads the image."""
 
 
 @dataclass(frozen=True)
@@ -122,6 +126,8 @@ class HandView:
     """Optional caption (the player's name)."""
     note: str = ""
     """Optional one-line hint, e.g. "Your lead" or "Give a card to Ola"."""
+    labels: Labels = ENGLISH
+    """The words drawn, in the language of whoever reads the image."""
 
 
 @dataclass(frozen=True)
@@ -168,6 +174,8 @@ class SheetView:
     winner: frozenset[int] = frozenset()
     """Winning player index(es); empty while the match goes on."""
     title: str = ""
+    labels: Labels = ENGLISH
+    """The words drawn, in the language of whoever reads the image."""
 
 
 @dataclass(frozen=True)
@@ -188,13 +196,16 @@ class LeaderboardRow:
 @dataclass(frozen=True)
 class LeaderboardView:
     rows: tuple[LeaderboardRow, ...]
-    title: str = "Leaderboard"
+    title: str = ""
+    """The heading; empty: the labels' "Leaderboard"."""
     highlight: int | None = None
     """Rank to highlight (the viewer), or None."""
-    value_label: str = "Rating"
+    value_label: str = ""
     """The first column's heading (the metric ranked by)."""
     show_wins: bool = True
     """Draw the Wins and Win % columns (off where the rows do not know them)."""
+    labels: Labels = ENGLISH
+    """The words drawn, in the language of whoever reads the image."""
 
 
 @dataclass(frozen=True)
@@ -222,3 +233,5 @@ class SummaryView:
     """The match's target: the top of the chart's scale."""
     barrel_at: int | None = 880
     """Where the barrel starts (a line on the chart); None without a barrel."""
+    labels: Labels = ENGLISH
+    """The words drawn, in the language of whoever reads the image."""

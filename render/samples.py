@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import random
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from PIL import Image
@@ -22,6 +23,7 @@ from render import cards
 from render.adapter import hand_view, sheet_view, summary_view, table_view
 from render.display import display_scale
 from render.hand import render_hand
+from render.labels import ENGLISH, Labels
 from render.leaderboard import render_leaderboard
 from render.model import (
     HandView,
@@ -62,20 +64,20 @@ def _seats(n: int, over: Mapping[str, Mapping[str, object]] | None = None) -> tu
     return tuple(out)
 
 
-def tables() -> dict[str, TableView]:
-    """Named table views: every layout and phase, each suit as trump."""
+def tables(lab: Labels = ENGLISH) -> dict[str, TableView]:
+    """Named table views: every layout and phase, each suit as trump, in ``lab``'s words."""
     t: dict[str, TableView] = {}
     t["table3_bidding"] = TableView(
         seats=_seats(
             3,
             {
                 "0": {"bid": "100", "is_dealer": True},
-                "1": {"bid": "pass"},
+                "1": {"bid": lab.passed},
                 "2": {"bid": "115", "is_turn": True},
             },
         ),
         talon_backs=3,
-        phase="Bidding",
+        phase=lab.phase_bidding,
         hand_number=4,
         high_bid=115,
         title="Russian 1000",
@@ -91,7 +93,7 @@ def tables() -> dict[str, TableView]:
         talon=("AS", "QD", "KD"),
         declarer=1,
         high_bid=120,
-        phase="Exchange",
+        phase=lab.phase_exchange,
         hand_number=4,
     )
     for i, suit in enumerate("CDHS"):
@@ -116,7 +118,7 @@ def tables() -> dict[str, TableView]:
             trump=suit,
             contract=140,
             declarer=1,
-            phase="Play",
+            phase=lab.phase_play,
             hand_number=12,
             title="Russian 1000",
         )
@@ -132,7 +134,7 @@ def tables() -> dict[str, TableView]:
         trump=None,
         contract=110,
         declarer=1,
-        phase="Play",
+        phase=lab.phase_play,
         hand_number=2,
         title="Tysiąc for two",
     )
@@ -149,7 +151,7 @@ def tables() -> dict[str, TableView]:
         trump="D",
         contract=160,
         declarer=0,
-        phase="Play",
+        phase=lab.phase_play,
         hand_number=31,
         title="Polish 4",
     )
@@ -157,21 +159,22 @@ def tables() -> dict[str, TableView]:
         seats=_seats(
             4,
             {
-                "0": {"bid": "pass"},
-                "1": {"bid": "blind 120"},
+                "0": {"bid": lab.passed},
+                "1": {"bid": lab.say(lab.blind, amount=120)},
                 "2": {"bid": "125", "is_turn": True},
                 "3": {"is_sitter": True, "is_dealer": True, "hand_count": 0},
             },
         ),
         talon_backs=3,
-        phase="Bidding",
+        phase=lab.phase_bidding,
         hand_number=7,
         high_bid=125,
     )
-    return t
+    talon = lab.talon("prikup")
+    return {k: replace(v, labels=lab, talon_label=talon) for k, v in t.items()}
 
 
-def hands() -> dict[str, HandView]:
+def hands(lab: Labels = ENGLISH) -> dict[str, HandView]:
     h: dict[str, HandView] = {}
     h["hand_lead"] = HandView(
         cards=("9C", "AC", "KH", "QH", "10S", "JD", "KD", "QD", "AH", "9S"),
@@ -180,7 +183,7 @@ def hands() -> dict[str, HandView]:
         marriages=frozenset({"H", "D"}),
         marriage_values=(("H", 100), ("D", 80)),
         name=NAMES[1],
-        note="Give a card to each",
+        note=lab.note_give,
     )
     h["hand_follow"] = HandView(
         cards=("9C", "AC", "KH", "QH", "10S", "JD", "KD", "AH"),
@@ -190,7 +193,7 @@ def hands() -> dict[str, HandView]:
         marriage_values=(("H", 100),),
         trump="D",
         name=NAMES[2],
-        note="Follow hearts",
+        note=lab.follow_H,
     )
     h["hand_32"] = HandView(
         cards=("7S", "8S", "AS", "7H", "10H", "8C", "KC", "QC", "AD", "7D", "8D", "JD"),
@@ -198,9 +201,9 @@ def hands() -> dict[str, HandView]:
         marriages=frozenset({"C"}),
         trump="S",
         name=NAMES[4],
-        note="32 cards",
+        note=lab.your_turn,
     )
-    return h
+    return {k: replace(v, labels=lab) for k, v in h.items()}
 
 
 def match_sheet(
@@ -299,7 +302,7 @@ def match_sheet(
     return sheet, summary
 
 
-def leaderboard() -> LeaderboardView:
+def leaderboard(lab: Labels = ENGLISH) -> LeaderboardView:
     rows = tuple(
         LeaderboardRow(
             rank=i + 1,
@@ -310,7 +313,8 @@ def leaderboard() -> LeaderboardView:
         )
         for i in range(10)
     )
-    return LeaderboardView(rows=rows, title="Leaderboard · this server", highlight=4)
+    return LeaderboardView(rows=rows, title=f"{lab.leaderboard} · #card-room", highlight=4,
+                           labels=lab)
 
 
 TALON_LABELS = {
@@ -344,7 +348,8 @@ def engine_names(preset: str) -> tuple[str, ...]:
     return tuple(NAMES[(start + i) % len(NAMES)] for i in range(n))
 
 
-def engine_samples(preset: str, seed: int = 1) -> dict[str, Callable[[], bytes]]:
+def engine_samples(preset: str, seed: int = 1,
+                   lab: Labels = ENGLISH) -> dict[str, Callable[[], bytes]]:
     """Images of a seeded greedy game of ``preset``, built by the adapter from the engine's
     own observations: the public table at several moments (``table`` is mid-trick) and the
     hand of the seat to act mid-trick; with a whole match's sheet and summary for
@@ -358,44 +363,54 @@ def engine_samples(preset: str, seed: int = 1) -> dict[str, Callable[[], bytes]]
         state = snaps.get(point)
         if state is None or (kind != "table" and preset not in PHASE_PRESETS):
             continue
-        tv = table_view(observe_public(state), names, title=p.title, talon_label=label)
+        tv = table_view(observe_public(state), names, title=p.title, talon_label=label,
+                        labels=lab)
         out[f"engine_{preset}_{kind}"] = lambda tv=tv: render_table(tv)  # type: ignore[misc]
     mid = snaps["mid_trick"]
     seat = mid.to_act
-    hv = hand_view(observe(mid, seat), names[seat])
+    hv = hand_view(observe(mid, seat), names[seat], lab)
     out[f"engine_{preset}_hand"] = lambda: render_hand(hv)
     if preset in SHEET_PRESETS:
         results = match_results(p.rules, seed)
-        sv = sheet_view(results, names, p.rules, title=f"{p.title} · score sheet")
-        su = summary_view(results, names, p.rules, title=f"{p.title} · match over")
+        sv = sheet_view(results, names, p.rules, title=f"{p.title} · {lab.sheet}", labels=lab)
+        su = summary_view(results, names, p.rules, labels=lab,
+                          title=lab.say(lab.match_over, title=p.title))
         out[f"engine_{preset}_sheet"] = lambda: render_sheet(sv)
         out[f"engine_{preset}_summary"] = lambda: render_summary(su)
     return out
 
 
-def renderers() -> dict[str, Callable[[], bytes]]:
-    """Every sample as ``name -> zero-argument renderer`` (used by the samples and bench)."""
+def renderers(lab: Labels = ENGLISH) -> dict[str, Callable[[], bytes]]:
+    """Every sample as ``name -> zero-argument renderer`` (used by the samples and bench),
+    drawn in ``lab``'s words."""
     out: dict[str, Callable[[], bytes]] = {}
-    for name, tv in tables().items():
+    for name, tv in tables(lab).items():
         out[name] = lambda tv=tv: render_table(tv)  # type: ignore[misc]
-    for name, hv in hands().items():
+    for name, hv in hands(lab).items():
         out[name] = lambda hv=hv: render_hand(hv)  # type: ignore[misc]
-    sheet45, summary4 = match_sheet(45)
-    sheet12, _ = match_sheet(12, NAMES[4:7], seed=3)
-    sheet2, _ = match_sheet(8, NAMES[1:3], seed=5)
-    _, summary3 = match_sheet(200, NAMES[4:7], seed=3)
-    _, summary2 = match_sheet(200, NAMES[1:3], seed=5)
+    sheet45, summary4 = _localized(match_sheet(45), lab)
+    sheet12, _ = _localized(match_sheet(12, NAMES[4:7], seed=3), lab)
+    sheet2, _ = _localized(match_sheet(8, NAMES[1:3], seed=5), lab)
+    _, summary3 = _localized(match_sheet(200, NAMES[4:7], seed=3), lab)
+    _, summary2 = _localized(match_sheet(200, NAMES[1:3], seed=5), lab)
     out["sheet4_45_hands"] = lambda: render_sheet(sheet45)
     out["sheet3_12_hands"] = lambda: render_sheet(sheet12)
     out["sheet2_8_hands"] = lambda: render_sheet(sheet2)
     out["summary4"] = lambda: render_summary(summary4)
     out["summary3"] = lambda: render_summary(summary3)
     out["summary2"] = lambda: render_summary(summary2)
-    lb = leaderboard()
+    lb = leaderboard(lab)
     out["leaderboard"] = lambda: render_leaderboard(lb)
     for preset in PRESETS:
-        out.update(engine_samples(preset))
+        out.update(engine_samples(preset, lab=lab))
     return out
+
+
+def _localized(pair: tuple[SheetView, SummaryView],
+               lab: Labels) -> tuple[SheetView, SummaryView]:
+    sheet, summary = pair
+    return (replace(sheet, labels=lab, title=f"Russian 1000 · #card-room · {lab.sheet}"),
+            replace(summary, labels=lab, title=lab.say(lab.match_over, title="Russian 1000")))
 
 
 def sample_kind(name: str) -> str:
@@ -414,12 +429,13 @@ def as_displayed(data: bytes, kind: str, *, phone: bool) -> Image.Image:
     return im if size == im.size else im.resize(size, Image.Resampling.LANCZOS)
 
 
-def write_samples(outdir: Path) -> list[Path]:
-    """Write every sample PNG, each also as displayed (``*_at_400.png``, ``*_at_360.png``),
-    and the card faces into ``outdir``; return the paths."""
+def write_samples(outdir: Path, lab: Labels = ENGLISH) -> list[Path]:
+    """Write every sample PNG in ``lab``'s language, each also as displayed
+    (``*_at_400.png``, ``*_at_360.png``), and the card faces into ``outdir``; return the
+    paths."""
     outdir.mkdir(parents=True, exist_ok=True)
     paths = []
-    for name, fn in renderers().items():
+    for name, fn in renderers(lab).items():
         path = outdir / f"{name}.png"
         data = fn()
         path.write_bytes(data)
@@ -433,6 +449,6 @@ def write_samples(outdir: Path) -> list[Path]:
         ("cards_table_24", cards.TABLE, 24),
     ):
         path = outdir / f"{label}.png"
-        cards.sheet(size, deck).save(path, "PNG", compress_level=3)
+        cards.sheet(size, deck, lab).save(path, "PNG", compress_level=3)
         paths.append(path)
     return paths

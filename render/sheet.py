@@ -16,6 +16,7 @@ from PIL import Image, ImageDraw
 
 from render import _draw, fonts
 from render._draw import GRID, PAPER, PEN, PEN_RED
+from render.labels import Labels
 from render.model import SheetCell, SheetView
 
 ROWS = 20
@@ -59,7 +60,7 @@ def draw_sheet(view: SheetView, *, scale: float = 1.0, first: int | None = None)
     col_w = (width - 2 * margin - num_w) // n
     row_h = round(40 * k)
     tsize = round(26 * k)
-    title = title_lines(view.title or "Score sheet", width - 2 * margin, tsize)
+    title = title_lines(view.title or view.labels.sheet, width - 2 * margin, tsize)
     title_h = round(12 * k) + round(36 * k) * len(title)
     head_h, foot_h = round(46 * k), round(56 * k)
     note_h = round(34 * k) if len(rows) < total_rows else 0
@@ -91,11 +92,13 @@ def draw_sheet(view: SheetView, *, scale: float = 1.0, first: int | None = None)
         )
         for p, cell in enumerate(row.cells[:n]):
             cx0 = x0 + num_w + p * col_w
-            _cell(img, d, cell, cx0, ry, col_w, row_h, k, row.dealer == p)
+            _cell(img, d, cell, cx0, ry, col_w, row_h, k, row.dealer == p, view.labels)
     foot_y = title_h + head_h + per * row_h
     _footer(img, d, view, x0, foot_y, num_w, col_w, foot_h, k)
     if note_h:
-        shown = f"hands {rows[0].hand}–{rows[-1].hand} of {view.rows[-1].hand}"
+        lab = view.labels
+        shown = lab.say(lab.sheet_pages, first=rows[0].hand, last=rows[-1].hand,
+                        total=view.rows[-1].hand)
         fonts.draw_text(
             img, (margin, foot_y + foot_h + note_h / 2), shown, round(LETTER * k), fill=GREY
         )
@@ -136,6 +139,7 @@ def _cell(
     row_h: int,
     k: float,
     dealer: bool,
+    labels: Labels,
 ) -> None:
     right = x0 + col_w - 10 * k
     size = round(26 * k)
@@ -177,7 +181,8 @@ def _cell(
     if cell.rospisat:
         r = 15 * k
         d.ellipse((left, y - r, left + 2 * r, y + r), outline=PEN_RED, width=max(1, round(2 * k)))
-        fonts.draw_text(img, (left + r, y), "Р", small, fill=PEN_RED, bold=True, anchor="mm")
+        fonts.draw_text(img, (left + r, y), labels.rospisat_mark, small, fill=PEN_RED, bold=True,
+                        anchor="mm")
         left += 2 * r + 4 * k
     if cell.penalty:
         b2 = fonts.draw_text(img, (left, y), f"{cell.penalty:+d}", small, fill=PEN_RED, bold=True)
@@ -186,7 +191,7 @@ def _cell(
     if cell.barrel_fell:
         fonts.draw_text(img, (left, y), "↓", small, fill=PEN_RED, bold=True)
     elif cell.sitter:
-        sat = f"sat {cell.delta:+d}" if cell.delta else "sat"
+        sat = f"{labels.sat} {cell.delta:+d}" if cell.delta else labels.sat
         fonts.draw_text(img, (left, y), sat, small, fill=GREY, max_width=room)
     elif cell.delta and cell.contract is None and not (cell.penalty or cell.dash):
         fonts.draw_text(img, (left, y), f"{cell.delta:+d}", small, fill=GREY, max_width=room)

@@ -25,11 +25,12 @@ def draw_summary(view: SummaryView, *, scale: float = 1.0) -> Image.Image:
     d = ImageDraw.Draw(img)
     m = round(22 * k)
     winners = [view.players[i].name for i in sorted(view.winner) if i < len(view.players)]
-    head = "Winner" if len(winners) == 1 else "Shared win"
+    lab = view.labels
+    head = lab.winner if len(winners) == 1 else lab.shared_win
     fonts.draw_text(
         img,
         (m, 30 * k),
-        view.title or "Match over",
+        view.title or lab.phase_match_over,
         round(22 * k),
         fill=INK_DIM,
         bold=True,
@@ -45,9 +46,9 @@ def draw_summary(view: SummaryView, *, scale: float = 1.0) -> Image.Image:
         bold=True,
         max_width=round(W - box[2] - 10 * k - m),
     )
-    bits = [f"{view.hands} hands"] if view.hands else []
+    bits = [lab.say(lab.hands, count=view.hands)] if view.hands else []
     if view.duration_minutes is not None:
-        bits.append(f"{view.duration_minutes} min")
+        bits.append(lab.say(lab.minutes, count=view.duration_minutes))
     if bits:
         fonts.draw_text(img, (m, 110 * k), " · ".join(bits), round(22 * k), fill=INK_DIM)
     # standings (left)
@@ -83,9 +84,9 @@ def draw_summary(view: SummaryView, *, scale: float = 1.0) -> Image.Image:
             bold=True,
             anchor="rm",
         )
-        stats = f"contracts {p.contracts_made}✓ {p.contracts_failed}✗"
+        stats = lab.say(lab.contracts, made=p.contracts_made, failed=p.contracts_failed)
         if p.best_contract:
-            stats += f" · best {p.best_contract}"
+            stats += " · " + lab.say(lab.best, contract=p.best_contract)
         fonts.draw_text(
             img,
             (m + 14 * k, y + 60 * k),
@@ -98,7 +99,7 @@ def draw_summary(view: SummaryView, *, scale: float = 1.0) -> Image.Image:
             fonts.draw_text(
                 img,
                 (m + 14 * k, y + 88 * k),
-                f"rating {p.rating_change:+d}",
+                lab.say(lab.rating_change, change=f"{p.rating_change:+d}"),
                 round(22 * k),
                 fill=INK_DIM,
             )
@@ -117,7 +118,7 @@ def _chart(
         fonts.draw_text(
             img,
             ((x0 + x1) / 2, (y0 + y1) / 2),
-            "no hands played",
+            view.labels.no_hands,
             round(22 * k),
             fill=INK_DIM,
             anchor="mm",
@@ -145,7 +146,7 @@ def _chart(
     fonts.draw_text(
         img,
         ((px0 + px1) / 2, y1 - 18 * k),
-        f"hands 1–{n}",
+        view.labels.say(view.labels.chart_hands, count=n),
         round(22 * k),
         fill=INK_DIM,
         anchor="mm",

@@ -11,6 +11,7 @@ from PIL import Image, ImageDraw
 
 from render import _draw, cards, fonts
 from render._draw import GOLD, INK, INK_DIM, TURN
+from render.labels import Labels
 from render.model import SeatView, TableView, split_card
 
 WIDTH, HEIGHT = 900, 600
@@ -32,6 +33,8 @@ _PLATE = (10, 48, 32)
 _PLATE_TURN = (40, 66, 40)
 _INFO_W = {2: 98, 3: 190, 4: 112}
 """Width of the top-left info column, in phone px (up to the plate or the trump disc)."""
+_PHASE_LINES = {2: 4, 3: 1, 4: 3}
+"""Lines the phase may take in the info column before it reaches the plates."""
 
 
 def px(v: float, k: float) -> int:
@@ -80,17 +83,19 @@ def draw_table(view: TableView, *, scale: float = 1.0) -> Image.Image:
     _info(img, view, k)
     _trump(img, view, k)
     csize = cards.size_for("table", scale)
+    lab = view.labels
     if view.talon is not None and not view.trick:
-        _talon(img, view.talon, centre, csize, k, view.talon_label)
+        _talon(img, view.talon, centre, csize, k, view.talon_label, lab)
     elif view.talon_piles and not view.trick:
         _piles(img, view.talon_piles, centre, csize, k, view.talon_label)
     elif view.talon_backs and not view.trick:
-        _talon(img, ("??",) * view.talon_backs, centre, csize, k, view.talon_label)
+        _talon(img, ("??",) * view.talon_backs, centre, csize, k, view.talon_label, lab)
     if view.stock:
-        _stock(img, view.stock, view.stock_bottom, (W * 0.12, centre[1] + 10 * k), csize, k)
+        _stock(img, view.stock, view.stock_bottom, (W * 0.12, centre[1] + 10 * k), csize, k,
+               lab)
     _trick(img, view, centre, csize, k)
     for seat, sv in enumerate(view.seats):
-        _plate(img, sv, spots[seat], k, n)
+        _plate(img, sv, spots[seat], k, n, lab)
     return img
 
 
@@ -131,7 +136,7 @@ def _trick(
                 radius=round(10 * k),
                 fill=GOLD,
             )
-        _draw.paste(img, cards.face(card, csize), (x0, y0))
+        _draw.paste(img, cards.face(card, csize, view.labels), (x0, y0))
         name = view.seats[seat].name if seat < n else "?"
         label = f"{name}"
         if order == 0:
@@ -152,6 +157,16 @@ def _trick(
         )
 
 
+def phase_lines(hand: str, tail: list[str], seats: int, *, scale: float = 1.0) -> list[str]:
+    """The info column's phase line ("Hand 4 · Play · last trick") as drawn, wrapped; the
+    hand number gives way where the words would run into the plates."""
+    size, width = px(LETTER, scale), px(_INFO_W[seats], scale)
+    lines = fonts.wrap(" · ".join(p for p in [hand, *tail] if p), size, width, bold=True)
+    if len(lines) > _PHASE_LINES[seats]:
+        lines = fonts.wrap(" · ".join(p for p in tail if p), size, width, bold=True)
+    return lines
+
+
 def _info(img: Image.Image, view: TableView, k: float) -> None:
     """Top left: the title, "Hand 4", the phase, then the contract or the high bid."""
     n = len(view.seats)
@@ -162,10 +177,12 @@ def _info(img: Image.Image, view: TableView, k: float) -> None:
     for text in title_lines(view.title, n, scale=k) if view.title else []:
         fonts.draw_text(img, (x, y), text, size, fill=INK_DIM, bold=True, max_width=width)
         y += line
-    parts = [f"Hand {view.hand_number}" if view.hand_number else "", view.phase]
+    lab = view.labels
+    tail = [view.phase]
     if view.last_trick_winner is not None and view.trick:
-        parts.append("last trick")
-    lines = fonts.wrap(" · ".join(p for p in parts if p), size, width, bold=True)
+        tail.append(lab.last_trick)
+    hand = lab.say(lab.hand_no, no=view.hand_number) if view.hand_number else ""
+    lines = phase_lines(hand, tail, n, scale=k)
     for text in lines:
         fonts.draw_text(img, (x, y), text, size, fill=INK, bold=True)
         y += line
@@ -188,8 +205,8 @@ def _info(img: Image.Image, view: TableView, k: float) -> None:
             max_width=round(width - (box[2] - x) - px(4, k)),
         )
     elif view.high_bid is not None:
-        fonts.draw_text(img, (x, y), f"High bid {view.high_bid}", px(12, k), fill=GOLD,
-                        bold=True)
+        fonts.draw_text(img, (x, y), lab.say(lab.high_bid, bid=view.high_bid), px(12, k),
+                        fill=GOLD, bold=True, max_width=width)
 
 
 def _trump(img: Image.Image, view: TableView, k: float) -> None:
@@ -206,7 +223,8 @@ def _trump(img: Image.Image, view: TableView, k: float) -> None:
         d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=INK_DIM, width=max(1, round(3 * k)))
         fonts.draw_text(img, (cx, cy), "—", size, fill=INK_DIM, anchor="mm", bold=True)
         fonts.draw_text(
-            img, (cx + r, label_y), "no trump yet", size, fill=INK_DIM, bold=True, anchor="rm"
+            img, (cx + r, label_y), view.labels.no_trump, size, fill=INK_DIM, bold=True,
+            anchor="rm"
         )
         return
     d.ellipse(
@@ -217,7 +235,8 @@ def _trump(img: Image.Image, view: TableView, k: float) -> None:
     )
     p = round(r * 1.15)
     _draw.paste(img, _draw.pip(view.trump, p), (cx - p / 2, cy - p / 2))
-    fonts.draw_text(img, (cx + r, label_y), "trump", size, fill=GOLD, bold=True, anchor="rm")
+    fonts.draw_text(img, (cx + r, label_y), view.labels.trump, size, fill=GOLD, bold=True,
+                    anchor="rm")
 
 
 def _talon(
@@ -227,6 +246,7 @@ def _talon(
     csize: tuple[int, int],
     k: float,
     label: str,
+    labels: Labels,
 ) -> None:
     n = max(1, len(talon))
     gap = 8 * k
@@ -237,7 +257,7 @@ def _talon(
         img, (centre[0], y - 10 * k), label, px(LETTER, k), fill=INK_DIM, bold=True, anchor="mb"
     )
     for c in talon or ("??",):
-        im = cards.back(csize) if c == "??" else cards.face(c, csize)
+        im = cards.back(csize) if c == "??" else cards.face(c, csize, labels)
         _draw.paste(img, im, (x, y))
         x += csize[0] + gap
 
@@ -279,12 +299,13 @@ def _stock(
     spot: tuple[float, float],
     csize: tuple[int, int],
     k: float,
+    labels: Labels,
 ) -> None:
     """The draw stock: a squared pile of backs, the exposed bottom card across under it."""
     cx, cy = spot
     x0, y0 = cx - csize[0] / 2, cy - csize[1] / 2
     if bottom is not None:
-        across = cards.face(bottom, csize).rotate(90, expand=True)
+        across = cards.face(bottom, csize, labels).rotate(90, expand=True)
         _draw.paste(img, across, (cx - across.width / 2 + 22 * k, cy - across.height / 2))
     back = cards.back(csize)
     layers = min(4, max(1, count // 3))
@@ -293,7 +314,7 @@ def _stock(
     fonts.draw_text(
         img,
         (cx, y0 + csize[1] + px(10, k)),
-        f"stock {count}",
+        labels.say(labels.stock, count=count),
         px(LETTER, k),
         fill=INK_DIM,
         bold=True,
@@ -301,7 +322,8 @@ def _stock(
     )
 
 
-def _plate(img: Image.Image, sv: SeatView, spot: tuple[float, float], k: float, n: int) -> None:
+def _plate(img: Image.Image, sv: SeatView, spot: tuple[float, float], k: float, n: int,
+           labels: Labels) -> None:
     cx, cy = spot
     w, h = px(PLATE_W[n], k), px(PLATE_H, k)
     x0 = min(max(cx - w / 2, 2 * k), img.width - 2 * k - w)
@@ -336,16 +358,17 @@ def _plate(img: Image.Image, sv: SeatView, spot: tuple[float, float], k: float, 
         bold=True,
         anchor="rm",
     )
-    _markers(img, sv, box, k)
+    _markers(img, sv, box, k, labels)
     if sv.bid is not None:
-        _bid(img, sv.bid, ((box[0] + box[2]) / 2, cy), h, k, n)
+        _bid(img, sv.bid, ((box[0] + box[2]) / 2, cy), h, k, n, sv.bid == labels.passed)
 
 
 _MARK = tuple[str, str, tuple[int, int, int], tuple[int, int, int]]
 _DASH = (255, 150, 150)
 
 
-def _markers(img: Image.Image, sv: SeatView, box: tuple[int, int, int, int], k: float) -> None:
+def _markers(img: Image.Image, sv: SeatView, box: tuple[int, int, int, int], k: float,
+             lab: Labels) -> None:
     """The plate's bottom row: badges on the left, the cards held (a back with the count)
     or the hand's change on the right. Badges switch to short labels rather than overlap."""
     pad = px(5, k)
@@ -355,17 +378,18 @@ def _markers(img: Image.Image, sv: SeatView, box: tuple[int, int, int, int], k: 
     attempt = f"{min(sv.barrel_hands + 1, sv.barrel_limit)}/{sv.barrel_limit}"
     marks: list[_MARK] = []
     if sv.is_dealer:
-        marks.append(("D", "D", INK, (20, 30, 25)))
+        marks.append((lab.dealer_mark, lab.dealer_mark, INK, (20, 30, 25)))
     if sv.is_declarer:
-        marks.append(("declarer", "decl.", GOLD, (40, 30, 0)))
+        marks.append((lab.declarer, lab.declarer_short, GOLD, (40, 30, 0)))
     if sv.is_sitter:
-        marks.append(("sits out", "out", (90, 110, 100), INK))
+        marks.append((lab.sitter, lab.sitter_short, (90, 110, 100), INK))
     if sv.on_barrel and sv.barrel_limit > 0:
-        marks.append((f"barrel {attempt}", f"🛢{attempt}", (150, 96, 40), INK))
+        marks.append((lab.say(lab.barrel_attempt, attempt=attempt), f"🛢{attempt}",
+                      (150, 96, 40), INK))
     elif sv.on_barrel:
-        marks.append(("barrel", "🛢", (150, 96, 40), INK))
+        marks.append((lab.barrel, "🛢", (150, 96, 40), INK))
     if sv.locked:
-        marks.append(("locked", "🔒", (120, 60, 60), INK))
+        marks.append((lab.locked, "🔒", (120, 60, 60), INK))
     dash_text = "".join("—" * sv.dashes)
     dash_w = fonts.text_width(dash_text, s, bold=True) + gap if sv.dashes else 0
     delta_text = (f"{sv.delta:+d}" if sv.delta else "±0") if sv.delta is not None else ""
@@ -420,9 +444,9 @@ def _backs(img: Image.Image, count: int, right_mid: tuple[float, float], k: floa
     )
 
 
-def _bid(img: Image.Image, bid: str, spot: tuple[float, float], h: float, k: float, n: int) -> None:
+def _bid(img: Image.Image, bid: str, spot: tuple[float, float], h: float, k: float, n: int,
+         passed: bool) -> None:
     cx, cy = spot
-    passed = bid.lower().startswith("pass")
     above = cy > img.height / 2
     y = cy - h / 2 - px(10, k) if above else cy + h / 2 + px(10, k)
     if n == 4 and abs(cy - img.height / 2) < 5:

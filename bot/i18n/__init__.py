@@ -13,12 +13,14 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from bot.i18n import en
+from bot.i18n import de, en, pl, ru, uk
+from bot.i18n.plurals import expand
 
 log = logging.getLogger(__name__)
 
 DEFAULT = "en"
-CATALOGS: dict[str, dict[str, str]] = {"en": en.MESSAGES}
+CATALOGS: dict[str, dict[str, str]] = {
+    "en": en.MESSAGES, "ru": ru.MESSAGES, "pl": pl.MESSAGES, "uk": uk.MESSAGES, "de": de.MESSAGES}
 
 
 # locale -> catalog, computed once per locale for the catalogs of that moment (a test may
@@ -53,12 +55,13 @@ def has(key: str) -> bool:
 
 def t(key: str, locale: str | None = None, /, **params: Any) -> str:
     """The message ``key`` in ``locale`` with ``params`` filled in."""
-    text = CATALOGS[language(locale)].get(key) or CATALOGS[DEFAULT].get(key)
+    lang = language(locale)
+    text = CATALOGS[lang].get(key) or CATALOGS[DEFAULT].get(key)
     if text is None:
         log.warning("missing message %r", key)
         return key
     try:
-        return text.format(**params)
+        return expand(text, lang, params).format(**params)
     except (KeyError, IndexError, ValueError):
         log.warning("message %r lacks parameters: %r", key, params)
         return text

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 MESSAGES: dict[str, str] = {
-    # ---- refusals ----------------------------------------------------------------------
+    # ---- refusals ----------------------------------------------------------------------------
     "error.no_table": "There is no table in this channel. Open one with `/table new`.",
     "error.table_closed": "This table is closed. Open a new one with `/table new`.",
     "error.channel_taken": "This channel already has a table. Use `/table show` to see it, "
@@ -17,8 +17,9 @@ MESSAGES: dict[str, str] = {
                         "seats are free.",
     "error.user_not_seated": "That user is not seated at this table.",
     "error.kick_self": "You cannot kick yourself; use `/table leave`.",
-    "error.seats_not_full": "The table needs {seats} players; {seated} are seated. "
-                            "Invite someone or add an AI with `/table ai`.",
+    "error.seats_not_full": "The table needs {seats} players; {seated} "
+                            "{seated|one:is|other:are} seated. Invite someone or add an AI "
+                            "with `/table ai`.",
     "error.not_your_turn": "It is not your turn: {name} is to play.",
     "error.rule": "{message}.",
     "error.option": "Option `{name}` cannot be set that way: {message}.",
@@ -55,7 +56,7 @@ MESSAGES: dict[str, str] = {
     "error.cooldown": "Slow down a little and try again.",
     "error.not_saved": "That could not be saved: the database cannot be reached just now. "
                        "Nothing changed; please try again in a moment.",
-    # ---- answers -----------------------------------------------------------------------
+    # ---- answers -----------------------------------------------------------------------------
     "ok.created": "Table opened: {title}.",
     "ok.joined": "{name} joined the table.",
     "ok.ai_added": "{name} (AI, {level}) takes a seat.",
@@ -71,7 +72,7 @@ MESSAGES: dict[str, str] = {
     "ok.shown": "The table message is below.",
     "ok.end_confirm": "End this table for everyone? The match will not be finished.",
     "ok.end_cancelled": "The table goes on.",
-    # ---- notices in the channel ---------------------------------------------------------
+    # ---- notices in the channel --------------------------------------------------------------
     "notice.started": "{by} started the match.",
     "notice.ended": "Table #{table} was closed.",
     "notice.abandoned": "Table #{table} was closed after a day without a move.",
@@ -81,11 +82,12 @@ MESSAGES: dict[str, str] = {
     "notice.away": "{name} missed two turns: an AI plays the seat until they press "
                    "“I'm back”.",
     "notice.back": "{name} is back.",
-    "notice.restored_partly": ("Table #{table}: after a restart, {count} stored moves could "
+    "notice.restored_partly": ("Table #{table}: after a restart, {count} stored "
+                               "{count|one:move|other:moves} could "
                                "not be read. The match goes on from hand {hand} as it was "
                                "before them; the server's operator has the details."),
     "notice.replaced_by_ai": "{name} left; an AI plays the seat.",
-    # ---- the table message --------------------------------------------------------------
+    # ---- the table message -------------------------------------------------------------------
     "table.title": "1000 — {title}",
     "table.seating": "Waiting for players ({seated}/{seats}). Host: {host}.",
     "table.full": "All seats are taken: {host}, the host, can start the match.",
@@ -132,7 +134,7 @@ MESSAGES: dict[str, str] = {
     "result.marriages": "marriages {marriages}",
     "result.sat_out": "sat out",
     "result.line": "{name}: {delta:+d} → {total}",
-    # ---- buttons ------------------------------------------------------------------------
+    # ---- buttons -----------------------------------------------------------------------------
     "button.join": "Join",
     "button.leave": "Leave",
     "button.add_ai": "Add AI",
@@ -183,14 +185,14 @@ MESSAGES: dict[str, str] = {
     "button.refresh": "Refresh",
     "button.marriage": "{card} + marriage",
     "button.aces": "{card} + four aces",
-    # ---- the hand message ---------------------------------------------------------------
+    # ---- the hand message --------------------------------------------------------------------
     "hand.title": "Your hand",
     "hand.cards": "Your cards: {cards}",
     "hand.no_cards": "You hold no cards.",
-    "hand.face_down": ("Your {count} cards lie face down. Blind bidding is on: until you look,"
-                       " you may bid blind (up to {cap}), and if a blind bid wins, every"
-                       " amount of the hand counts double. Passing or an ordinary bid counts"
-                       " as looking."),
+    "hand.face_down": ("Your {count} {count|one:card lies|other:cards lie} face down. "
+                       "Blind bidding is on: until you look, you may bid blind (up to {cap}), "
+                       "and if a blind bid wins, every amount of the hand counts double. "
+                       "Passing or an ordinary bid counts as looking."),
     "hand.your_turn": "**Your turn.**",
     "hand.waiting": "Waiting for {name}.",
     "hand.talon": "Prikup: {cards}",
@@ -207,7 +209,7 @@ MESSAGES: dict[str, str] = {
     "select.contract": "Set the contract…",
     "select.give": "Give a card to {name}…",
     "select.discard": "Discard a card…",
-    # ---- command descriptions -------------------------------------------------------------
+    # ---- command descriptions ----------------------------------------------------------------
     "cmd.table": "Tables of 1000 in this channel",
     "cmd.table.new": "Open a table in this channel (you are the host)",
     "cmd.table.new.preset": "Rule set",
@@ -222,8 +224,8 @@ MESSAGES: dict[str, str] = {
     "cmd.table.start": "Start the match (host, when the seats are full)",
     "cmd.table.end": "Close the table (host or Manage Channels)",
     "cmd.table.rules": "Show this table's rules",
-    "cmd.table.option": "Change a rule before the start (host)",
-    "cmd.table.option.name": "Option name (listed in docs/rules.md)",
+    "cmd.table.option": "Change a rule or the table's language before the start (host)",
+    "cmd.table.option.name": "Option name (listed in docs/rules.md; language: the table's)",
     "cmd.table.option.value": "New value",
     "cmd.table.show": "Post the table message again at the bottom",
     "cmd.bid": "Bid in the auction",
@@ -243,10 +245,26 @@ MESSAGES: dict[str, str] = {
     "cmd.redeal": "Claim a redeal (e.g. four nines)",
     "choice.declare.marriage": "marriage",
     "choice.declare.aces": "four aces",
+    "choice.preset.russian": "Russian 1000 (Тысяча)",
+    "choice.preset.russian4": "Russian 1000 for four",
+    "choice.preset.polish": "Polish Tysiąc",
+    "choice.preset.polish4": "Polish Tysiąc for four",
+    "choice.preset.german_house": "German Tysiąc house rules",
+    "choice.preset.german_house4": "German Tysiąc house rules for four",
+    "choice.preset.polish2_bidding": "Tysiąc licytowany for two",
+    "choice.preset.elwood2": "Elwood's two-player 1000",
+    "choice.preset.polish2_stock": "Tysiąc dobierany (two, with a stock)",
+    "choice.preset.german1001_3": "1001 for three",
+    "choice.preset.russeln": "Russeln (Melk, Austria)",
+    "choice.preset.tausendundeins2": "Tausendundeins (Hülsemann's two-hand 1001)",
+    "choice.preset.russian_online": "Russian 1000 as played online",
+    "choice.level.easy": "easy",
+    "choice.level.normal": "normal",
+    "choice.level.strong": "strong",
     "rules.title": "Rules of this table: {title}",
     "rules.unchanged": "No changes from the preset.",
     "rules.line": "{sentence} Here: **{value}** (`{name}`).",
-    "rules.more": "…and {count} more changes: see All options.",
+    "rules.more": "…and {count} more {count|one:change|other:changes}: see All options.",
     "rules.all_title": "All options of this table: {title}",
     "rules.all_legend": "Options marked * differ from the preset.",
     "button.rules_all": "All options ▶",
@@ -263,7 +281,7 @@ MESSAGES: dict[str, str] = {
     "rules.phase.barrel": "Barrel and lock",
     "rules.phase.four": "Four at the table",
     "rules.phase.other": "Other options",
-    # ---- records ----------------------------------------------------------------------
+    # ---- records -----------------------------------------------------------------------------
     "cmd.sheet": "The score sheet of this table's match, or of a past match",
     "cmd.sheet.match": "A match number from /history (default: this channel's match)",
     "cmd.sheet.export": "Also attach the sheet as CSV and the match as a scenario file",
@@ -311,7 +329,7 @@ MESSAGES: dict[str, str] = {
     "sheet.match": "match #{id}",
     "sheet.live": "the match in this channel",
     "sheet.empty": "No hand has been scored yet.",
-    "sheet.totals": "After {hands} hands: {totals}",
+    "sheet.totals": "After {hands} {hands|one:hand|other:hands}: {totals}",
     "sheet.row": "Hand {no}: {declarer} {contract} · {deltas}",
     "history.title": "Recent matches (page {page} of {pages})",
     "history.empty": "No recorded match yet: finish one and it appears here.",
@@ -338,9 +356,11 @@ MESSAGES: dict[str, str] = {
     "admin.no": "no",
     "admin.reset_confirm": ("Reset this server's leaderboard and ratings? The matches stay in "
                             "the history but no longer count."),
-    "admin.reset_done": "The leaderboard is reset ({count} matches no longer count).",
+    "admin.reset_done": ("The leaderboard is reset ({count} {count|one:match|other:matches} "
+                         "no longer {count|one:counts|other:count})."),
     "admin.reset_kept": "Nothing was reset.",
     "admin.removed": "Match #{id} no longer counts; the ratings were recomputed without it.",
+    "error.table_language": ("There is no table language `{text}`; the languages are {languages}."),
     "error.page": "`{page}` is not a page: pages count from 1.",
     "error.page_past": "There is no page {page}: the listing has {pages}.",
     "error.no_match": ("There is no match #{id} in this server. `/history` lists the "
@@ -355,6 +375,85 @@ MESSAGES: dict[str, str] = {
     "error.guild_only": "This works in a server's channel only.",
     "error.language": ("`{text}` is not a language code: write one like `pl`, `ru`, `de`, "
                        "`uk` or `en-GB`, or leave it empty for the server's language."),
+    # ---- words drawn on the images (render/: trump, contract, sheet and summary headings) ----
+    "img.dealer_mark": "D",
+    "img.seat": "Seat {no}",
+    "img.hand_no": "Hand {no}",
+    "img.last_trick": "last trick",
+    "img.high_bid": "High bid {bid}",
+    "img.trump": "trump",
+    "img.no_trump": "no trump yet",
+    "img.stock": "stock {count}",
+    "img.declarer": "declarer",
+    "img.declarer_short": "decl.",
+    "img.sitter": "sits out",
+    "img.sitter_short": "out",
+    "img.barrel": "barrel",
+    "img.barrel_attempt": "barrel {attempt}",
+    "img.locked": "locked",
+    "img.passed": "pass",
+    "img.blind": "blind {amount}",
+    "img.play_trick": "Play · trick {no}/{of}",
+    "img.golden": "golden ×2",
+    "img.phase.dealing": "Dealing",
+    "img.phase.bidding": "Bidding",
+    "img.phase.talon": "Choosing a talon",
+    "img.phase.exchange": "Exchange",
+    "img.phase.contract": "Contract",
+    "img.phase.play": "Play",
+    "img.phase.match_over": "Match over",
+    "img.end.played": "Hand over",
+    "img.end.rospisat": "Rospisat",
+    "img.end.spisat": "Spisat",
+    "img.end.conceded": "Conceded",
+    "img.end.thrown_in": "Thrown in",
+    "img.end.redeal": "Redeal",
+    "img.talon.prikup": "prikup",
+    "img.talon.musik": "musik",
+    "img.talon.kitty": "kitty",
+    "img.talon.talon": "talon",
+    "img.rank.J": "J",
+    "img.rank.Q": "Q",
+    "img.rank.K": "K",
+    "img.rank.A": "A",
+    "img.rospisat_mark": "Р",
+    "img.your_turn": "Your turn",
+    "img.your_lead": "Your lead",
+    "img.your_bid": "Your bid",
+    "img.new": "new",
+    "img.marriage": "marriage",
+    "img.note.sitting_out": "You sit out this hand",
+    "img.note.talon": "Choose a talon",
+    "img.note.give": "Give a card to each",
+    "img.note.give_or_discard": "Give or lay away",
+    "img.note.discard": "Lay away cards",
+    "img.note.contract": "Set the contract or lead",
+    "img.note.free_play": "Any card (free play while the stock lasts)",
+    "img.follow.C": "Follow clubs",
+    "img.follow.D": "Follow diamonds",
+    "img.follow.H": "Follow hearts",
+    "img.follow.S": "Follow spades",
+    "img.sheet": "Score sheet",
+    "img.sheet_final": "Final score sheet",
+    "img.sheet_pages": "hands {first}–{last} of {total}",
+    "img.sat": "sat",
+    "img.match_over": "{title} · match over",
+    "img.winner": "Winner",
+    "img.shared_win": "Shared win",
+    "img.hands": "{count} {count|one:hand|other:hands}",
+    "img.minutes": "{count} min",
+    "img.contracts": "contracts {made}✓ {failed}✗",
+    "img.best": "best {contract}",
+    "img.rating_change": "rating {change}",
+    "img.no_hands": "no hands played",
+    "img.chart_hands": "hands 1–{count}",
+    "img.leaderboard": "Leaderboard",
+    "img.player": "Player",
+    "img.rating": "Rating",
+    "img.games": "Games",
+    "img.wins": "Wins",
+    "img.win_rate": "Win %",
+    "img.no_games": "No games yet",
     # web pages
     "web.site": "1000 · leaderboard, matches and replays",
     "web.footer": ("Read-only pages of this server's 1000 games, shown because its admins "

@@ -12,6 +12,7 @@ from bot.ai import LEVELS, Player, player
 from bot.game.options import OPTION_DOCS, OPTION_GROUPS
 from bot.game.presets import PRESETS
 from bot.game.rules import OPTION_NAMES, Rules, RulesError
+from bot.i18n import CATALOGS
 from bot.tables._inputs import option_value, quote
 from bot.tables._model import TableError
 
@@ -75,10 +76,30 @@ def with_option(rules: Rules, name: str, raw: str) -> tuple[Rules, str]:
     return new, json.dumps(new.to_json()[name])
 
 
+LANGUAGE_OPTION = "language"
+"""The option that is not a rule: the language of the table's public messages and images."""
+
+
+def table_languages() -> list[str]:
+    """The languages a table may speak (those with a message catalog), English first."""
+    return list(CATALOGS)
+
+
+def table_language(raw: str) -> str:
+    """The catalog code ``raw`` names ("PL", "pl-PL", "de"); TableError naming the five."""
+    code = raw.strip().replace("_", "-")
+    base = code.split("-", 1)[0].lower()
+    if base not in CATALOGS:
+        raise TableError("error.table_language", text=quote(code),
+                         languages=", ".join(table_languages()))
+    return base
+
+
 def option_names(current: str) -> list[str]:
     cur = current.lower().strip()
-    names = [n for n in OPTION_NAMES if cur in n] or list(OPTION_NAMES)
-    names.sort(key=lambda n: (not n.startswith(cur), n))
+    every = [*OPTION_NAMES, LANGUAGE_OPTION]
+    names = [n for n in every if cur in n] or every
+    names.sort(key=lambda n: (n != LANGUAGE_OPTION, not n.startswith(cur), n))
     return names
 
 

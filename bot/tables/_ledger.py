@@ -106,6 +106,13 @@ class Ledger:
         table.rules = rules
         table.version += 1
 
+    async def locale(self, table: Table, locale: str) -> None:
+        """The language of the table's public messages and images."""
+        async with self.store.transaction() as tx:
+            await tx.update_table(table.id, locale=locale, updated_at=self.clock.now())
+        table.locale = locale
+        table.version += 1
+
     async def message(self, table: Table, message_id: int | None) -> None:
         """The public table message (so that it survives a restart)."""
         async with Saving(self.store) as tx:

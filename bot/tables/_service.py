@@ -16,9 +16,11 @@ from bot.game.actions import Action, Flag, Verb, act
 from bot.game.events import Event
 from bot.game.rules import Rules
 from bot.game.state import HandResult
+from bot.i18n import DEFAULT, language
 from bot.store import ChannelTaken, StoreAPI, StoreUnavailable, TableStatus
 from bot.tables._autoplay import Autoplay, Gate
 from bot.tables._catalog import (
+    LANGUAGE_OPTION,
     RulesSummary,
     ai_level,
     option_names,
@@ -26,6 +28,8 @@ from bot.tables._catalog import (
     preset_for,
     rules_for,
     rules_summary,
+    table_language,
+    table_languages,
     with_option,
 )
 from bot.tables._inputs import quote
@@ -298,7 +302,11 @@ class TableService:
         self.autoplay.schedule(table)
 
     async def set_option(self, table_id: int, actor: Actor, name: str, raw: str) -> Outcome:
+        """Change a rule before the start, or the table's language (``language``) at any
+        time; the host only."""
         table = self.get(table_id, actor)
+        if name.strip().lower() == LANGUAGE_OPTION:
+            return await self._set_language(table, actor, raw)
         async with table.lock:
             _need(table, SEATING)
             _need_host(table, actor)
@@ -309,6 +317,16 @@ class TableService:
             self._notify(table)
             return Outcome(table, "ok.option_set", {"name": name, "value": shown})
 
+    async def _set_language(self, table: Table, actor: Actor, raw: str) -> Outcome:
+        async with table.lock:
+            if not table.live:
+                raise TableError("error.table_closed")
+            _need_host(table, actor)
+            code = table_language(raw)
+            await self.ledger.locale(table, code)
+            self._notify(table)
+            return Outcome(table, "ok.option_set", {"name": LANGUAGE_OPTION, "value": code})
+
     def option_names(self, current: str) -> list[str]:
         """Option names for autocomplete, those starting with ``current`` first."""
         return option_names(current)
@@ -316,6 +334,10 @@ class TableService:
     def option_values(self, channel_id: int, name: str, current: str) -> list[str]:
         """Values to suggest for option ``name`` at the channel's table."""
         table = self.find(channel_id)
+        if name == LANGUAGE_OPTION:
+            now = language(table.locale) if table is not None else DEFAULT
+            return [c for c in dict.fromkeys([now, *table_languages()])
+                    if current.lower() in c]
         return option_values(table.rules if table else None, name, current)
 
     def rules_summary(self, table: Table) -> RulesSummary:

@@ -32,7 +32,7 @@ async def test_refusals(world):
     r = await fd.slash(alice, ch, "table option", name="bid_step", value="7")
     assert r.ephemeral and "cannot be set" in r.content and "bid_step" in r.content
     r = await fd.slash(alice, ch, "table start")
-    assert "needs 3 players; 1 are seated" in r.content
+    assert "needs 3 players; 1 is seated" in r.content
     r = await fd.slash(bob, ch, "bid", amount=100)
     assert r.ephemeral and "not started" in r.content
     await fd.slash(bob, ch, "table join")

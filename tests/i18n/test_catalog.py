@@ -24,8 +24,10 @@ def test_used_keys_exist():
 
 
 def test_locales_and_parameters():
-    assert language("en-US") == "en" and language("pl") == "en" and language(None) == "en"
-    assert t("error.not_your_turn", "pl", name="Bob") == "It is not your turn: Bob is to play."
+    assert language("en-US") == "en" and language("pl") == "pl" and language(None) == "en"
+    assert language("pt-BR") == "en" and language("ru") == "ru" and language("de") == "de"
+    assert t("error.not_your_turn", "pt-BR", name="Bob") == "It is not your turn: Bob is to play."
+    assert t("error.not_your_turn", "pl", name="Bob") == "To nie twój ruch: teraz gra Bob."
     assert t("no.such.key") == "no.such.key"
     assert t("error.not_your_turn") .startswith("It is not your turn")  # missing param: raw
     for catalog in CATALOGS.values():
