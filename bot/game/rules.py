@@ -260,6 +260,14 @@ class Rules:
         return (f"{self.bid_step} below {self.bid_step_high_from} and {self.bid_step_high} "
                 f"from {self.bid_step_high_from}")
 
+    def bid_steps(self) -> dict[str, int]:
+        """The steps as refusal parameters: ``step``, and ``step_high``/``high_from`` where
+        the step changes."""
+        if self.bid_step_high is None:
+            return {"step": self.bid_step}
+        return {"step": self.bid_step, "step_high": self.bid_step_high,
+                "high_from": self.bid_step_high_from}
+
     def with_options(self, **options: Any) -> Rules:
         """A copy with some options changed, validated like JSON input."""
         data = self.to_json()
