@@ -220,11 +220,11 @@ _TURN_KEYS = {Phase.BIDDING: "turn_bid", Phase.TALON: "turn_talon",
               Phase.PLAY: "turn_play"}
 
 
-def turn_refusal(state: State) -> RuleError:
-    """The refusal of a move out of turn: whose turn it is, with the verb of the phase
-    ("it is Ada's turn to bid" in an auction, "... to play" in the play)."""
+def turn_refusal(state: State, action: Action | None = None) -> RuleError:
+    """The refusal of ``action`` made out of turn: whose turn it is, with the verb of the
+    phase ("it is Ada's turn to bid" in an auction, "... to play" in the play)."""
     key = "turn_double" if doubling(state) else _TURN_KEYS.get(state.phase, "turn_play")
-    return RuleError(key, seat=state.to_act)
+    return RuleError(key, action, seat=state.to_act)
 
 
 def _apply_redeal(s: State, a: Action, events: list[Event] | None) -> None:

@@ -24,7 +24,7 @@ from bot.game.serialize import move_to_json
 from bot.game.state import HandResult, Phase, State
 from bot.store import Store, TableStatus
 from bot.tables._log import result_json
-from bot.tables._model import Seat, Table, TableError
+from bot.tables._model import Seat, Table
 from bot.tables._results import match_record, player_ref
 from bot.tables.clock import Clock
 
@@ -133,7 +133,7 @@ class Ledger:
         try:
             new = apply_into(state, action, events)
         except RuleError as err:
-            raise TableError("error.rule", message=err.message_for(table.names())) from None
+            raise table.refusal(err) from None
         moves: list[tuple[dict[str, Any], int | None]] = [(move_to_json(action), user_id)]
         hands: list[tuple[int, HandResult]] = [
             (hand_no, e.result) for e in events if isinstance(e, HandScored)]
