@@ -201,13 +201,25 @@ def _plurals(text: str, lang: str, values: Mapping[str, Any]) -> str:
 
 
 def placeholders(text: str) -> set[str]:
-    """The parameters a message uses (plural numbers included)."""
-    names = set(_PLURAL.findall(text))
-    plain = _PLURAL.sub("{", text)
-    names |= {m.split(":")[0].split("!")[0].split(".")[0].split("[")[0].strip()
-              for m in re.findall(r"\{([^{}\s,]+)\}", plain)}
-    return {n for n in names if n and n != "#" and n not in _CATEGORIES
-            and not n.startswith("=")}
+    """The parameters a message uses (plural numbers and the forms' parameters included)."""
+    names: set[str] = set()
+    pos = 0
+    plain: list[str] = []
+    while (m := _PLURAL.search(text, pos)) is not None:
+        plain.append(text[pos:m.start()])
+        names.add(m.group(1))
+        i = m.end()
+        while (f := _FORM.match(text, i)) is not None:
+            end = _closing(text, f.end())
+            names |= placeholders(text[f.end():end])
+            i = end + 1
+        pos = text.index("}", i) + 1
+    plain.append(text[pos:])
+    for field in re.findall(r"\{([^{}]*)\}", "".join(plain)):
+        name = re.split(r"[:!.\[]", field, maxsplit=1)[0].strip()
+        if name:
+            names.add(name)
+    return names
 
 
 def translation(key: str, locale: str | None) -> str | None:

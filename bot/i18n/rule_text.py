@@ -34,12 +34,10 @@ def action_name(action: Action) -> str:
 
 
 def _action_params(action: Action, names: Sequence[str], talon: TalonWord) -> dict[str, Any]:
-    params: dict[str, Any] = {"amount": action.amount, "talon": talon, "no": action.amount + 1}
-    if action.card >= 0:
-        params["card"] = Card(action.card)
-    if action.target >= 0:
-        params["to"] = names_of((action.target,), names)[0]
-    return params
+    # a malformed move (no card, no receiver) still reads as a sentence: "?" stands in
+    return {"amount": action.amount, "talon": talon, "no": action.amount + 1,
+            "card": Card(action.card) if 0 <= action.card < 32 else "?",
+            "to": names_of((action.target,), names)[0] if action.target >= 0 else "?"}
 
 
 def action_phrase(action: Action, names: Sequence[str], talon: TalonWord) -> Msg:
@@ -54,7 +52,7 @@ def move_message(action: Action, names: Sequence[str], *, preset: str = "",
     return Msg.of(f"event.{action_name(action)}", **_action_params(action, names, word))
 
 
-def _value(name: str, value: Param, names: Sequence[str]) -> Any:
+def _value(name: str, value: Param, names: Sequence[str], talon: TalonWord) -> Any:
     kind = param_kind(name)
     if kind == "card" and isinstance(value, int):
         return Card(value)
@@ -65,15 +63,16 @@ def _value(name: str, value: Param, names: Sequence[str]) -> Any:
     if kind == "suit" and isinstance(value, int):
         return Suit(value)
     if kind == "phase":
-        return Msg.of(f"rule.phase.{value}")
+        return Msg.of(f"rule.phase.{value}", talon=talon)
     return value
 
 
 def reason_message(err: RuleError, names: Sequence[str], *, preset: str = "",
                    talon: str = "talon", to_actor: bool = True, capital: bool = False) -> Msg:
     """The reason of ``err`` alone ("it is not in your hand")."""
-    params: dict[str, Any] = {k: _value(k, v, names) for k, v in err.params.items()}
-    params["talon"] = TalonWord(preset, talon)
+    word = TalonWord(preset, talon)
+    params: dict[str, Any] = {k: _value(k, v, names, word) for k, v in err.params.items()}
+    params["talon"] = word
     key = f"rule.{err.key}"
     keys = (key,) if to_actor or err.key not in ABOUT_ACTOR else (f"{key}.other", key)
     return Msg(keys, params, capital)

@@ -14,7 +14,10 @@ MESSAGES: dict[str, str] = {
     "word.talon.prikup": "прикуп",
     "word.talon.musik": "прикуп",
     "word.talon.kitty": "прикуп",
-    "word.talon_no": "{talon} {no}",
+    "word.talon_no": "Прикуп {no}",
+    "word.talon_title": "Прикуп",
+    "word.talon_cards": "Прикуп: {cards}",
+    "word.action": "{action}",
     "word.phase.talon": "выбор прикупа",
     "act.bid": "заявить {amount}",
     "act.bid_blind": "заявить {amount} втёмную",
@@ -94,7 +97,8 @@ MESSAGES: dict[str, str] = {
     "rule.aces_off": "в этих правилах четыре туза ничего не дают",
     "rule.aces_all": "четыре туза объявляют ходом с туза, держа на руке все четыре",
     "rule.follow_and_beat": "надо ходить в масть ({led_suit}) и бить взятку, когда можете",
-    "rule.follow_and_beat.other": "он должен ходить в масть ({led_suit}) и бить взятку, когда может",
+    "rule.follow_and_beat.other": ("он должен ходить в масть ({led_suit}) и бить взятку, когда "
+                                   "может"),
     "rule.follow": "надо ходить в масть ({led_suit})",
     "rule.follow.other": "он должен ходить в масть ({led_suit})",
     "rule.must_trump": "без масти {led_suit} надо бить козырем ({trump_suit})",
@@ -102,7 +106,8 @@ MESSAGES: dict[str, str] = {
     "rule.must_head": "надо класть карту, которая перебивает взятку, когда можете",
     "rule.must_head.other": "он должен класть карту, которая перебивает взятку, когда может",
     "rule.silenced": "игрок, у которого меньше {limit}, молчит и может только пасовать",
-    "rule.silenced_forced": "молчащая первая рука может только сделать обязательную ставку {lowest}",
+    "rule.silenced_forced": ("молчащая первая рука может только сделать обязательную ставку "
+                             "{lowest}"),
     "rule.blind_off": "играть втёмную здесь нельзя",
     "rule.blind_looked": "вы уже посмотрели свои карты",
     "rule.blind_looked.other": "он уже посмотрел свои карты",
@@ -127,7 +132,8 @@ MESSAGES: dict[str, str] = {
     "rule.redeal_before_first_bid.other": "пересдачу надо требовать до первой ставки или паса",
     "rule.redeal_nines_before_bids": "пересдачу за девятки требуют, пока никто не сделал ставку",
     "rule.redeal_dealt_nines": ("для пересдачи нужно {nines, plural, one{# девятка} "
-                                "few{# девятки} many{# девяток} other{# девятки}} в сданных картах"),
+                                "few{# девятки} many{# девяток} other{# девятки}} в сданных "
+                                "картах"),
     "rule.redeal_marriage": "рука с марьяжем не может требовать пересдачу",
     "rule.redeal_not_qualified": "ваша рука не даёт права на пересдачу",
     "rule.redeal_not_qualified.other": "его рука не даёт права на пересдачу",

@@ -15,6 +15,7 @@ from bot.game.presets import PRESETS
 from bot.game.rules import Rules
 from bot.game.state import HandResult, State
 from bot.i18n.rule_text import move_message, rule_message
+from bot.i18n.values import TalonWord
 from bot.store import SeatRow, TableStatus
 from bot.tables._offers import Offer, offer_for
 
@@ -142,6 +143,10 @@ class Table:
         """What the players of this preset call the talon (prikup, musik, ...)."""
         p = PRESETS.get(self.preset)
         return p.talon_name if p is not None else "talon"
+
+    def talon_word(self, *, capital: bool = False) -> TalonWord:
+        """The talon as this preset's players call it, in the reader's language."""
+        return TalonWord(self.preset, self.talon_name, capital)
 
     @property
     def hand_no(self) -> int:

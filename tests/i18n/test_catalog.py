@@ -24,8 +24,9 @@ def test_used_keys_exist():
 
 
 def test_locales_and_parameters():
-    assert language("en-US") == "en" and language("pl") == "en" and language(None) == "en"
-    assert t("error.not_your_turn", "pl", name="Bob") == "It is not your turn: Bob is to play."
+    assert language("en-US") == "en" and language("xx") == "en" and language(None) == "en"
+    assert language("pl") == "pl" and language("pt-BR") == "en"
+    assert t("error.not_your_turn", "xx", name="Bob") == "It is not your turn: Bob is to play."
     assert t("no.such.key") == "no.such.key"
     assert t("error.not_your_turn") .startswith("It is not your turn")  # missing param: raw
     for catalog in CATALOGS.values():
