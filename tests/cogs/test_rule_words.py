@@ -94,3 +94,14 @@ async def test_a_polish_table_says_musik(world):
     assert r.content == ("Nie możesz zalicytować 130: przed odkryciem musiku nie można "
                          "licytować powyżej 120.")
     assert "Prikup" not in r.content and "prikup" not in r.content
+    # the table message names the musik too, once the auction has shown it
+    me.locale = "en-US"
+    rng = random.Random(2)
+    for _ in range(40):
+        if table.state.phase is not Phase.BIDDING:
+            break
+        assert await play_turn(w, rng)
+        await w.settle()
+    assert table.observation(None).talon, "the musik is shown to everyone"
+    embeds = str(w.table_message().embeds)
+    assert "Musik" in embeds and "Prikup" not in embeds
