@@ -66,7 +66,7 @@ MESSAGES: dict[str, str] = {
     "rule.phase.play": "es wird gespielt",
     "rule.phase.match_over": "die Partie ist vorbei",
     "rule.turn_bid": "{seat} ist mit Reizen dran",
-    "rule.turn_play": "{seat} ist mit Spielen dran",
+    "rule.turn_play": "{seat} ist am Zug",
     "rule.turn_double": "{seat} entscheidet gerade über Kontra",
     "rule.turn_talon": "{seat} wählt gerade einen {talon}",
     "rule.turn_exchange": "{seat} tauscht gerade Karten",
