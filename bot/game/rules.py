@@ -253,13 +253,6 @@ class Rules:
             return -(-nxt // high) * high
         return nxt
 
-    def bid_steps_text(self) -> str:
-        """The steps in words, for refusals: "5" or "5 below 200 and 10 from 200"."""
-        if self.bid_step_high is None:
-            return str(self.bid_step)
-        return (f"{self.bid_step} below {self.bid_step_high_from} and {self.bid_step_high} "
-                f"from {self.bid_step_high_from}")
-
     def bid_steps(self) -> dict[str, int]:
         """The steps as refusal parameters: ``step``, and ``step_high``/``high_from`` where
         the step changes."""
