@@ -14,6 +14,7 @@ from bot.game.cards import SUIT_SYMBOLS, card_pretty, display_key, suit_of
 from bot.game.observation import Observation
 from bot.game.state import HandEnd, HandResult, Phase
 from bot.i18n import t
+from bot.i18n.rule_text import action_phrase
 from bot.tables import Table, TableStatus
 
 
@@ -102,7 +103,8 @@ def _seats(table: Table, obs: Observation | None, loc: str | None) -> str:
 
 
 def _play_status(table: Table, obs: Observation, loc: str | None) -> str:
-    phase = t(f"table.phase.{obs.phase.value}", loc)
+    phase = (t("word.phase.talon", loc, talon=table.talon_word()) if obs.phase is Phase.TALON
+             else t(f"table.phase.{obs.phase.value}", loc))
     head = f"{t('table.hand_no', loc, no=obs.hand_no)} · {phase}"
     if 0 <= obs.to_act < len(table.seats):
         head += "\n" + t("table.turn", loc, name=table.seats[obs.to_act].name)
@@ -117,7 +119,8 @@ def _play_fields(table: Table, obs: Observation, loc: str | None) -> list[tuple[
                 for p, a, blind in obs.bids]
         out.append((t("table.auction", loc), ", ".join(bids) or t("table.no_bids", loc)))
     if obs.talon:
-        out.append((t("table.talon", loc), cards_text(obs.talon)))
+        out.append((t("word.talon_title", loc, talon=table.talon_word(capital=True)),
+                    cards_text(obs.talon)))
     if obs.declarer >= 0:
         amount = obs.contract or obs.winning_bid
         out.append((t("table.contract", loc), f"{names[obs.declarer]} {amount}"))
@@ -182,17 +185,17 @@ def result_text(table: Table, result: HandResult, hand_no: int, loc: str | None 
     return "\n".join(lines)
 
 
-def action_label(a: Action, table: Table) -> str:
+def action_label(a: Action, table: Table, loc: str | None = None) -> str:
     """A short label for a legal action (buttons and the 'you can' line)."""
     if a.verb is Verb.PLAY:
         if a.flag is Flag.MARRIAGE:
-            return t("button.marriage", None, card=card_pretty(a.card))
+            return t("button.marriage", loc, card=card_pretty(a.card))
         if a.flag is Flag.ACES:
-            return t("button.aces", None, card=card_pretty(a.card))
+            return t("button.aces", loc, card=card_pretty(a.card))
         return card_pretty(a.card)
     if a.verb in (Verb.GIVE, Verb.DISCARD):
         return card_pretty(a.card)
-    return a.describe(table.names())
+    return t("word.action", loc, action=action_phrase(a, table.names(), table.talon_word()))
 
 
 def hand_text(table: Table, seat: int | None, loc: str | None = None,
@@ -219,7 +222,8 @@ def hand_text(table: Table, seat: int | None, loc: str | None = None,
         lines.append(t("hand.cards", loc, cards=cards_text(obs.hand)) if obs.hand
                      else t("hand.no_cards", loc))
     if obs.talon and obs.phase in (Phase.TALON, Phase.EXCHANGE, Phase.CONTRACT):
-        lines.append(t("hand.talon", loc, cards=cards_text(obs.talon)))
+        lines.append(t("word.talon_cards", loc, talon=table.talon_word(capital=True),
+                       cards=cards_text(obs.talon)))
     if obs.received:
         lines.append(t("hand.received", loc, cards=cards_text(obs.received)))
     if obs.trump >= 0:

@@ -244,7 +244,8 @@ def _other_buttons(legal: list[Action], table: Table, seat: int,
     verbs = {a.verb for a in legal}
     for a in legal:
         if a.verb is Verb.TALON:
-            out.append(("talon", str(a.amount), t("button.talon", loc, no=a.amount + 1),
+            out.append(("talon", str(a.amount), t("word.talon_no", loc, no=a.amount + 1,
+                                                       talon=table.talon_word(capital=True)),
                         discord.ButtonStyle.primary))
     for a in legal:
         if a.flag is Flag.MISERE:

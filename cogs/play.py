@@ -57,7 +57,7 @@ class Play(commands.Cog):
             out = await within(interaction, self.service.act(
                 table_id, actor, press.verb, card=press.card, amount=press.amount,
                 target=press.target, flag=press.flag, hand=hand), update=update)
-            notice = t("ok.moved", loc, move=out.params["move"])
+            notice = t(out.key, loc, **out.params)
         except TableError as err:
             if not update or err.key in ("error.table_closed", "error.other_channel"):
                 raise

@@ -142,7 +142,7 @@ def _play_hand(rules: Rules, stream: Stream, deck: list[int], dealer: int, level
         a: Action = players[p].choose(o, rng)
         entries[entry_at[p]].times.append(time.perf_counter() - t0)
         if a not in o.legal:
-            raise RuleError(f"{levels[entry_at[p]]} chose an illegal action: {a.describe()}")
+            raise RuleError("ai_illegal", level=levels[entry_at[p]], move=a.describe())
         s = apply_into(s, a, None, inplace=True)
     stream.state = s
     res = s.last_result

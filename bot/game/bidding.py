@@ -8,7 +8,7 @@ from bot.game.actions import PASSES, Action, Flag, Verb, act
 from bot.game.cards import ALL_NINES, marriages_in
 from bot.game.dealing import NINE_WORDS, predeal_weak
 from bot.game.doubling import apply_doubling_pass, doubling
-from bot.game.errors import RuleError
+from bot.game.errors import Refusal, RuleError
 from bot.game.events import AllPassed, AuctionWon, BidMade, Event, MarriageShown, Passed
 from bot.game.exchange import after_auction
 from bot.game.limits import (
@@ -90,48 +90,46 @@ def check_bid(s: State, a: Action) -> None:
     """Raise RuleError if the bid is illegal."""
     seat, n, rules = a.seat, a.amount, s.rules
     if seat != s.to_act:
-        raise RuleError("it is {0}'s turn to bid", a, (s.to_act,))
+        raise RuleError("turn_bid", a, seat=s.to_act)
     forced = forced_opening(s, seat)
     lo = lowest_bid(s)
     if s.silenced >> seat & 1:
         if not forced:
-            raise RuleError(
-                f"a player below {rules.silence_below} is silenced and may only pass", a)
+            raise RuleError("silenced", a, limit=rules.silence_below or 0)
         if n != lo:
-            raise RuleError(f"a silenced forehand may only make the forced opening bid of {lo}", a)
+            raise RuleError("silenced_forced", a, lowest=lo)
     if a.flag is Flag.BLIND and not s.blind >> seat & 1:
-        raise RuleError("blind bids are not allowed here" if not rules.blind_bidding
-                        else "he has already looked at his cards", a)
+        raise RuleError("blind_off" if not rules.blind_bidding else "blind_looked", a)
     if a.flag is Flag.MISERE:
         if not rules.misere:
-            raise RuleError("this rule set has no mizère", a)
+            raise RuleError("misere_off", a)
         if n != rules.misere_value:
-            raise RuleError(f"a mizère is bid at {rules.misere_value}", a)
+            raise RuleError("misere_value", a, value=rules.misere_value)
         if n < lo:
-            raise RuleError(f"a mizère ranks as {n}, and the lowest bid now is {lo}", a)
+            raise RuleError("misere_low", a, amount=n, lowest=lo)
         return  # a fixed contract: no marriage or cap applies
     if a.flag not in (Flag.NONE, Flag.BLIND):
-        raise RuleError("a bid can only be marked blind or mizère", a)
+        raise RuleError("bid_flag", a)
     if n < lo or (n % rules.bid_step if rules.bid_step_high is None
                   else not rules.is_bid_amount(n)):
-        raise RuleError(f"bids go up in steps of {rules.bid_steps_text()}, so the lowest bid "
-                        f"now is {lo}", a)
+        steps = rules.bid_steps()
+        raise RuleError("bid_step_split" if "step_high" in steps else "bid_step", a,
+                        lowest=lo, **steps)
     cap = rules.bid_cap_before_talon
     if cap is not None and n > cap:
-        raise RuleError(f"no bid may go above {cap} before the talon is seen", a)
+        raise RuleError("bid_cap_talon", a, cap=cap)
     if on_lviv_barrel(rules, s.match.totals[seat]) and n > 120:
-        raise RuleError("a player on the barrel may not bid more than 120", a)
+        raise RuleError("barrel_bid", a)
     mask = s.held[seat]
     for limit in (rules.marriage_required_above, rules.show_marriage_above):
         if limit is not None and n > limit and not qualifies_high(rules, mask):
-            raise RuleError(f"a bid above {limit} needs a marriage (king and queen of one suit)"
-                            " in hand", a)
+            raise RuleError("bid_needs_marriage", a, limit=limit)
     if rules.bid_cap_by_marriages:
         cap = 120 + sum(marriage_value(rules, m) for m in marriages_in(mask))
         if n > cap:
-            raise RuleError(f"no one may bid more than 120 plus the marriages he holds ({cap})", a)
+            raise RuleError("bid_cap_marriages", a, cap=cap)
     if n > rules.max_bid:
-        raise RuleError(f"no hand can produce more than {rules.max_bid} points", a)
+        raise RuleError("bid_max", a, max=rules.max_bid)
 
 
 def apply_bid(s: State, a: Action, events: list[Event] | None) -> None:
@@ -166,14 +164,14 @@ def apply_pass(s: State, a: Action, events: list[Event] | None) -> None:
     """A pass in the auction, or (option contra) a defender's or declarer's "no double"."""
     if s.phase is not Phase.BIDDING:
         if not doubling(s):
-            raise RuleError("a pass now only answers a contra: the auction is over", a)
+            raise RuleError("pass_after_auction", a)
         apply_doubling_pass(s, a, events)
         return
     seat = a.seat
     if seat != s.to_act:
-        raise RuleError("it is {0}'s turn to bid", a, (s.to_act,))
+        raise RuleError("turn_bid", a, seat=s.to_act)
     if forced_opening(s, seat):
-        raise RuleError(f"forehand must open the auction with at least {opening_min(s)}", a)
+        raise RuleError("forced_opening", a, lowest=opening_min(s))
     bit = 1 << seat
     s.passed |= bit
     s.acted |= bit
@@ -224,26 +222,27 @@ def claim_predeal_redeal(s: State, a: Action) -> str:
     """Check a pre-bid redeal claim; return its reason."""
     reason = _predeal_claim_reason(s, a.seat)
     if reason is None:
-        raise RuleError(_predeal_refusal(s, a.seat), a)
+        key, params = _predeal_refusal(s, a.seat)
+        raise RuleError(key, a, **params)
     return reason
 
 
-def _predeal_refusal(s: State, seat: int) -> str:
+def _predeal_refusal(s: State, seat: int) -> Refusal:
     r = s.rules
     nines_rule = (r.dealt_four_nines is not DealtNines.OFF
                   or r.dealt_three_nines is not DealtNines.OFF)
     if r.predeal_low_redeal_below is None and not r.predeal_four_nines_redeal and not nines_rule:
-        return "no redeal can be claimed during the auction in this rule set"
+        return "redeal_auction_off", {}
     if s.acted >> seat & 1:
-        return "a redeal must be claimed before his first bid or pass"
+        return "redeal_before_first_bid", {}
     if nines_rule and not r.predeal_four_nines_redeal and r.predeal_low_redeal_below is None:
         if s.high_bidder >= 0:
-            return "a redeal for nines must be claimed before anyone bids"
-        need = "three" if r.dealt_three_nines is not DealtNines.OFF else "four"
-        return f"a redeal needs {need} nines in the dealt hand"
+            return "redeal_nines_before_bids", {}
+        need = 3 if r.dealt_three_nines is not DealtNines.OFF else 4
+        return "redeal_dealt_nines", {"nines": need}
     if marriages_in(s.held[seat]):
-        return "a hand with a marriage cannot claim a redeal"
-    return "his hand does not qualify for a redeal"
+        return "redeal_marriage", {}
+    return "redeal_not_qualified", {}
 
 
 __all__ = ["Phase", "apply_bid", "apply_pass", "legal_bidding"]

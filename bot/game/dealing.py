@@ -54,13 +54,12 @@ def new_match(
     """A match waiting for its first deal; the mappings set counters per seat (default 0)."""
     n = rules.seats
     if not 0 <= dealer < n:
-        raise RuleError(f"the dealer must be one of the {n} seats")
+        raise RuleError("dealer_range", count=n)
 
     def per_seat(m: Mapping[int, int] | None) -> tuple[int, ...]:
         out = tuple((m or {}).get(p, 0) for p in range(n))
         if rules.partnerships and out[:2] != out[2:]:
-            raise RuleError("partners share one score: the counters of {0} and {2}, and of "
-                            "{1} and {3}, must be equal", None, (0, 1, 2, 3))
+            raise RuleError("partner_counters", a_seat=0, b_seat=1, c_seat=2, d_seat=3)
         return out
 
     match = Match(
@@ -137,18 +136,17 @@ def check_deal(rules: Rules, dealer: int, deal: Deal) -> None:
     """Raise RuleError unless the deal fits the rules exactly (sizes, sitter, whole deck)."""
     _, sitter, active = seats_for_hand(rules, dealer)
     if len(deal.hands) != rules.seats:
-        raise RuleError(f"a deal must list {rules.seats} seats")
+        raise RuleError("deal_seats", count=rules.seats)
     for p in range(rules.seats):
         have = deal.hands[p].bit_count()
         if p == sitter and have:
-            raise RuleError("{0} sits out this hand and gets no cards", None, (p,))
+            raise RuleError("sitter_cards", seat=p)
         if p in active and have != rules.hand_size:
-            raise RuleError(f"each active player gets {rules.hand_size} cards; {{0}} got {have}",
-                            None, (p,))
+            raise RuleError("hand_size", size=rules.hand_size, seat=p, got=have)
     if tuple(t.bit_count() for t in deal.talons) != rules.talons:
-        raise RuleError(f"the talons must hold {list(rules.talons)} cards")
+        raise RuleError("talon_sizes", sizes=str(list(rules.talons)))
     if len(deal.stock) != rules.stock_size:
-        raise RuleError(f"the stock must hold {rules.stock_size} cards")
+        raise RuleError("stock_size", size=rules.stock_size)
     everything = 0
     count = 0
     for m in (*deal.hands, *deal.talons):
@@ -158,13 +156,12 @@ def check_deal(rules: Rules, dealer: int, deal: Deal) -> None:
         everything |= 1 << c
     count += len(deal.stock)
     if count != everything.bit_count():
-        raise RuleError("a card is dealt twice")
+        raise RuleError("dealt_twice")
     if everything != rules.deck_mask:
         missing = mask_str(rules.deck_mask & ~everything)
         extra = mask_str(everything & ~rules.deck_mask)
-        detail = "; ".join(x for x in (missing and f"missing {missing}",
-                                        extra and f"not in this deck: {extra}") if x)
-        raise RuleError(f"the deal must use the whole {rules.deck} deck exactly ({detail})")
+        key = "whole_deck_" + ("both" if missing and extra else "missing" if missing else "extra")
+        raise RuleError(key, deck=str(rules.deck), missing=missing, extra=extra)
 
 
 def apply_deal(

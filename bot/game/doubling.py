@@ -38,21 +38,20 @@ def next_opponent(s: State, seat: int) -> int:
 
 def _check(s: State, a: Action) -> None:
     if not s.rules.contra:
-        raise RuleError("this rule set has no contra", a)
+        raise RuleError("contra_off", a)
     if not doubling(s):
-        raise RuleError("a contract can be doubled only after it is fixed and before the first "
-                        "lead", a)
+        raise RuleError("double_when", a)
 
 
 def apply_contra(s: State, a: Action, events: list[Event] | None) -> None:
     """A defender doubles the fixed contract; the declarer answers next."""
     _check(s, a)
     if a.seat == s.declarer or (s.rules.partnerships and a.seat % 2 == s.declarer % 2):
-        raise RuleError("only an opponent of the declarer may double the contract", a)
+        raise RuleError("double_opponent", a)
     if s.doubled:
-        raise RuleError("the contract is already doubled", a)
+        raise RuleError("double_already", a)
     if a.seat != s.to_act:
-        raise RuleError("it is {0}'s turn to double or pass", a, (s.to_act,))
+        raise RuleError("turn_double", a, seat=s.to_act)
     s.doubled = 1
     s.to_act = s.declarer
     if events is not None:
@@ -63,9 +62,9 @@ def apply_redouble(s: State, a: Action, events: list[Event] | None) -> None:
     """The declarer redoubles a doubled contract, then leads."""
     _check(s, a)
     if a.seat != s.declarer:
-        raise RuleError("only the declarer may redouble", a)
+        raise RuleError("redouble_declarer", a)
     if s.doubled != 1 or a.seat != s.to_act:
-        raise RuleError("there is nothing to redouble: no defender has doubled", a)
+        raise RuleError("redouble_nothing", a)
     s.doubled = 2
     if events is not None:
         events.append(Doubled(a.seat, 2))
@@ -75,7 +74,7 @@ def apply_redouble(s: State, a: Action, events: list[Event] | None) -> None:
 def apply_doubling_pass(s: State, a: Action, events: list[Event] | None) -> None:
     """No double (or no redouble): the next defender speaks, or the play begins."""
     if a.seat != s.to_act:
-        raise RuleError("it is {0}'s turn to double or pass", a, (s.to_act,))
+        raise RuleError("turn_double", a, seat=s.to_act)
     if events is not None:
         events.append(Doubled(a.seat, 0))
     nxt = next_opponent(s, a.seat)

@@ -15,6 +15,7 @@ from bot.game.dealing import apply_deal, apply_jack_penalty
 from bot.game.doubling import (
     apply_contra,
     apply_redouble,
+    doubling,
     legal_doubling,
 )
 from bot.game.errors import RuleError
@@ -34,16 +35,6 @@ from bot.game.exchange import (
 from bot.game.scoring import annul, score_giveup
 from bot.game.state import Phase, State
 from bot.game.tricks import apply_play, legal_plays
-
-_PHASE_NAMES = {
-    Phase.DEALING: "the cards are not dealt yet",
-    Phase.BIDDING: "the auction is on",
-    Phase.TALON: "the declarer is choosing a talon",
-    Phase.EXCHANGE: "the declarer is exchanging cards",
-    Phase.CONTRACT: "the declarer is about to set the contract or lead",
-    Phase.PLAY: "the cards are being played",
-    Phase.MATCH_OVER: "the match is over",
-}
 
 
 def legal_actions(state: State, seat: int | None = None) -> list[Action]:
@@ -101,11 +92,11 @@ def apply_into(
             _apply_action(s, action, events)
     elif isinstance(action, Deal):
         if state.phase is not Phase.DEALING:
-            raise RuleError(f"cards are dealt only between hands; now {_PHASE_NAMES[state.phase]}")
+            raise RuleError("deal_between_hands", phase=state.phase.value)
         apply_deal(s, action, events)
     elif isinstance(action, JackPenalty):
         if state.phase is not Phase.DEALING or not state.rules.jack_bottom_reshuffle:
-            raise RuleError("a jack penalty happens only while dealing, with jack_bottom_reshuffle")
+            raise RuleError("jack_penalty_when")
         apply_jack_penalty(s, events)
     else:  # pragma: no cover - typing guards this
         raise TypeError(f"not a move: {action!r}")
@@ -162,7 +153,7 @@ def _apply_action(s: State, a: Action, events: list[Event] | None) -> None:
     kind = giveup_kind(v)
     refusal = giveup_refusal(s, a.seat, kind)
     if refusal is not None:
-        raise RuleError(refusal, a)
+        raise RuleError(refusal[0], a, **refusal[1])
     if events is not None:
         events.append(GaveUp(a.seat, kind))
     score_giveup(s, kind, events)
@@ -171,29 +162,28 @@ def _apply_action(s: State, a: Action, events: list[Event] | None) -> None:
 def _refuse(s: State, a: Action) -> None:
     """Raise the RuleError for a move that fails the quick checks of _apply_action."""
     if s.phase is Phase.MATCH_OVER:
-        raise RuleError("the match is over", a)
+        raise RuleError("match_over", a)
     if s.phase is Phase.DEALING:
-        raise RuleError("the cards are not dealt yet", a)
+        raise RuleError("not_dealt", a)
     if not 0 <= a.seat < s.rules.seats:
-        raise RuleError(f"there is no seat {a.seat}", a)
+        raise RuleError("no_seat", a, number=a.seat)
     if a.seat not in s.active:
-        raise RuleError("he sits out this hand", a)
+        raise RuleError("sits_out", a)
     v = a.verb
     shape = _SHAPES[v]
     if (a.card >= 0) != shape[0] or (a.target >= 0) != shape[1] or (
             a.amount != 0 and not shape[2]) or a.flag not in shape[3]:
-        raise RuleError(f"that is not a well-formed {v.value} move", a)
+        raise RuleError("malformed", a, verb=v.value)
     if a.card >= 32 or (a.card >= 0 and not s.rules.deck_mask >> a.card & 1):
-        raise RuleError(f"{a.card} is not a card of this deck", a)
-    raise RuleError(_wrong_phase(s, v), a)
+        raise RuleError("not_a_card", a, number=a.card)
+    key, params = _wrong_phase(s, v)
+    raise RuleError(key, a, **params)
 
 
 _NO_MOVES = (Phase.DEALING, Phase.MATCH_OVER)
 def _play(s: State, a: Action, events: list[Event] | None) -> None:
     if s.phase is Phase.CONTRACT and s.rules.contra:
-        raise RuleError("with contra, the declarer fixes his contract and the defenders may "
-                        "double it before the first lead" if not s.contract_fixed else
-                        "the defenders have not yet said whether they double", a)
+        raise RuleError("contra_fix_first" if not s.contract_fixed else "contra_pending", a)
     apply_play(s, a, events)
 
 
@@ -210,20 +200,31 @@ _HANDLERS: dict[Verb, Callable[[State, Action, list[Event] | None], None]] = {
 }
 
 
-def _wrong_phase(s: State, v: Verb) -> str:
-    now = _PHASE_NAMES[s.phase]
+def _wrong_phase(s: State, v: Verb) -> tuple[str, dict[str, int | str]]:
+    now: dict[str, int | str] = {"phase": s.phase.value}
     if v in (Verb.BID, Verb.PASS):
-        return f"the auction is over ({now})" if s.declarer >= 0 else f"not now: {now}"
+        return ("auction_over_now" if s.declarer >= 0 else "not_now"), now
     if v is Verb.CONTRACT and s.contract_fixed:
-        return f"the contract is already fixed at {s.contract}"
+        return "contract_fixed", {"amount": s.contract}
     if v is Verb.CONTRACT and s.phase in (Phase.EXCHANGE, Phase.TALON):
-        return "the contract is set after the exchange"
+        return "contract_after_exchange", {}
     if v is Verb.PLAY:
-        return f"cards are played after the auction and the exchange; now {now}"
+        return "play_after_auction", now
     if v in (Verb.CONTRA, Verb.REDOUBLE):
-        return ("a contract can be doubled only after it is fixed and before the first lead; "
-                f"now {now}")
-    return f"not now: {now}"
+        return "double_when_now", now
+    return "not_now", now
+
+
+_TURN_KEYS = {Phase.BIDDING: "turn_bid", Phase.TALON: "turn_talon",
+              Phase.EXCHANGE: "turn_exchange", Phase.CONTRACT: "turn_contract",
+              Phase.PLAY: "turn_play"}
+
+
+def turn_refusal(state: State, action: Action | None = None) -> RuleError:
+    """The refusal of ``action`` made out of turn: whose turn it is, with the verb of the
+    phase ("it is Ada's turn to bid" in an auction, "... to play" in the play)."""
+    key = "turn_double" if doubling(state) else _TURN_KEYS.get(state.phase, "turn_play")
+    return RuleError(key, action, seat=state.to_act)
 
 
 def _apply_redeal(s: State, a: Action, events: list[Event] | None) -> None:
@@ -234,7 +235,8 @@ def _apply_redeal(s: State, a: Action, events: list[Event] | None) -> None:
     else:
         claim = claim_reason(s, a.seat)
         if claim is None:
-            raise RuleError(redeal_refusal(s), a)
+            key, params = redeal_refusal(s)
+            raise RuleError(key, a, **params)
         reason, shown, nines = claim
     s.claims = (*s.claims, (a.seat, reason, sum(1 << c for c in shown)))
     if events is not None:

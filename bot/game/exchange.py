@@ -7,7 +7,7 @@ import functools
 from bot.game.actions import DISCARD_TABLE, GIVE_TABLE, Action, Verb, act, actions_for
 from bot.game.cards import ALL_NINES, cards_of, mask_points
 from bot.game.doubling import next_opponent
-from bot.game.errors import RuleError
+from bot.game.errors import Refusal, RuleError
 from bot.game.events import CardDiscarded, CardGiven, ContractSet, Event, TalonTaken
 from bot.game.limits import highest_allowed, opening_min
 from bot.game.rules import Barrel, Exchange, NinesRedeal
@@ -53,9 +53,9 @@ def take_talon(s: State, index: int, events: list[Event] | None) -> None:
 
 def apply_talon_choice(s: State, a: Action, events: list[Event] | None) -> None:
     if a.seat != s.declarer:
-        raise RuleError("only the declarer chooses a talon", a)
+        raise RuleError("talon_declarer", a)
     if not 0 <= a.amount < len(s.talons):
-        raise RuleError(f"the talons are numbered 0 to {len(s.talons) - 1}", a)
+        raise RuleError("talon_range", a, last=len(s.talons) - 1)
     take_talon(s, a.amount, events)
 
 
@@ -97,19 +97,18 @@ def _card_moves(seat: int, verb: Verb, held: int, target: int) -> tuple[Action, 
 
 def _check_exchange_move(s: State, a: Action) -> None:
     if a.seat != s.declarer:
-        raise RuleError("only the declarer exchanges cards", a)
+        raise RuleError("exchange_declarer", a)
     if not s.held[a.seat] >> a.card & 1:
-        raise RuleError("that card is not in his hand", a)
+        raise RuleError("not_in_hand", a, card=a.card)
 
 
 def apply_give(s: State, a: Action, events: list[Event] | None) -> None:
     _check_exchange_move(s, a)
     left = receivers_left(s)
     if not left:
-        raise RuleError("the declarer gives no (more) cards in this exchange", a)
+        raise RuleError("give_none", a)
     if a.target not in left:
-        names = " or ".join(f"{{{i}}}" for i in range(len(left)))
-        raise RuleError(f"the card must go to {names}", a, left)
+        raise RuleError("give_to", a, seat_list=tuple(left))
     bit = 1 << a.card
     s.held[a.seat] ^= bit
     s.held[a.target] |= bit
@@ -123,7 +122,7 @@ def apply_give(s: State, a: Action, events: list[Event] | None) -> None:
 def apply_discard(s: State, a: Action, events: list[Event] | None) -> None:
     _check_exchange_move(s, a)
     if not discards_left(s):
-        raise RuleError("no (more) cards are laid away in this exchange", a)
+        raise RuleError("discard_none", a)
     bit = 1 << a.card
     s.held[a.seat] ^= bit
     s.discards |= bit
@@ -170,21 +169,22 @@ def after_talon(s: State) -> int:
 def apply_contract(s: State, a: Action, events: list[Event] | None) -> None:
     r = s.rules
     if a.seat != s.declarer:
-        raise RuleError("only the declarer sets the contract", a)
+        raise RuleError("contract_declarer", a)
     if s.contract_fixed:
-        raise RuleError(f"the contract is already fixed at {s.contract}", a)
+        raise RuleError("contract_fixed", a, amount=s.contract)
     n, lo = a.amount, s.winning_bid
     if n < lo or not r.is_bid_amount(n):
-        raise RuleError(f"the contract must be at least the winning bid ({lo}) and go up in "
-                        f"steps of {r.bid_steps_text()}", a)
+        steps = r.bid_steps()
+        raise RuleError("contract_range_split" if "step_high" in steps else "contract_range", a,
+                        lowest=lo, **steps)
     if n > lo:
         if s.misere:
-            raise RuleError(f"a mizère cannot be raised; it is {lo}", a)
+            raise RuleError("misere_raise", a, amount=lo)
         if not r.contract_raise:
-            raise RuleError(f"the contract cannot be raised in this rule set; it is {lo}", a)
+            raise RuleError("raise_off", a, amount=lo)
         hi = highest_allowed(s, a.seat, s.held[a.seat], after_talon(s))
         if n > hi:
-            raise RuleError(_raise_refusal(s, a.seat, hi), a)
+            raise _raise_refusal(s, hi, a)
     s.contract = n
     s.contract_fixed = True
     if r.contra:
@@ -195,44 +195,44 @@ def apply_contract(s: State, a: Action, events: list[Event] | None) -> None:
         events.append(ContractSet(a.seat, n))
 
 
-def _raise_refusal(s: State, seat: int, hi: int) -> str:
-    r = s.rules
-    mra = r.marriage_required_above
+def _raise_refusal(s: State, hi: int, a: Action) -> RuleError:
+    mra = s.rules.marriage_required_above
     if mra is not None and hi <= mra:
-        return f"a contract above {mra} needs a marriage (king and queen of one suit) in hand"
-    return f"the highest contract he may set is {hi}"
+        return RuleError("contract_needs_marriage", a, limit=mra)
+    return RuleError("contract_max", a, max=hi)
 
 
-def giveup_refusal(s: State, seat: int, kind: HandEnd) -> str | None:
-    """Why the declarer may not give up the hand this way now, or None if he may."""
+def giveup_refusal(s: State, seat: int, kind: HandEnd) -> Refusal | None:
+    """Why the declarer may not give up the hand this way now (a RuleError key and its
+    parameters), or None if he may."""
     r = s.rules
     if s.misere:
-        return "a mizère is played: it cannot be given up"
+        return "giveup_misere", {}
     if s.phase not in (Phase.EXCHANGE, Phase.CONTRACT) or seat != s.declarer or (
         s.contract_fixed or (not s.talons and kind is not HandEnd.CONCEDE)
     ):
-        return "only the declarer may give up, after taking the talon and before the contract"
+        return "giveup_when", {}
     on_barrel = r.barrel is Barrel.CLASSIC and s.match.totals[seat] == r.barrel_at
     if kind is HandEnd.ROSPISAT:
         if not r.rospisat:
-            return "this rule set has no rospisat"
+            return "rospisat_off", {}
         if on_barrel:
-            return "a player on the barrel may not declare rospisat"
+            return "rospisat_barrel", {}
         if r.rospisat_max is not None and s.match.rospisat_calls[seat] >= r.rospisat_max:
-            return f"each player may declare rospisat at most {r.rospisat_max} times a match"
+            return "rospisat_max", {"max": r.rospisat_max}
         if r.rospisat_max_bid is not None and s.winning_bid > r.rospisat_max_bid:
-            return f"rospisat is allowed only when the bid is at most {r.rospisat_max_bid}"
+            return "rospisat_max_bid", {"max": r.rospisat_max_bid}
         return None
     if kind is HandEnd.SPISAT:
         if r.spisat_max <= 0:
-            return "this rule set has no spisat"
+            return "spisat_off", {}
         if on_barrel:
-            return "a player on the barrel may not declare spisat"
+            return "spisat_barrel", {}
         if s.match.spisat_calls[seat] >= r.spisat_max:
-            return f"each player may declare spisat at most {r.spisat_max} times a match"
+            return "spisat_max", {"max": r.spisat_max}
         return None
     if not hundred_concede_applies(s):
-        return "only forehand whose forced opening was not overbid may concede"
+        return "concede_when", {}
     return None
 
 
@@ -300,15 +300,16 @@ def claim_reason(s: State, seat: int) -> tuple[str, tuple[int, ...], bool] | Non
     return None
 
 
-def redeal_refusal(s: State) -> str:
+def redeal_refusal(s: State) -> Refusal:
     r = s.rules
     if s.phase is Phase.EXCHANGE:
-        return "only the declarer may claim a redeal now, for a poor talon, before his first gift"
+        return "redeal_exchange", {}
     if before_first_card(s):
         if r.four_nines_redeal is NinesRedeal.OFF and r.hand_low_redeal_below is None:
-            return "this rule set has no redeal claims after the exchange"
+            return "redeal_after_off", {}
         need = r.nines_for_redeal
-        return f"a redeal needs {need} nines in hand" + (
-            f" or fewer than {r.hand_low_redeal_below} card points"
-            if r.hand_low_redeal_below is not None else "")
-    return "a redeal can only be claimed before the first card is played"
+        if r.hand_low_redeal_below is not None:
+            return "redeal_needs_nines_or_points", {"nines": need,
+                                                     "below": r.hand_low_redeal_below}
+        return "redeal_needs_nines", {"nines": need}
+    return "redeal_too_late", {}

@@ -253,12 +253,13 @@ class Rules:
             return -(-nxt // high) * high
         return nxt
 
-    def bid_steps_text(self) -> str:
-        """The steps in words, for refusals: "5" or "5 below 200 and 10 from 200"."""
+    def bid_steps(self) -> dict[str, int]:
+        """The steps as refusal parameters: ``step``, and ``step_high``/``high_from`` where
+        the step changes."""
         if self.bid_step_high is None:
-            return str(self.bid_step)
-        return (f"{self.bid_step} below {self.bid_step_high_from} and {self.bid_step_high} "
-                f"from {self.bid_step_high_from}")
+            return {"step": self.bid_step}
+        return {"step": self.bid_step, "step_high": self.bid_step_high,
+                "high_from": self.bid_step_high_from}
 
     def with_options(self, **options: Any) -> Rules:
         """A copy with some options changed, validated like JSON input."""

@@ -13,14 +13,12 @@ from bot.game.cards import (
     RK,
     RQ,
     SUIT_MASK,
-    SUIT_NAMES,
     beats,
     card,
-    card_str,
     rank_of,
     suit_of,
 )
-from bot.game.errors import RuleError
+from bot.game.errors import Refusal, RuleError
 from bot.game.events import (
     CardDrawn,
     CardPlayed,
@@ -134,50 +132,49 @@ def _declarations(s: State, seat: int, hand: int) -> list[Action]:
 def _check_play(s: State, a: Action) -> None:
     seat, c = a.seat, a.card
     if seat != s.to_act:
-        raise RuleError("it is {0}'s turn to play", a, (s.to_act,))
+        raise RuleError("turn_play", a, seat=s.to_act)
     hand = s.held[seat]
     if not hand >> c & 1:
-        raise RuleError("that card is not in his hand", a)
+        raise RuleError("not_in_hand", a, card=c)
     if a.flag is Flag.NONE or a.flag is Flag.BLIND:
         if a.flag is Flag.BLIND:
-            raise RuleError("only a bid can be blind", a)
+            raise RuleError("blind_only_bid", a)
     elif s.misere:
-        raise RuleError("a mizère is played without trump: nothing can be declared", a)
+        raise RuleError("misere_no_declaring", a)
     elif s.trick:
-        raise RuleError("declarations are made only when leading to a trick", a)
+        raise RuleError("declare_on_lead", a)
     elif not may_declare_now(s):
-        raise RuleError("nothing can be declared on the first lead of the hand; a marriage "
-                        "needs a lead after winning a trick", a)
+        raise RuleError("declare_first_lead", a)
     elif a.flag is Flag.MARRIAGE:
         rank = rank_of(c)
         other = c + 1 if rank == RQ else c - 1
         if rank not in (RQ, RK):
-            raise RuleError("a marriage is declared by leading its king or queen", a)
+            raise RuleError("marriage_king_queen", a)
         if not hand >> other & 1:
-            raise RuleError(f"a marriage needs the {card_str(other)} in hand as well", a)
+            raise RuleError("marriage_pair", a, pair_card=other)
     elif a.flag is Flag.ACES:
         if s.rules.four_aces_bonus is None:
-            raise RuleError("four aces score nothing in this rule set", a)
+            raise RuleError("aces_off", a)
         if rank_of(c) != RA or hand & ALL_ACES != ALL_ACES:
-            raise RuleError("four aces are declared by leading an ace while holding all four", a)
+            raise RuleError("aces_all", a)
     if s.trick and not legal_card_mask(s, seat) >> c & 1:
-        raise RuleError(_follow_refusal(s, seat), a)
+        key, params = _follow_refusal(s, seat)
+        raise RuleError(key, a, **params)
 
 
-def _follow_refusal(s: State, seat: int) -> str:
+def _follow_refusal(s: State, seat: int) -> Refusal:
     hand = s.held[seat]
     led = suit_of(s.trick[0][1])
     trump = s.trump
     r = s.rules
-    names = SUIT_NAMES
     if hand & SUIT_MASK[led] and not s.stock_pos < len(s.stock):
         legal = legal_card_mask(s, seat)
         if legal & SUIT_MASK[led] != hand & SUIT_MASK[led]:
-            return f"he must follow suit ({names[led]}) and beat the trick when he can"
-        return f"he must follow suit ({names[led]})"
+            return "follow_and_beat", {"led_suit": led}
+        return "follow", {"led_suit": led}
     if r.must_trump_when_void and trump >= 0 and hand & SUIT_MASK[trump]:
-        return f"without {names[led]} he must play a trump ({names[trump]})"
-    return "he must play a card that heads the trick when he can"
+        return "must_trump", {"led_suit": led, "trump_suit": trump}
+    return "must_head", {}
 
 
 def apply_play(

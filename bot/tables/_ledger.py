@@ -175,7 +175,7 @@ class Ledger:
         try:
             new = apply_into(state, action, events)
         except RuleError as err:
-            raise TableError("error.rule", message=err.message_for(table.names())) from None
+            raise table.refusal(err) from None
         moves: list[tuple[dict[str, Any], int | None]] = [(move_to_json(action), user_id)]
         hands: list[tuple[int, HandResult]] = [
             (hand_no, e.result) for e in events if isinstance(e, HandScored)]

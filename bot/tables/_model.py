@@ -7,11 +7,15 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.game.actions import Action
+from bot.game.errors import RuleError
 from bot.game.events import Event
 from bot.game.observation import Observation, observe
 from bot.game.presets import PRESETS
 from bot.game.rules import Rules
 from bot.game.state import HandResult, State
+from bot.i18n.rule_text import move_message, rule_message
+from bot.i18n.values import TalonWord
 from bot.store import SeatRow, TableStatus
 from bot.tables._offers import Offer, offer_for
 
@@ -140,6 +144,10 @@ class Table:
         p = PRESETS.get(self.preset)
         return p.talon_name if p is not None else "talon"
 
+    def talon_word(self, *, capital: bool = False) -> TalonWord:
+        """The talon as this preset's players call it, in the reader's language."""
+        return TalonWord(self.preset, self.talon_name, capital)
+
     @property
     def hand_no(self) -> int:
         """The hand being played (0 before the first deal)."""
@@ -190,6 +198,17 @@ class Table:
             got = self._offers[seat] = offer_for(self.state, self.observation(seat), seat,
                                                  looked=looked)
         return got
+
+    def refusal(self, err: RuleError) -> TableError:
+        """The engine's refusal as the player who tried the move reads it (the words are
+        chosen by his locale when it is shown)."""
+        msg = rule_message(err, self.names(), preset=self.preset, talon=self.talon_name)
+        return TableError(msg.key, **msg.params)
+
+    def moved(self, action: Action, seat: int) -> Outcome:
+        """The answer to the player who made ``action``: "You play A♠."."""
+        msg = move_message(action, self.names(), preset=self.preset, talon=self.talon_name)
+        return Outcome(self, msg.key, dict(msg.params), seat=seat)
 
     def face_down(self, seat: int | None) -> bool:
         """``seat`` may still bid blind and has not looked: his cards stay face down."""

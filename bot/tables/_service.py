@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from bot.game.actions import Action, Flag, Verb, act
+from bot.game.engine import turn_refusal
 from bot.game.events import Event
 from bot.game.rules import Rules
 from bot.game.state import HandResult
@@ -428,10 +429,9 @@ class TableService:
                 raise TableError("error.stale_hand", hand=table.hand_no)
             state = table.state
             assert state is not None
-            if state.to_act != seat and verb is not Verb.REDEAL:
-                who = table.seats[state.to_act].name if state.to_act >= 0 else "?"
-                raise TableError("error.not_your_turn", name=who)
             action = act(seat, verb, card, amount, target, flag)
+            if state.to_act != seat and verb is not Verb.REDEAL:
+                raise table.refusal(turn_refusal(state, action))
             offer = table.offer(seat)
             refusal = offer.refusal(action)
             if refusal is not None:
@@ -447,8 +447,7 @@ class TableService:
                 if s.away:
                     notices.append(Notice("notice.back", {"name": s.name}))
             await self._move(table, action, actor.user_id, notices, seats)
-            return Outcome(table, "ok.moved", {"move": action.describe(table.names())},
-                           seat=seat)
+            return table.moved(action, seat)
 
     def _playing_seat(self, table: Table, actor: Actor) -> int:
         """The actor's seat at a table in play (refusals otherwise)."""

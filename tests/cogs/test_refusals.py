@@ -50,7 +50,8 @@ async def test_refusals(world):
     to_act = table.to_act()
     me, other = seat_user(w, to_act), seat_user(w, (to_act + 1) % 3)
     r = await fd.slash(other, ch, "pass")
-    assert r.ephemeral and f"not your turn: {me.display_name} is to play" in r.content
+    # the verb of the phase: in an auction the player to act is to bid, not to play
+    assert r.ephemeral and r.content == f"You cannot pass: it is {me.display_name}'s turn to bid."
     r = await fd.slash(eve, ch, "bid", amount=105)
     assert r.ephemeral and "not seated" in r.content
     r = await fd.slash(me, ch, "bid", amount=103)

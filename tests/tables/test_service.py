@@ -15,6 +15,7 @@ from bot.game.engine import apply
 from bot.game.presets import PRESETS
 from bot.game.serialize import move_from_json
 from bot.game.state import Phase
+from bot.i18n import t
 from bot.tables import TableError, TableStatus, presets
 
 from .conftest import ANN, BOB, CID, DOT, make_harness, play_human_turn
@@ -124,6 +125,10 @@ async def test_moves_persist_and_restart_replays(harness):
         await h2.store.close()
 
 
+def said(err: TableError, locale: str = "en") -> str:
+    return t(err.key, locale, **err.params)
+
+
 async def test_refusals_leave_state_unchanged(harness):
     s = harness.service
     tid = await seated(s)
@@ -137,14 +142,17 @@ async def test_refusals_leave_state_unchanged(harness):
     version = table.version
     with pytest.raises(TableError) as e:
         await s.act(tid, other, Verb.PASS)
-    assert e.value.key == "error.not_your_turn"
+    name = table.seats[to_act].name
+    assert said(e.value) == f"You cannot pass: it is {name}'s turn to bid."
     me = next(a for a in (ANN, BOB, CID) if table.seat_of(a.user_id) == to_act)
     with pytest.raises(TableError) as e:
         await s.act(tid, me, Verb.BID, amount=103)
-    assert e.value.key == "error.rule" and "cannot bid 103" in e.value.params["message"]
+    assert said(e.value).startswith("You cannot bid 103: bids go up in steps of 5, so the ")
     with pytest.raises(TableError) as e:
         await s.act(tid, me, Verb.PLAY, card=parse_card("AS"))
-    assert e.value.key == "error.rule"
+    assert said(e.value) == ("You cannot play A♠: cards are played after the auction and the "
+                             "exchange; now the auction is on.")
+    assert said(e.value, "ru").startswith("Вы не можете сыграть A♠: ")
     with pytest.raises(TableError) as e:
         await s.act(tid, DOT, Verb.PASS)
     assert e.value.key == "error.not_seated"

@@ -1,0 +1,112 @@
+"""Parameters that write themselves in the reader's language: cards, suits, nested
+messages, the talon's word of a preset. ``t`` localizes them before formatting.
+
+They hold data only (a card int, a key and its parameters), so the table service can
+build them without choosing a language; the words come when a reader's ``t`` asks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.game.cards import SUIT_SYMBOLS, card_pretty
+from bot.i18n import CATALOGS, DEFAULT, render, text_of
+
+
+def card_text(card: int, lang: str = DEFAULT) -> str:
+    """A card as players see it: ``A♠``, ``10♥``, ``K♦`` (rank letters stay English in
+    every language for now: they are printed on the card images too)."""
+    del lang  # one notation today; the argument is where localized ranks would go
+    return card_pretty(card)
+
+
+def cap(text: str) -> str:
+    """``text`` with its first letter capitalized (the rest untouched)."""
+    return text[:1].upper() + text[1:]
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A card (an int of ``bot.game.cards``), written ``A♠``."""
+
+    card: int
+
+    def localize(self, lang: str) -> str:
+        return card_text(self.card, lang)
+
+
+@dataclass(frozen=True, slots=True)
+class Suit:
+    """A suit index, written as its symbol (``♥``): the same in every language."""
+
+    suit: int
+
+    def localize(self, lang: str) -> str:
+        return SUIT_SYMBOLS[self.suit]
+
+
+@dataclass(frozen=True, slots=True)
+class Msg:
+    """A message inside a message: the first of ``keys`` the reader's catalog holds (else
+    the first English holds), with ``params``; ``capital``: its first letter upper-case."""
+
+    keys: tuple[str, ...]
+    params: Mapping[str, Any] = field(default_factory=dict)
+    capital: bool = False
+
+    @classmethod
+    def of(cls, key: str, /, **params: Any) -> Msg:
+        return cls((key,), params)
+
+    @property
+    def key(self) -> str:
+        return self.keys[0]
+
+    def localize(self, lang: str) -> str:
+        for where in (lang, DEFAULT):
+            for key in self.keys:
+                text = text_of(key, where)
+                if text is not None:
+                    out = render(text, where, self.params, key=key)
+                    return cap(out) if self.capital else out
+        return self.keys[0]
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    """Several values joined with "or" (``Ada or Bob``) in the reader's language."""
+
+    items: tuple[Any, ...]
+
+    def localize(self, lang: str) -> str:
+        parts = [v.localize(lang) if hasattr(v, "localize") else str(v) for v in self.items]
+        if len(parts) < 2:
+            return "".join(parts)
+        word = Msg.of("word.or").localize(lang)
+        return f"{', '.join(parts[:-1])} {word} {parts[-1]}"
+
+
+@dataclass(frozen=True, slots=True)
+class TalonWord:
+    """What the players of a preset call the talon, in the reader's language: the catalog's
+    ``word.talon.preset.<preset>`` if it has one, else ``word.talon.<talon name>`` (the
+    preset's English word: prikup, musik, kitty, talon)."""
+
+    preset: str
+    talon: str = "talon"
+    capital: bool = False
+
+    def localize(self, lang: str) -> str:
+        keys = (f"word.talon.preset.{self.preset}", f"word.talon.{self.talon}", "word.talon.talon")
+        return Msg(keys, capital=self.capital).localize(lang)
+
+
+def names_of(seats: Sequence[int], names: Sequence[str]) -> tuple[str, ...]:
+    """The names of these seats (``seat 3`` where there is none)."""
+    return tuple(names[p] if 0 <= p < len(names) else f"#{p}" for p in seats)
+
+
+__all__ = ["CATALOGS", "Card", "Joined", "Msg", "Suit", "TalonWord", "cap", "card_text",
+           "names_of"]
