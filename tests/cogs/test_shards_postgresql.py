@@ -6,10 +6,12 @@ old buttons working; each process holds (and restores) only its own shard's tabl
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
 import signal
 import time
+from collections.abc import Awaitable
 from pathlib import Path
 from typing import Any
 
@@ -107,7 +109,7 @@ async def test_two_processes_on_one_postgresql_database(pg_server, tmp_path: Pat
         chans = [fd.add_text_channel(g, "cards") for g in guilds]
         fd.set_permissions(guilds[1], ann, ["manage_guild"])
 
-        def start(shard: int):
+        def start(shard: int) -> Awaitable[asyncio.subprocess.Process]:
             return spawn(fd, url, shard, log=logs[shard], LOG_LEVEL="INFO",
                          TYSIAC_AI_DELAY="0")
 
@@ -136,7 +138,7 @@ async def test_two_processes_on_one_postgresql_database(pg_server, tmp_path: Pat
                 assert got == {g.id}, f"shard {i} received interactions of guilds {got}"
             guild_ids = {row[0] for row in await fetch(url, "SELECT guild_id FROM tables")}
             assert guild_ids == {g.id for g in guilds}
-            live = await live_tables(url)
+            live = await live_tables(url)  # guild 1's table, its match won, is live too
             assert live[guilds[0].id] == 1 and live[guilds[1].id] >= 1, live
 
             # the match of shard 1's process on both boards: globally from shard 0's process
@@ -160,7 +162,7 @@ async def test_two_processes_on_one_postgresql_database(pg_server, tmp_path: Pat
             await fd.wait_shard(0, COUNT, timeout=40)  # it restored its tables before this
             restored = [ln for ln in logs[0].read_text().splitlines() if "restored" in ln]
             assert any("restored 1 live tables (shard 0 of 2)" in ln for ln in restored), \
-                f"shard 0's process restored other tables than its one: {restored}"
+                f"shard 0's process should restore its one table, none of shard 1's: {restored}"
             assert await human_moves(url, guilds[0]) == accepted, \
                 "a move acknowledged before kill -9 is missing from the database"
 
@@ -171,7 +173,7 @@ async def test_two_processes_on_one_postgresql_database(pg_server, tmp_path: Pat
             got = {guild for (event, guild) in fd.gateway.shards[(0, COUNT)].delivered
                    if event == "INTERACTION_CREATE"}
             assert got == {guilds[0].id}
-            # the other process went on meanwhile, and its table is still its own
+            # the restarted process reads the other's match, and left its table alone
             got = await board(fd, cat, chans[0], scope="global")
             assert got == both, f"the restarted process's global board shows {got}"
             assert await live_tables(url) == live
