@@ -2,17 +2,20 @@
 its shard's guilds, and a process killed with -9 comes back with its tables' buttons working.
 
 Each process has its own SQLite file (one process per SQLite file); a shared PostgreSQL
-database is the production set-up for several processes.
+database is the production set-up for several processes (test_shards_postgresql.py).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import sqlite3
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.models import Channel, User
@@ -23,15 +26,30 @@ ROOT = Path(__file__).resolve().parents[2]
 COUNT = 2
 
 
-async def spawn(fd: FakeDiscord, db: Path, shard: int) -> asyncio.subprocess.Process:
-    env = {**os.environ, **fd.env, "DATABASE_PATH": str(db), "LOG_LEVEL": "WARNING",
-           "TYSIAC_RENDER_IN": "thread", "TYSIAC_IMAGES": "0"}
-    env.pop("DEV_GUILD_ID", None)
-    env.pop("SHARD_IDS", None)
-    return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "run", "--shard-count", str(COUNT),
-        "--shard-ids", str(shard), cwd=str(ROOT), env=env,
-        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+async def spawn(fd: FakeDiscord, db: Path | str, shard: int, *, log: Path | None = None,
+                **extra: str) -> asyncio.subprocess.Process:
+    """The bot process of shard ``shard`` on ``db``: an SQLite file, or a PostgreSQL URL (a
+    str); its output appended to ``log`` if given; ``extra`` on top of the environment."""
+    where = {"DATABASE_URL": db} if isinstance(db, str) else {"DATABASE_PATH": str(db)}
+    env = {**os.environ, **fd.env, **where, "LOG_LEVEL": "WARNING",
+           "TYSIAC_RENDER_IN": "thread", "TYSIAC_IMAGES": "0", **extra}
+    for unwanted in ("DEV_GUILD_ID", "SHARD_IDS", "DATABASE_URL", "DATABASE_PATH"):
+        if unwanted not in where:
+            env.pop(unwanted, None)
+    with _output(log) as out:
+        return await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "run", "--shard-count", str(COUNT),
+            "--shard-ids", str(shard), cwd=str(ROOT), env=env, stdout=out, stderr=out)
+
+
+@contextlib.contextmanager
+def _output(log: Path | None) -> Iterator[int | BinaryIO]:
+    """Where a process writes: ``log`` (appended; the child keeps its own handle) or nowhere."""
+    if log is None:
+        yield asyncio.subprocess.DEVNULL
+        return
+    with log.open("ab") as out:
+        yield out
 
 
 def table_guilds(db: Path) -> set[int]:
