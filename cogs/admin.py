@@ -16,8 +16,8 @@ from cogs._bot import TysiacBot, actor_of, locale_of, ls, preset_choices, report
 from cogs._ids import ADMIN_TEMPLATE, admin_id
 
 PRESET_CHOICES = preset_choices(presets())
-ON_OFF = [app_commands.Choice(name="on", value="on"),
-          app_commands.Choice(name="off", value="off")]
+ON_OFF = [app_commands.Choice(name=ls("choice.on"), value="on"),
+          app_commands.Choice(name=ls("choice.off"), value="off")]
 
 
 class AdminButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ADMIN_TEMPLATE):

@@ -483,7 +483,7 @@ MESSAGES: dict[str, str] = {
     "web.date": "Date",
     "web.chart": "Rating over the last matches",
     "web.match": "Match #{id}",
-    "web.hand_count": "{hands} hands",
+    "web.hand_count": "{hands} {hands|one:hand|other:hands}",
     "web.scenario": "Scenario JSON (python -m bot replay)",
     "web.declarer_col": "Declarer · contract",
     "web.replay": "Replay",
@@ -547,4 +547,6 @@ MESSAGES: dict[str, str] = {
     "cmd.admin.web": ("Turn this server's read-only web pages (leaderboard, sheets, replays) "
                       "on or off"),
     "cmd.admin.web.state": "on: publish the pages; off: hide them",
+    "choice.on": "on",
+    "choice.off": "off",
 }
