@@ -125,14 +125,20 @@ def render(text: str, lang: str, params: Mapping[str, Any], *, key: str = "") ->
     values = {k: v.localize(lang) if isinstance(v, Localizable) else v
               for k, v in params.items()}
     try:
-        if "plural," in text:
-            text = _plurals(text, lang, values)
-        if "|" in text:  # the short form {count|one:hand|other:hands} (bot/i18n/plurals.py)
-            text = expand(text, lang, values)
-        return text.format(**values)
+        return fill(text, lang, values)
     except (KeyError, IndexError, ValueError, TypeError):
         log.warning("message %r lacks parameters: %r", key, params)
         return text
+
+
+def fill(text: str, lang: str, values: Mapping[str, Any]) -> str:
+    """``text`` with its plural forms chosen and ``values`` written in; raises when the
+    text is not a valid message or lacks a value (``render`` forgives, the check does not)."""
+    if "plural," in text:
+        text = _plurals(text, lang, values)
+    if "|" in text:  # the short form {count|one:hand|other:hands} (bot/i18n/plurals.py)
+        text = expand(text, lang, values)
+    return text.format(**values)
 
 
 # ---- plurals ------------------------------------------------------------------------------

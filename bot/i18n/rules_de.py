@@ -1,6 +1,6 @@
 """Deutsche Regelmeldungen: Absagen der Engine (``rule.*``), Züge (``act.*`` nach „du
 kannst nicht“, ``event.*``: die Bestätigung an den Spieler) und die Wörter der Spieler
-(see rules_en). ``{talon}`` ist „Stock“ oder, bei den 1001-Presets, „Skat“ (beide maskulin)."""
+(see rules_en). ``{talon}`` ist „Stock“ in den deutschen Presets, sonst „Skat“ (beide maskulin)."""
 
 from __future__ import annotations
 
@@ -14,11 +14,9 @@ MESSAGES: dict[str, str] = {
     "rule.plain": "{reason}.",
     "word.or": "oder",
     "word.talon.talon": "Stock",
-    "word.talon.prikup": "Stock",
-    "word.talon.musik": "Stock",
-    "word.talon.kitty": "Stock",
-    "word.talon.preset.german1001_3": "Skat",
-    "word.talon.preset.tausendundeins2": "Skat",
+    "word.talon.prikup": "Skat",
+    "word.talon.musik": "Skat",
+    "word.talon.kitty": "Skat",
     "word.talon_no": "{talon} {no}",
     "word.talon_title": "{talon}",
     "word.talon_cards": "{talon}: {cards}",

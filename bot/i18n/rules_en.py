@@ -23,8 +23,6 @@ MESSAGES: dict[str, str] = {
     "word.talon_title": "{talon}",
     "word.talon_cards": "{talon}: {cards}",
     "word.action": "{action}",
-    "word.talon.preset.german1001_3": "talon",
-    "word.talon.preset.tausendundeins2": "talon",
     "word.phase.talon": "choosing a {talon}",
     # ---- moves, as they follow "you cannot" -----------------------------------------------
     "act.bid": "bid {amount}",

@@ -117,7 +117,7 @@ def _caption(ev: Event, names: Sequence[str], loc: str | None) -> Markup | None:
         return say("web.step.doubled" if ev.level else "web.step.not_doubled",
                    name=n(ev.seat))
     if isinstance(ev, GaveUp):
-        return say("web.step.gave_up", name=n(ev.seat), kind=ev.kind.value)
+        return say("web.step.gave_up", name=n(ev.seat), kind=t(f"web.end.{ev.kind.value}", loc))
     if isinstance(ev, CardPlayed):
         return say("web.step.play", name=n(ev.seat), card=card_html(ev.card))
     if isinstance(ev, MarriageDeclared):

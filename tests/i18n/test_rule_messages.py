@@ -166,7 +166,8 @@ def test_the_turn_is_named_with_the_verb_of_the_phase():
 @pytest.mark.parametrize(("preset", "lang", "word"), [
     ("russian_online", "en", "prikup"), ("polish", "en", "musik"), ("polish", "pl", "musiku"),
     ("russian_online", "ru", "прикупа"), ("german_house", "de", "Stock"),
-    ("german1001_3", "de", "Skat"), ("elwood2", "en", "kitty"),
+    ("german1001_3", "de", "Stock"), ("russian_online", "de", "Skat"),
+    ("elwood2", "en", "kitty"),
 ])
 def test_the_talon_is_named_as_the_presets_players_name_it(preset, lang, word):
     p = PRESETS[preset]
