@@ -126,7 +126,11 @@ class Bench:
             self.stats.error(f"/table new failed in #{channel.name}: {r and r.content}")
             return
         table_msg = r.message
-        tid = next(c for c in table_msg.custom_ids if c.startswith("t1000:")).split(":")[1]
+        ids = [c for c in table_msg.custom_ids if c.startswith("t1000:")]
+        if not ids:  # an error answered in place of the table
+            self.stats.error(f"/table new in #{channel.name} answered {r.content!r}"[:300])
+            return
+        tid = ids[0].split(":")[1]
         for u in users[1:]:
             await self.timed(fd.click(u, table_msg, f"t1000:{tid}:join:"), setup=True)
         for _ in range(self.ais):
