@@ -17,6 +17,8 @@ MESSAGES: dict[str, str] = {
     "word.talon.prikup": "musik",
     "word.talon.musik": "musik",
     "word.talon.kitty": "musik",
+    "word.talon.preset.german1001_3": "musik",
+    "word.talon.preset.tausendundeins2": "musik",
     "word.talon_no": "Musik {no}",
     "word.talon_title": "Musik",
     "word.talon_cards": "Musik: {cards}",

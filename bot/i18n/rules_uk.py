@@ -17,6 +17,8 @@ MESSAGES: dict[str, str] = {
     "word.talon.prikup": "прикуп",
     "word.talon.musik": "прикуп",
     "word.talon.kitty": "прикуп",
+    "word.talon.preset.german1001_3": "прикуп",
+    "word.talon.preset.tausendundeins2": "прикуп",
     "word.talon_no": "Прикуп {no}",
     "word.talon_title": "Прикуп",
     "word.talon_cards": "Прикуп: {cards}",

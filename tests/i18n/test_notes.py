@@ -158,3 +158,18 @@ def test_a_key_the_catalog_lacks_falls_back_to_the_english_line():
     odd = Note("{0} did something new", "not_a_kind", {"who": 0})
     assert note_text(odd, NAMES, "ru") == "Ada did something new"
     assert t("note.thrown_in", "uk") == "усі спасували: роздача не грається"
+
+
+def test_the_catalog_check_reads_full_plurals_and_finds_no_problem_in_the_notes():
+    from bot.i18n.check import problems
+
+    assert [p for p in problems() if ": note." in p] == []
+    broken = {lang: dict(cat) for lang, cat in CATALOGS.items()}
+    broken["ru"]["note.why.nines"] = "{nines, plural, =3{три} one{# девятка} other{# девятки}}"
+    broken["pl"]["note.why.talon_nines"] = "{talonx}: dwie dziewiątki"
+    broken["de"]["note.why.talon_nines"] = "zwei Neunen im Stock"  # its word, not {talon}
+    found = [p for p in problems(broken) if ": note." in p]
+    assert found == [
+        "pl: note.why.talon_nines has placeholders ['talonx'], en has ['talon']",
+        "ru: note.why.nines plural of nines has forms ['one', 'other']; CLDR wants "
+        "['few', 'many', 'one', 'other']"]
