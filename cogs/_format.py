@@ -11,9 +11,11 @@ from dataclasses import dataclass
 
 from bot.game.actions import Action, Flag, Verb
 from bot.game.cards import SUIT_SYMBOLS, card_pretty, display_key, suit_of
+from bot.game.notes import Note
 from bot.game.observation import Observation
 from bot.game.state import HandEnd, HandResult, Phase
 from bot.i18n import t
+from bot.i18n.notes import note_text
 from bot.i18n.rule_text import action_phrase
 from bot.tables import Table, TableStatus
 
@@ -48,7 +50,7 @@ def table_text(table: Table, loc: str | None = None) -> TableText:
     """The public table: seats, dealer, turn, auction, prikup, contract, trump, tricks."""
     playing = table.status in (TableStatus.PLAYING, TableStatus.FINISHED)
     obs = table.observation(None) if playing else None
-    title = t("table.title", loc, title=table.title)
+    title = t("table.title", loc, title=table.title_word())
     fields = [(t("table.seats", loc), _seats(table, obs, loc))]
     if table.status is TableStatus.SEATING:
         host = next((s.name for s in table.seats if s.user_id == table.host_id), "?")
@@ -136,9 +138,15 @@ def _play_fields(table: Table, obs: Observation, loc: str | None) -> list[tuple[
     return out
 
 
-_SAID_BY_HEADLINE = ("{d} made {c}", "{d} failed {c}", "{d} declared rospisat",
-                     "{d} declared spisat", "{d} conceded the forced {c}")
+_SAID_BY_HEADLINE = frozenset({"made", "failed", "rospisat", "spisat", "conceded"})
 """The engine's notes that repeat the headline (said once, there)."""
+
+
+def _said_by_headline(note: str, declarer: int) -> bool:
+    if not isinstance(note, Note) or note.key not in _SAID_BY_HEADLINE:
+        return False
+    who = note.params.get("who")
+    return who == declarer or (isinstance(who, tuple) and declarer in who)
 _HEADLINES = {
     HandEnd.ROSPISAT: "result.rospisat",
     HandEnd.SPISAT: "result.spisat",
@@ -159,14 +167,10 @@ def result_text(table: Table, result: HandResult, hand_no: int, loc: str | None 
     else:
         summary = t("result.no_declarer", loc)
     lines = [f"**{t('result.title', loc, no=hand_no, summary=summary)}**"]
-    said = {form.format(d=f"{{{d}}}", c=result.contract) for form in _SAID_BY_HEADLINE}
     for note in result.notes:
-        if note in said:
-            continue
-        try:
-            lines.append("· " + note.format(*names))
-        except (IndexError, KeyError):
-            lines.append("· " + note)
+        if not _said_by_headline(note, d):
+            lines.append("· " + note_text(note, names, loc, preset=table.preset,
+                                          talon=table.talon_name))
     for p, (delta, total) in enumerate(zip(result.delta, result.totals, strict=False)):
         if p >= len(names):
             continue
@@ -202,7 +206,7 @@ def hand_text(table: Table, seat: int | None, loc: str | None = None,
               notice: str | None = None) -> str:
     """The ephemeral hand as text: cards with suit symbols, the trick, whose turn it is."""
     lines = [notice] if notice else []
-    title = t("table.title", loc, title=table.title)
+    title = t("table.title", loc, title=table.title_word())
     lines.append(f"**{t('hand.title', loc)}** · {title}")
     if seat is None:
         lines.append(t("hand.spectator", loc))

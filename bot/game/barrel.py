@@ -6,6 +6,7 @@ See docs/rules.md, options ``barrel`` and ``lock_at``.
 from __future__ import annotations
 
 from bot.game.events import ClimbedBarrel, Event, LeftBarrel
+from bot.game.notes import note
 from bot.game.rules import Barrel, BarrelConflict, Rules
 from bot.game.state import HandEnd, State
 
@@ -43,7 +44,7 @@ def classic_barrel(
         bh[p] = 0
         new[p] = 0 if r.barrel_third_fall_reset and falls[p] % 3 == 0 else fall_to
         events.append(LeftBarrel(p, new[p], fell=True))
-        notes.append(f"{{{p}}} fell off the barrel to {new[p]}")
+        notes.append(note("fell", who=p, total=new[p]))
 
     def in_zone(x: int) -> bool:
         return at <= x <= r.target if r.target_exceed else at <= x < r.target
@@ -58,7 +59,7 @@ def classic_barrel(
             if p == d and not (end is HandEnd.PLAYED and made):
                 bh[p] = 0
                 events.append(LeftBarrel(p, new[p], fell=False))
-                notes.append(f"{{{p}}} is off the barrel")
+                notes.append(note("off_barrel", who=p))
                 continue
             if p == d and reaches_target(r, new[p]):
                 continue
@@ -73,7 +74,7 @@ def classic_barrel(
             bh[p] = 0
             newcomers.append(p)
             events.append(ClimbedBarrel(p))
-            notes.append(f"{{{p}}} climbed onto the barrel")
+            notes.append(note("climbed", who=p))
     if not newcomers:
         return
     if r.barrel_conflict is BarrelConflict.ALL_FALL and (len(newcomers) > 1 or stayed):

@@ -6,7 +6,7 @@ import functools
 
 from bot.game.actions import PASSES, Action, Flag, Verb, act
 from bot.game.cards import ALL_NINES, marriages_in
-from bot.game.dealing import NINE_WORDS, predeal_weak
+from bot.game.dealing import predeal_weak
 from bot.game.doubling import apply_doubling_pass, doubling
 from bot.game.errors import Refusal, RuleError
 from bot.game.events import AllPassed, AuctionWon, BidMade, Event, MarriageShown, Passed
@@ -22,6 +22,7 @@ from bot.game.limits import (
     qualifies_high,
 )
 from bot.game.match import throw_in
+from bot.game.notes import note
 from bot.game.rules import DealtNines, Rules
 from bot.game.state import Phase, State
 
@@ -80,7 +81,7 @@ def _predeal_claim_reason(s: State, seat: int) -> str | None:
         return None
     nines = (s.held[seat] & ALL_NINES).bit_count()
     if s.high_bidder < 0 and r.dealt_nines(nines) is DealtNines.OPTIONAL:
-        return f"{NINE_WORDS[nines]} nines"  # dealt_four_nines, dealt_three_nines
+        return note("why.nines", nines=nines)  # dealt_four_nines, dealt_three_nines
     if r.predeal_low_redeal_below is None and not r.predeal_four_nines_redeal:
         return None
     return predeal_weak(r, s.held[seat])

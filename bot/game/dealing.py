@@ -20,6 +20,7 @@ from bot.game.cards import (
 from bot.game.errors import RuleError
 from bot.game.events import CardsDealt, DealerPenalized, Event, HandStarted
 from bot.game.match import annul
+from bot.game.notes import note
 from bot.game.rules import DealtNines, Deck, Rules, Sitter
 from bot.game.state import Match, Phase, State, evolve
 
@@ -202,13 +203,11 @@ def apply_deal(
             nines = s.held[p] & ALL_NINES
             if rules.dealt_nines(nines.bit_count()) is DealtNines.MANDATORY:
                 # The hand is annulled as it is dealt: nobody has to claim it.
-                reason = f"{NINE_WORDS[nines.bit_count()]} nines"
+                reason = note("why.nines", nines=nines.bit_count())
                 s.claims = ((p, reason, nines),)
                 annul(s, p, reason, True, events, dealt=True)
                 return
 
-
-NINE_WORDS = {3: "three", 4: "four"}
 
 
 def apply_jack_penalty(s: State, events: list[Event] | None) -> None:
@@ -225,7 +224,7 @@ def apply_jack_penalty(s: State, events: list[Event] | None) -> None:
                              dealer=nxt, nines_annuls=0)
     _reset_hand(s, nxt)
     if events is not None:
-        events.append(DealerPenalized(dealer, 120, "three jacks at the bottom in a row"))
+        events.append(DealerPenalized(dealer, 120, note("why.jacks")))
 
 
 def canonical_deal(rules: Rules, dealer: int, deck: list[int]) -> Deal:
@@ -344,7 +343,7 @@ def predeal_weak(rules: Rules, mask: int) -> str | None:
         return None
     below = rules.predeal_low_redeal_below
     if below is not None and mask_points(mask) < below:
-        return f"fewer than {below} points in the dealt hand"
+        return note("why.dealt_low", below=below)
     if rules.predeal_four_nines_redeal and (mask & RANK_MASK[2]).bit_count() == 4:
-        return "four nines in the dealt hand"
+        return note("why.dealt_nines")
     return None

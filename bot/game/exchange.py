@@ -10,6 +10,7 @@ from bot.game.doubling import next_opponent
 from bot.game.errors import Refusal, RuleError
 from bot.game.events import CardDiscarded, CardGiven, ContractSet, Event, TalonTaken
 from bot.game.limits import highest_allowed, opening_min
+from bot.game.notes import note
 from bot.game.rules import Barrel, Exchange, NinesRedeal
 from bot.game.state import HandEnd, Phase, State
 
@@ -278,9 +279,9 @@ def claim_reason(s: State, seat: int) -> tuple[str, tuple[int, ...], bool] | Non
         if below is not None and mask_points(talon) < below and (
             not r.talon_low_redeal_min_bid_only or s.winning_bid == opening_min(s)
         ):
-            return f"the talon holds fewer than {below} points", tuple(cards_of(talon)), False
+            return note("why.talon_low", below=below), tuple(cards_of(talon)), False
         if r.talon_two_nines_redeal and (talon & ALL_NINES).bit_count() >= 2:
-            return "two nines in the talon", tuple(cards_of(talon)), False
+            return note("why.talon_nines"), tuple(cards_of(talon)), False
         return None
     if not before_first_card(s):
         return None
@@ -290,13 +291,13 @@ def claim_reason(s: State, seat: int) -> tuple[str, tuple[int, ...], bool] | Non
         if r.four_nines_redeal is NinesRedeal.ORIGINAL_ONLY:
             nines &= s.dealt[seat]
         if nines.bit_count() >= r.nines_for_redeal:
-            word = "four" if r.nines_for_redeal == 4 else "three"
-            return f"{word} nines", tuple(cards_of(nines)), True
+            return note("why.nines", nines=4 if r.nines_for_redeal == 4 else 3), tuple(
+                cards_of(nines)), True
     below = r.hand_low_redeal_below
     if below is not None and mask_points(held) < below and (
         r.hand_low_redeal_max_bid is None or s.max_bid_by[seat] <= r.hand_low_redeal_max_bid
     ):
-        return f"fewer than {below} points in hand", tuple(cards_of(held)), False
+        return note("why.hand_low", below=below), tuple(cards_of(held)), False
     return None
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.game.events import DealerPenalized, Event, HandAnnulled, HandScored, MatchWon
+from bot.game.notes import note
 from bot.game.rules import Rules
 from bot.game.state import HandEnd, HandResult, Match, Phase, State, evolve
 
@@ -13,7 +14,7 @@ def throw_in(s: State, events: list[Event] | None) -> None:
     result = HandResult(
         end=HandEnd.THROWN_IN, dealer=s.match.dealer, declarer=-1, contract=0, complete=True,
         taken={}, marriages={}, delta=(0,) * n, totals=s.match.totals,
-        notes=("everyone passed: the hand is thrown in",), hand_no=s.match.hand_no,
+        notes=(note("thrown_in"),), hand_no=s.match.hand_no,
         sitter=s.sitter, golden=s.golden, barrel_hands=s.match.barrel_hands,
         dashes=s.match.dashes, sticks=s.match.sticks, no_wins=s.match.no_wins,
         penalties=(0,) * n,
@@ -36,8 +37,7 @@ def annul(
     totals = list(m.totals)
     barrel_hands = list(m.barrel_hands)
     delta = [0] * n
-    notes = [f"{{{seat}}} was dealt {reason}: the hand is annulled" if dealt else
-             f"{{{seat}}} claimed a redeal ({reason}): the hand is annulled"]
+    notes = [note("dealt_annulled" if dealt else "claimed_annulled", who=seat, reason=reason)]
     count = m.nines_annuls + 1 if nines else 0
     dealer = m.dealer
     if r.nines_redeal_dealer_penalty and count >= 3:
@@ -45,9 +45,9 @@ def annul(
         delta[dealer] = -120
         if totals[dealer] != r.barrel_at:
             barrel_hands[dealer] = 0
-        notes.append(f"{{{dealer}}} loses 120: three nines redeals in a row; the deal passes on")
+        notes.append(note("dealer_penalty", who=dealer))
         if events is not None:
-            events.append(DealerPenalized(dealer, 120, "three nines redeals in a row"))
+            events.append(DealerPenalized(dealer, 120, note("why.dealer_penalty")))
         dealer = (dealer + 1) % n
         count = 0
     m = evolve(m, totals=tuple(totals), barrel_hands=tuple(barrel_hands), dealer=dealer,
@@ -82,12 +82,12 @@ def after_scored_hand(
         if golden_left == 0 and not golden_made and not winners:
             golden_left = r.seats
             if notes is not None:
-                notes.append("no golden contract was made: another golden round follows")
+                notes.append(note("golden_again"))
             if r.golden_round_reset:
                 totals = (0,) * r.seats
                 barrel_hands = (0,) * r.seats  # nobody is on the barrel at 0
                 if notes is not None:
-                    notes.append("all totals go back to 0 for the new golden round")
+                    notes.append(note("golden_reset"))
         if golden_left == r.seats:
             golden_made = False
     return Match(

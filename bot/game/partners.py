@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 
+from bot.game.notes import for_team
 from bot.game.rules import Rules
 from bot.game.state import Match, State, evolve
 
@@ -41,7 +42,7 @@ def team_note(note: str) -> str:
     out = note.replace("{0}", "\0").replace("{1}", "{1} & {3}").replace("\0", "{0} & {2}")
     for one, many in _PLURAL:
         out = out.replace(one, many)
-    return out
+    return for_team(note, out)
 
 
 def both(teams: tuple[int, ...]) -> tuple[int, ...]:

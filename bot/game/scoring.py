@@ -20,6 +20,7 @@ from bot.game.events import (
     LeftBarrel,
 )
 from bot.game.match import after_scored_hand, annul, finish, throw_in
+from bot.game.notes import note
 from bot.game.partners import both, team_note, team_view, to_seats
 from bot.game.rules import (
     Barrel,
@@ -229,43 +230,42 @@ def score_steps(
             if r.zero_penalty > 0 and raw[p] == 0 and not on_any_barrel(r, start[p]):
                 dashes[p] += 1
                 events.append(DashGiven(p, dashes[p]))
-                notes.append(f"{{{p}}} took nothing: a dash ({dashes[p]} of 3)")
+                notes.append(note("dash", who=p, count=dashes[p]))
                 if dashes[p] >= 3:
                     deltas[p] -= r.zero_penalty
                     pen[p] -= r.zero_penalty
                     dashes[p] = 0
-                    notes.append(f"{{{p}}} loses {r.zero_penalty} for a third dash")
+                    notes.append(note("dash_penalty", who=p, penalty=r.zero_penalty))
             if r.lock_no_trick_penalty and is_locked(r, start[p]) and s.won[p] == 0:
                 deltas[p] -= r.lock_no_trick_penalty
                 pen[p] -= r.lock_no_trick_penalty
-                notes.append(f"{{{p}}} is locked and took no trick: −{r.lock_no_trick_penalty}")
+                notes.append(note("locked_no_trick", who=p, penalty=r.lock_no_trick_penalty))
     sticks, no_wins = m.sticks, m.no_wins
     if r.sticks_penalty or r.no_win_penalty:
         sticks, no_wins = _streaks(s, end, base, made, deltas, pen, notes)
     if end is HandEnd.ROSPISAT:
         ros[d] += 1
-        notes.append(f"{{{d}}} declared rospisat")
+        notes.append(note("rospisat", who=d))
         if r.rospisat_penalty and ros[d] % 3 == 0:
             deltas[d] -= r.rospisat_penalty
             pen[d] -= r.rospisat_penalty
-            notes.append(f"{{{d}}} loses {r.rospisat_penalty} for a third rospisat")
+            notes.append(note("rospisat_penalty", who=d, penalty=r.rospisat_penalty))
     elif end is HandEnd.SPISAT:
         spis[d] += 1
-        notes.append(f"{{{d}}} declared spisat")
+        notes.append(note("spisat", who=d))
     elif end is HandEnd.CONCEDE:
-        notes.append(f"{{{d}}} conceded the forced {s.winning_bid}")
+        notes.append(note("conceded", who=d, contract=s.winning_bid))
     if end is HandEnd.PLAYED and r.last_trick_bonus:
-        notes.insert(0, f"{{{s.last_winner}}} took the last trick: +{r.last_trick_bonus}")
+        notes.insert(0, note("last_trick", who=s.last_winner, bonus=r.last_trick_bonus))
     if s.doubled:
-        notes.insert(0, f"the contract was {'doubled' if s.doubled == 1 else 'redoubled'}: it "
-                        f"counts {factor(s)} times")
+        notes.insert(0, note("doubled" if s.doubled == 1 else "redoubled", factor=factor(s)))
     if r.dealer_forced_bid and d >= 0 and not any(n for _, n, _ in s.bids):
-        notes.insert(0, f"everyone passed: {{{d}}} deals and must play {s.winning_bid}")
+        notes.insert(0, note("dealer_forced", who=d, contract=s.winning_bid))
     if end is HandEnd.PLAYED and d >= 0:
-        what = f"the mizère ({s.contract})" if s.misere else str(s.contract)
-        notes.insert(0, f"{{{d}}} {'made' if made else 'failed'} {what}")
+        kind = ("made" if made else "failed") + ("_misere" if s.misere else "")
+        notes.insert(0, note(kind, who=d, contract=s.contract))
     if mult > 1:
-        notes.append(f"every amount of this hand counts {mult} times")
+        notes.append(note("multiplier", factor=mult))
     # 6. provisional totals
     new = [start[p] + deltas[p] for p in range(n)]
     # 7. barrel transitions
@@ -279,7 +279,7 @@ def score_steps(
             if start[p] < r.barrel_at and r.barrel_at <= new[p] < r.target:
                 new[p] = r.barrel_at
                 events.append(ClimbedBarrel(p))
-                notes.append(f"{{{p}}} climbed onto the barrel")
+                notes.append(note("climbed", who=p))
     # 9. 555
     if r.reset_at_555:
         v = r.reset_value
@@ -288,7 +288,7 @@ def score_steps(
             if x == v or (x == -v and r.reset_negative):
                 new[p] = 0
                 shown = f"−{v}" if x < 0 else str(v)
-                notes.append(f"{{{p}}} hit exactly {shown} and goes back to 0")
+                notes.append(note("reset", who=p, value=shown))
     # 10. winner
     winners = _winners(r, d, new)
     golden_made = bool(made) and d >= 0
@@ -298,8 +298,7 @@ def score_steps(
                             rospisat_calls=tuple(ros), spisat_calls=tuple(spis),
                             sticks=sticks, no_wins=no_wins)
     for w in winners:
-        notes.append(f"{{{w}}} wins the match" if len(winners) == 1 else
-                     f"{{{w}}} shares the win")
+        notes.append(note("wins" if len(winners) == 1 else "shares", who=w))
     fell = tuple(e.seat for e in events if isinstance(e, LeftBarrel) and e.fell) if (
         events) else ()
     marriages: dict[int, tuple[int, ...]] = {}
@@ -357,14 +356,13 @@ def _streaks(
                 p != d or (r.sticks_declarer and not s.misere)):
             if s.won[p] == 0:
                 sticks[p] += 1
-                notes.append(f"{{{p}}} took no trick: a stick ({sticks[p]} of "
-                             f"{r.sticks_count})")
+                notes.append(note("stick", who=p, count=sticks[p], of=r.sticks_count))
                 if sticks[p] >= r.sticks_count:
                     deltas[p] -= r.sticks_penalty
                     pen[p] -= r.sticks_penalty
                     sticks[p] = 0
-                    notes.append(f"{{{p}}} loses {r.sticks_penalty} for {r.sticks_count} "
-                                 "sticks")
+                    notes.append(note("sticks_penalty", who=p, penalty=r.sticks_penalty,
+                                      of=r.sticks_count))
             elif r.sticks_in_a_row:
                 sticks[p] = 0
         if r.no_win_penalty:
@@ -378,8 +376,8 @@ def _streaks(
                 deltas[p] -= r.no_win_penalty
                 pen[p] -= r.no_win_penalty
                 no_wins[p] = 0
-                notes.append(f"{{{p}}} loses {r.no_win_penalty}: {r.no_win_hands} hands "
-                             "without a win")
+                notes.append(note("no_win_penalty", who=p, penalty=r.no_win_penalty,
+                                  hands=r.no_win_hands))
     return tuple(sticks), tuple(no_wins)
 
 

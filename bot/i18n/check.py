@@ -4,6 +4,7 @@ and ``tests/i18n`` print the same report)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from babel.core import UnknownLocaleError
@@ -48,6 +49,11 @@ def limit_of(key: str) -> tuple[int, str]:
     return best[1], best[2]
 
 
+# the full plural syntax: {n, plural, one{...} other{...}} (its forms: one, =3, ...)
+_ICU = re.compile(r"\{\s*(\w+)\s*,\s*plural\s*,")
+_ICU_FORM = re.compile(r"(=\d+|zero|one|two|few|many|other)\s*\{")
+
+
 def placeholders(text: str) -> set[str]:
     """The parameter names ``text`` uses (a plural field counts as its parameter);
     ValueError if ``text`` is not a valid message."""
@@ -58,6 +64,24 @@ def placeholders(text: str) -> set[str]:
     except (KeyError, IndexError, TypeError) as e:
         raise ValueError(str(e)) from e
     return names
+
+
+def _icu_forms(text: str) -> list[tuple[str, set[str]]]:
+    """(parameter, categories) of each full plural field of ``text`` (exact ``=n`` aside)."""
+    out = []
+    for m in _ICU.finditer(text):
+        depth, i, cats = 1, m.end(), set()
+        while depth and i < len(text):
+            if depth == 1 and (f := _ICU_FORM.match(text, i)) is not None:
+                if not f.group(1).startswith("="):
+                    cats.add(f.group(1))
+                i = f.end()
+                depth += 1
+                continue
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            i += 1
+        out.append((m.group(1), cats))
+    return out
 
 
 def longest(text: str) -> str:
@@ -91,10 +115,11 @@ def problems(catalogs: Mapping[str, Mapping[str, str]] | None = None) -> list[st
                 if not names <= theirs or theirs - names - OPTIONAL:
                     out.append(f"{lang}: {key} has placeholders {sorted(names)}, "
                                f"{DEFAULT} has {sorted(theirs)}")
-            for m in PLURAL_FIELD.finditer(text):
-                got = set(forms(m.group(2)))
+            plurals = [(m.group(1), set(forms(m.group(2))))
+                       for m in PLURAL_FIELD.finditer(text)]
+            for name, got in plurals + _icu_forms(text):
                 if got != wanted:
-                    out.append(f"{lang}: {key} plural of {m.group(1)} has forms "
+                    out.append(f"{lang}: {key} plural of {name} has forms "
                                f"{sorted(got)}; CLDR wants {sorted(wanted)}")
             size, where = limit_of(key)
             length = len(longest(text))

@@ -194,4 +194,52 @@ MESSAGES: dict[str, str] = {
     "rule.whole_deck_both": ("rozdanie musi użyć całej talii {deck} (brak {missing}; nie z niej: "
                              "{extra})"),
     "rule.ai_illegal": "{level} wybrał niedozwolony ruch: {move}",
+    # ---- wiersze wyniku rozdania: „{who}” to imię albo dwa imiona pary, więc bez
+    # czasowników, które by się z nim uzgadniały --------------------------------------------
+    "note.made": "{who}: ugrane {contract}",
+    "note.failed": "{who}: nieugrane {contract}",
+    "note.made_misere": "{who}: mizer ({contract}) ugrany",
+    "note.failed_misere": "{who}: mizer ({contract}) nieugrany",
+    "note.dealer_forced": "wszyscy spasowali: rozdający ({who}) gra {contract}",
+    "note.doubled": "kontra na grę: liczy się ×{factor}",
+    "note.redoubled": "rekontra na grę: liczy się ×{factor}",
+    "note.last_trick": "{who}: ostatnia lewa, +{bonus}",
+    "note.dash": "{who}: zero punktów — kreska ({count} z 3)",
+    "note.dash_penalty": "{who}: −{penalty} za trzecią kreskę",
+    "note.locked_no_trick": "{who}: wynik zablokowany, a bez lewy, −{penalty}",
+    "note.stick": "{who}: bez lewy — pała ({count} z {of})",
+    "note.sticks_penalty": "{who}: −{penalty}, pał: {of}",
+    "note.no_win_penalty": "{who}: −{penalty}, rozdań bez wygranej: {hands}",
+    "note.rospisat": "{who}: bomba",
+    "note.rospisat_penalty": "{who}: −{penalty} za trzecią bombę",
+    "note.spisat": "{who}: gra spisana",
+    "note.conceded": "{who}: przymusowe {contract} poddane",
+    "note.multiplier": "wszystkie kwoty tego rozdania liczą się ×{factor}",
+    "note.climbed": "{who}: na beczce",
+    "note.off_barrel": "{who}: już nie na beczce",
+    "note.fell": "{who}: spadek z beczki, teraz {total}",
+    "note.reset": "{who}: równo {value}, wynik wraca do 0",
+    "note.wins": "wygrana partii: {who}",
+    "note.shares": "wygrana partii ex aequo: {who}",
+    "note.golden_again": "nikt nie ugrał złotej gry: będzie jeszcze jedna złota runda",
+    "note.golden_reset": "wszystkie wyniki wracają do 0 przed nową złotą rundą",
+    "note.thrown_in": "wszyscy spasowali: rozdanie się nie liczy",
+    "note.dealt_annulled": "{who}: w rozdaniu {reason}, rozdanie unieważnione",
+    "note.claimed_annulled": "{who}: żądanie ponownego rozdania ({reason}), rozdanie "
+                             "unieważnione",
+    "note.dealer_penalty": ("{who}: −120, trzy unieważnienia przez dziewiątki z rzędu; "
+                            "rozdaje następny"),
+    "note.why.nines": ("{nines, plural, =3{trzy dziewiątki} =4{cztery dziewiątki} "
+                       "one{# dziewiątka} few{# dziewiątki} many{# dziewiątek} "
+                       "other{# dziewiątki}}"),
+    "note.why.talon_low": ("{talon}: mniej niż {below, plural, one{# punkt} few{# punkty} "
+                           "many{# punktów} other{# punktu}}"),
+    "note.why.talon_nines": "{talon}: dwie dziewiątki",
+    "note.why.hand_low": ("na ręce mniej niż {below, plural, one{# punkt} few{# punkty} "
+                          "many{# punktów} other{# punktu}}"),
+    "note.why.dealt_low": ("w rozdanych kartach mniej niż {below, plural, one{# punkt} "
+                           "few{# punkty} many{# punktów} other{# punktu}}"),
+    "note.why.dealt_nines": "cztery dziewiątki w rozdanych kartach",
+    "note.why.dealer_penalty": "trzy unieważnienia przez dziewiątki z rzędu",
+    "note.why.jacks": "trzy walety na spodzie z rzędu",
 }

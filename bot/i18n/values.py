@@ -103,10 +103,28 @@ class TalonWord:
         return Msg(keys, capital=self.capital).localize(lang)
 
 
+@dataclass(frozen=True, slots=True)
+class PresetTitle:
+    """A rule set's title in the reader's language (``choice.preset.<preset>``, the words
+    of the slash command's choices and of the images); ``title``, its English title, where
+    no catalog has the preset (a custom one)."""
+
+    preset: str
+    title: str
+
+    def localize(self, lang: str) -> str:
+        key = f"choice.preset.{self.preset}"
+        for where in (lang, DEFAULT):
+            text = text_of(key, where)
+            if text is not None:
+                return text
+        return self.title
+
+
 def names_of(seats: Sequence[int], names: Sequence[str]) -> tuple[str, ...]:
     """The names of these seats (``seat 3`` where there is none)."""
     return tuple(names[p] if 0 <= p < len(names) else f"#{p}" for p in seats)
 
 
-__all__ = ["CATALOGS", "Card", "Joined", "Msg", "Suit", "TalonWord", "cap", "card_text",
-           "names_of"]
+__all__ = ["CATALOGS", "Card", "Joined", "Msg", "PresetTitle", "Suit", "TalonWord", "cap",
+           "card_text", "names_of"]

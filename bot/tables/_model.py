@@ -15,7 +15,7 @@ from bot.game.presets import PRESETS
 from bot.game.rules import Rules
 from bot.game.state import HandResult, State
 from bot.i18n.rule_text import move_message, rule_message
-from bot.i18n.values import TalonWord
+from bot.i18n.values import PresetTitle, TalonWord
 from bot.store import SeatRow, TableStatus
 from bot.tables._offers import Offer, offer_for
 
@@ -137,6 +137,10 @@ class Table:
         """The preset's readable title ("Russian 1000 (Тысяча)")."""
         p = PRESETS.get(self.preset)
         return p.title if p is not None else self.preset
+
+    def title_word(self) -> PresetTitle:
+        """The preset's title in the reader's language (``title`` where none has it)."""
+        return PresetTitle(self.preset, self.title)
 
     @property
     def talon_name(self) -> str:

@@ -230,7 +230,7 @@ class TableService:
                       status=SEATING, created_at=now, last_human_at=now, seats=seats,
                       locale=locale)
         self._register(table)
-        return Outcome(table, "ok.created", {"title": table.title}, seat=0)
+        return Outcome(table, "ok.created", {"title": table.title_word()}, seat=0)
 
     async def join(self, table_id: int, actor: Actor) -> Outcome:
         table = self.get(table_id, actor)
