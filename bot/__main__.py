@@ -73,14 +73,16 @@ def _cmd_presets(args: argparse.Namespace) -> int:
 def _cmd_render(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from bot.i18n import CATALOGS, DEFAULT
+    from bot.game.presets import PRESETS
+    from bot.i18n import CATALOGS, DEFAULT, t
     from render.labels import Labels
     from render.samples import write_samples
 
     lang = args.lang
     labels = Labels.from_catalog(lang, lambda key: CATALOGS[lang].get(key) or
                                  CATALOGS[DEFAULT][key])
-    paths = write_samples(Path(args.outdir), labels)
+    titles = {name: t(f"choice.preset.{name}", lang) for name in PRESETS}
+    paths = write_samples(Path(args.outdir), labels, titles)
     for path in paths:
         print(path)
     print(f"{len(paths)} images written to {args.outdir}")

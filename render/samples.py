@@ -348,13 +348,14 @@ def engine_names(preset: str) -> tuple[str, ...]:
     return tuple(NAMES[(start + i) % len(NAMES)] for i in range(n))
 
 
-def engine_samples(preset: str, seed: int = 1,
-                   lab: Labels = ENGLISH) -> dict[str, Callable[[], bytes]]:
+def engine_samples(preset: str, seed: int = 1, lab: Labels = ENGLISH,
+                   title: str | None = None) -> dict[str, Callable[[], bytes]]:
     """Images of a seeded greedy game of ``preset``, built by the adapter from the engine's
     own observations: the public table at several moments (``table`` is mid-trick) and the
     hand of the seat to act mid-trick; with a whole match's sheet and summary for
     ``SHEET_PRESETS``."""
     p = PRESETS[preset]
+    title = title or p.title
     names = engine_names(preset)
     label = TALON_LABELS.get(preset, "talon")
     snaps = snapshots(p.rules, seed)
@@ -363,7 +364,7 @@ def engine_samples(preset: str, seed: int = 1,
         state = snaps.get(point)
         if state is None or (kind != "table" and preset not in PHASE_PRESETS):
             continue
-        tv = table_view(observe_public(state), names, title=p.title, talon_label=label,
+        tv = table_view(observe_public(state), names, title=title, talon_label=label,
                         labels=lab)
         out[f"engine_{preset}_{kind}"] = lambda tv=tv: render_table(tv)  # type: ignore[misc]
     mid = snaps["mid_trick"]
@@ -372,27 +373,31 @@ def engine_samples(preset: str, seed: int = 1,
     out[f"engine_{preset}_hand"] = lambda: render_hand(hv)
     if preset in SHEET_PRESETS:
         results = match_results(p.rules, seed)
-        sv = sheet_view(results, names, p.rules, title=f"{p.title} · {lab.sheet}", labels=lab)
+        sv = sheet_view(results, names, p.rules, title=f"{title} · {lab.sheet}", labels=lab)
         su = summary_view(results, names, p.rules, labels=lab,
-                          title=lab.say(lab.match_over, title=p.title))
+                          title=lab.say(lab.match_over, title=title))
         out[f"engine_{preset}_sheet"] = lambda: render_sheet(sv)
         out[f"engine_{preset}_summary"] = lambda: render_summary(su)
     return out
 
 
-def renderers(lab: Labels = ENGLISH) -> dict[str, Callable[[], bytes]]:
+def renderers(lab: Labels = ENGLISH,
+              titles: Mapping[str, str] | None = None) -> dict[str, Callable[[], bytes]]:
     """Every sample as ``name -> zero-argument renderer`` (used by the samples and bench),
-    drawn in ``lab``'s words."""
+    drawn in ``lab``'s words, with the presets' ``titles`` in that language (else
+    English)."""
+    titles = titles or {}
+    russian = titles.get("russian", "Russian 1000")
     out: dict[str, Callable[[], bytes]] = {}
     for name, tv in tables(lab).items():
         out[name] = lambda tv=tv: render_table(tv)  # type: ignore[misc]
     for name, hv in hands(lab).items():
         out[name] = lambda hv=hv: render_hand(hv)  # type: ignore[misc]
-    sheet45, summary4 = _localized(match_sheet(45), lab)
-    sheet12, _ = _localized(match_sheet(12, NAMES[4:7], seed=3), lab)
-    sheet2, _ = _localized(match_sheet(8, NAMES[1:3], seed=5), lab)
-    _, summary3 = _localized(match_sheet(200, NAMES[4:7], seed=3), lab)
-    _, summary2 = _localized(match_sheet(200, NAMES[1:3], seed=5), lab)
+    sheet45, summary4 = _localized(match_sheet(45), lab, russian)
+    sheet12, _ = _localized(match_sheet(12, NAMES[4:7], seed=3), lab, russian)
+    sheet2, _ = _localized(match_sheet(8, NAMES[1:3], seed=5), lab, russian)
+    _, summary3 = _localized(match_sheet(200, NAMES[4:7], seed=3), lab, russian)
+    _, summary2 = _localized(match_sheet(200, NAMES[1:3], seed=5), lab, russian)
     out["sheet4_45_hands"] = lambda: render_sheet(sheet45)
     out["sheet3_12_hands"] = lambda: render_sheet(sheet12)
     out["sheet2_8_hands"] = lambda: render_sheet(sheet2)
@@ -402,15 +407,15 @@ def renderers(lab: Labels = ENGLISH) -> dict[str, Callable[[], bytes]]:
     lb = leaderboard(lab)
     out["leaderboard"] = lambda: render_leaderboard(lb)
     for preset in PRESETS:
-        out.update(engine_samples(preset, lab=lab))
+        out.update(engine_samples(preset, lab=lab, title=titles.get(preset)))
     return out
 
 
-def _localized(pair: tuple[SheetView, SummaryView],
-               lab: Labels) -> tuple[SheetView, SummaryView]:
+def _localized(pair: tuple[SheetView, SummaryView], lab: Labels,
+               title: str) -> tuple[SheetView, SummaryView]:
     sheet, summary = pair
-    return (replace(sheet, labels=lab, title=f"Russian 1000 · #card-room · {lab.sheet}"),
-            replace(summary, labels=lab, title=lab.say(lab.match_over, title="Russian 1000")))
+    return (replace(sheet, labels=lab, title=f"{title} · #card-room · {lab.sheet}"),
+            replace(summary, labels=lab, title=lab.say(lab.match_over, title=title)))
 
 
 def sample_kind(name: str) -> str:
@@ -429,13 +434,14 @@ def as_displayed(data: bytes, kind: str, *, phone: bool) -> Image.Image:
     return im if size == im.size else im.resize(size, Image.Resampling.LANCZOS)
 
 
-def write_samples(outdir: Path, lab: Labels = ENGLISH) -> list[Path]:
+def write_samples(outdir: Path, lab: Labels = ENGLISH,
+                  titles: Mapping[str, str] | None = None) -> list[Path]:
     """Write every sample PNG in ``lab``'s language, each also as displayed
     (``*_at_400.png``, ``*_at_360.png``), and the card faces into ``outdir``; return the
     paths."""
     outdir.mkdir(parents=True, exist_ok=True)
     paths = []
-    for name, fn in renderers(lab).items():
+    for name, fn in renderers(lab, titles).items():
         path = outdir / f"{name}.png"
         data = fn()
         path.write_bytes(data)
