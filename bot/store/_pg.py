@@ -24,6 +24,7 @@ from bot.store._community import GuildSettings
 from bot.store._community_reads import RecordReads
 from bot.store._health import DatabaseUnusable
 from bot.store._interface import StoreUnavailable
+from bot.store._pg_literals import inline
 from bot.store._pg_recording import PgRecordWrites, _count
 from bot.store._records import SeatRow
 from bot.store._sql import to_pg
@@ -89,19 +90,69 @@ def _reason(exc: BaseException) -> str:
     return text or type(exc).__name__
 
 
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """Nothing to reset when a connection goes back to the pool: the store sets no session
+    state (no SET, LISTEN, cursors or session locks), and the default reset query would be
+    one more round trip per transaction. asyncpg still rolls back an open transaction."""
+
+
 class PgTx(PgRecordWrites):
-    """Writes inside one PostgreSQL transaction (see :meth:`PgStore.transaction`)."""
+    """Writes inside one PostgreSQL transaction (see :meth:`PgStore.transaction`).
+
+    Each ``await`` of the server costs a pass of the busy event loop, so the writes that
+    return nothing are not sent at once: they are kept as SQL text with their values
+    written in (:func:`inline`). A block made only of those (a move, a look, new seats)
+    goes out at its end as ONE simple-protocol query: PostgreSQL runs the statements of one
+    query string as one implicit transaction, all or nothing, with no BEGIN or COMMIT round
+    trips. A method that needs an answer (or a savepoint) first opens a real transaction and
+    sends what was kept, then everything goes on as before, in order.
+    """
 
     def __init__(self, conn: asyncpg.Connection) -> None:
         self.conn = conn
         self.settings_changed: set[int] = set()
+        self.pending: list[str] = []  # statements not sent yet, values written in
+        self.real: Any = None  # the asyncpg transaction, once one was needed
+
+    def later(self, sql: str, *args: Any) -> None:
+        """Keep a statement that returns nothing, to be sent with the others."""
+        self.pending.append(inline(sql, args))
+
+    async def begun(self) -> asyncpg.Connection:
+        """The connection inside a real transaction, with the kept writes sent."""
+        if self.real is None:
+            self.real = self.conn.transaction()
+            await self.real.start()
+        await self._send()
+        return self.conn
+
+    async def finish(self) -> None:
+        """Commit: the kept writes in one query, or the real transaction's COMMIT."""
+        if self.real is None:
+            await self._send()  # an implicit transaction of its own; nothing: no query
+        else:
+            await self._send()
+            await self.real.commit()
+
+    async def abandon(self) -> None:
+        """Nothing of this transaction is committed."""
+        self.pending.clear()
+        if self.real is not None:
+            await self.real.rollback()
+
+    async def _send(self) -> None:
+        if self.pending:
+            text = ";\n".join(self.pending)
+            self.pending.clear()
+            await self.conn.execute(text)
 
     async def create_table(self, *, guild_id: int | None, channel_id: int, host_id: int,
                            preset: str, rules: dict[str, Any], timer: int, now: float,
                            locale: str = "") -> int:
+        c = await self.begun()
         try:
-            async with self.conn.transaction():  # a savepoint: the caller's tx lives on
-                return int(await self.conn.fetchval(
+            async with c.transaction():  # a savepoint: the caller's tx lives on
+                return int(await c.fetchval(
                     "INSERT INTO tables (guild_id, channel_id, host_id, preset, rules, timer,"
                     " status, created_at, updated_at, last_human_at, locale)"
                     " VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11) RETURNING id",
@@ -120,55 +171,63 @@ class PgTx(PgRecordWrites):
         values = [str(v) if isinstance(v, TableStatus) else v for v in changes.values()]
         sql = to_pg(f"UPDATE tables SET {cols} WHERE id = ?")
         if "status" not in changes:  # only a new status can take a channel
-            await self.conn.execute(sql, *values, table_id)
+            self.later(sql, *values, table_id)
             return
+        c = await self.begun()  # ChannelTaken is raised here, not at the commit
         try:
-            async with self.conn.transaction():
-                await self.conn.execute(sql, *values, table_id)
+            async with c.transaction():
+                await c.execute(sql, *values, table_id)
         except asyncpg.UniqueViolationError as exc:
             raise ChannelTaken(table_id) from exc
 
     async def save_seats(self, table_id: int, seats: Sequence[SeatRow]) -> None:
-        await self.conn.execute("DELETE FROM seats WHERE table_id = $1", table_id)
-        await self.conn.executemany(
-            "INSERT INTO seats (table_id, seat, user_id, name, is_ai, ai_level, away, missed,"
-            " player_id) VALUES ($1,$2,$3,$4,$5,$6,$7,$8, CASE WHEN $5 = 1"
+        self.later("DELETE FROM seats WHERE table_id = $1", table_id)
+        if not seats:
+            return
+        rows = ", ".join(inline(
+            "($1,$2,$3,$4,$5,$6,$7,$8, CASE WHEN $5 = 1"
             " THEN (SELECT id FROM players WHERE kind = 'ai' AND level = $6)"
             " ELSE (SELECT id FROM players WHERE kind = 'human' AND user_id = $3) END)",
-            [(table_id, s.seat, s.user_id, s.name, int(s.is_ai), s.ai_level, int(s.away),
-              s.missed) for s in seats])
+            (table_id, s.seat, s.user_id, s.name, int(s.is_ai), s.ai_level, int(s.away),
+             s.missed)) for s in seats)
+        self.pending.append(
+            "INSERT INTO seats (table_id, seat, user_id, name, is_ai, ai_level, away, missed,"
+            f" player_id) VALUES {rows}")
 
     async def append_moves(self, table_id: int, match_no: int, first_seq: int,
                            moves: Iterable[tuple[dict[str, Any], int | None]],
                            now: float) -> None:
-        await self.conn.executemany(
-            "INSERT INTO moves (table_id, match_no, seq, move, user_id, created_at)"
-            " VALUES ($1,$2,$3,$4,$5,$6)",
-            [(table_id, match_no, first_seq + i, _dumps(m), uid, now)
-             for i, (m, uid) in enumerate(moves)])
+        rows = ", ".join(inline("($1,$2,$3,$4,$5,$6)",
+                                (table_id, match_no, first_seq + i, _dumps(m), uid, now))
+                         for i, (m, uid) in enumerate(moves))
+        if rows:
+            self.pending.append(
+                "INSERT INTO moves (table_id, match_no, seq, move, user_id, created_at)"
+                f" VALUES {rows}")
 
     async def set_aside_moves(self, table_id: int, match_no: int, from_seq: int, reason: str,
                               now: float) -> int:
         """Move this match's moves from ``from_seq`` on into ``set_aside_moves``; how many."""
-        await self.conn.execute(
+        c = await self.begun()
+        await c.execute(
             "INSERT INTO set_aside_moves (table_id, match_no, seq, move, user_id, created_at,"
             " reason, set_aside_at) SELECT table_id, match_no, seq, move, user_id, created_at,"
             " $1, $2 FROM moves WHERE table_id = $3 AND match_no = $4 AND seq >= $5",
             reason, now, table_id, match_no, from_seq)
-        return _count(await self.conn.execute(
+        return _count(await c.execute(
             "DELETE FROM moves WHERE table_id = $1 AND match_no = $2 AND seq >= $3",
             table_id, match_no, from_seq))
 
     async def start_match(self, table_id: int, match_no: int, *, rules: dict[str, Any],
                           dealer: int, seats: list[dict[str, Any]], now: float) -> None:
-        await self.conn.execute(
+        self.later(
             "INSERT INTO matches (table_id, match_no, rules, dealer, seats, status, started_at)"
             " VALUES ($1,$2,$3,$4,$5,'playing',$6)",
             table_id, match_no, _dumps(rules), dealer, _dumps(seats), now)
 
     async def finish_match(self, table_id: int, match_no: int, *, status: str,
                            winners: Sequence[int], totals: Sequence[int], now: float) -> None:
-        await self.conn.execute(
+        self.later(
             "UPDATE matches SET status = $1, winners = $2, totals = $3, finished_at = $4"
             " WHERE table_id = $5 AND match_no = $6",
             status, _dumps(list(winners)), _dumps(list(totals)), now, table_id, match_no)
@@ -176,14 +235,14 @@ class PgTx(PgRecordWrites):
     async def add_look(self, table_id: int, match_no: int, hand_no: int, seat: int,
                        now: float) -> None:
         """``seat`` looked at his cards in this hand (no blind bids for him any more)."""
-        await self.conn.execute(
+        self.later(
             "INSERT INTO looks (table_id, match_no, hand_no, seat, created_at)"
             " VALUES ($1,$2,$3,$4,$5) ON CONFLICT DO NOTHING",
             table_id, match_no, hand_no, seat, now)
 
     async def add_hand(self, table_id: int, match_no: int, hand_no: int,
                        result: dict[str, Any], now: float) -> None:
-        await self.conn.execute(
+        self.later(
             "INSERT INTO hands (table_id, match_no, hand_no, result, created_at)"
             " VALUES ($1,$2,$3,$4,$5) ON CONFLICT (table_id, match_no, hand_no) DO UPDATE"
             " SET result = EXCLUDED.result, created_at = EXCLUDED.created_at",
@@ -212,7 +271,8 @@ class PgStore(TableReads, RecordReads):
         while True:
             try:
                 pool = await asyncpg.create_pool(url, min_size=1, max_size=max_size,
-                                                 timeout=10, command_timeout=60)
+                                                 timeout=10, command_timeout=60,
+                                                 reset=_keep_session)
                 break
             except Exception as exc:
                 if not is_outage(exc) or not delays:
@@ -271,52 +331,46 @@ class PgStore(TableReads, RecordReads):
         """One write transaction, committed on success and rolled back on error.
 
         Committed on the server when the ``async with`` block is left: callers answer only
-        after that. :class:`StoreUnavailable` if the server went away (nothing committed)."""
-        conn, tr = await self._begin()
+        after that. :class:`StoreUnavailable` if the server went away (nothing committed).
+        A block of writes that return nothing costs one round trip (see :class:`PgTx`)."""
+        conn = await self._acquire()
         try:
             tx = PgTx(conn)
             try:
                 yield tx
             except BaseException as exc:
                 try:
-                    await tr.rollback()
+                    await tx.abandon()
                 except Exception:
                     conn.terminate()  # the pool replaces it
                 if isinstance(exc, Exception) and is_outage(exc):
                     raise StoreUnavailable(self._gone(exc)) from exc
                 raise
             try:
-                await tr.commit()
+                await tx.finish()
             except Exception as exc:
+                if tx.real is not None and not conn.is_closed():
+                    try:
+                        await tx.real.rollback()  # a statement sent at the end failed
+                    except Exception:
+                        conn.terminate()
                 if is_outage(exc):
-                    # Not known whether the COMMIT reached the server: the caller must not
+                    # Not known whether the commit reached the server: the caller must not
                     # answer as if it had (a restart replays whatever did commit).
                     raise StoreUnavailable(self._gone(exc)) from exc
                 raise
         finally:
             await self.pool.release(conn)
 
-    async def _begin(self) -> tuple[asyncpg.Connection, Any]:
-        """A pooled connection in a new transaction; a connection the server dropped is
-        replaced once (after a restart of the server the pool still holds the old ones)."""
-        for attempt in (1, 2):
-            try:
-                conn = await self.pool.acquire()
-            except Exception as exc:
-                if is_outage(exc):
-                    raise StoreUnavailable(self._gone(exc)) from exc
-                raise
-            try:
-                tr = conn.transaction()
-                await tr.start()
-                return conn, tr
-            except Exception as exc:
-                await self.pool.release(conn)
-                if not is_outage(exc):
-                    raise
-                if attempt == 2:
-                    raise StoreUnavailable(self._gone(exc)) from exc
-        raise AssertionError("unreachable")
+    async def _acquire(self) -> asyncpg.Connection:
+        """A pooled connection (the pool connects again those it saw closed)."""
+        try:
+            conn: asyncpg.Connection = await self.pool.acquire()
+        except Exception as exc:
+            if is_outage(exc):
+                raise StoreUnavailable(self._gone(exc)) from exc
+            raise
+        return conn
 
     def _gone(self, exc: BaseException) -> str:
         return f"PostgreSQL at {self.where} is not reachable ({_reason(exc)})"

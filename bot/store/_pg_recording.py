@@ -74,6 +74,14 @@ class PgRecordWrites:
     conn: asyncpg.Connection
     settings_changed: set[int]
 
+    def later(self, sql: str, *args: Any) -> None:
+        """Keep a statement that returns nothing, sent with the others (see PgTx)."""
+        raise NotImplementedError
+
+    async def begun(self) -> asyncpg.Connection:
+        """The connection inside a real transaction, with the kept writes sent."""
+        raise NotImplementedError
+
     async def touch_players(self, players: Sequence[PlayerRef], now: float) -> list[int]:
         """Upsert players (humans by user id, with their name; AI one per level); ids."""
         for p in players:
@@ -82,15 +90,16 @@ class PgRecordWrites:
         # In one order for every transaction: two that share players cannot deadlock.
         keys = sorted({(p.kind.value, p.user_id or 0, p.level): p for p in players}.items())
         ids: dict[tuple[str, int, str], int] = {}
+        c = await self.begun()
         for key, p in keys:
             first = p.user_id if p.kind is PlayerKind.HUMAN else p.level
-            ids[key] = int(await self.conn.fetchval(_TOUCH[p.kind], first, p.name, now))
+            ids[key] = int(await c.fetchval(_TOUCH[p.kind], first, p.name, now))
         return [ids[(p.kind.value, p.user_id or 0, p.level)] for p in players]
 
     async def record_match(self, rec: MatchRecord, now: float) -> int:
         """Record a won match with its summaries and ratings; its public id. A second call
         for the same (table_id, match_no) changes nothing and returns the same id."""
-        c = self.conn
+        c = await self.begun()
         found = await c.fetchval(
             "SELECT id FROM match_records WHERE table_id = $1 AND match_no = $2",
             rec.table_id, rec.match_no)
@@ -126,18 +135,18 @@ class PgRecordWrites:
         if bad:
             raise ValueError(f"not guild settings: {sorted(bad)}")
         self.settings_changed.add(guild_id)
-        await self.conn.execute(
+        self.later(
             "INSERT INTO guild_settings (guild_id) VALUES ($1) ON CONFLICT DO NOTHING", guild_id)
         if changes:
             cols = ", ".join(f"{k} = ?" for k in changes)  # names checked above
             values = [int(v) if isinstance(v, bool) else v for v in changes.values()]
-            await self.conn.execute(to_pg(f"UPDATE guild_settings SET {cols} WHERE guild_id = ?"),
-                                    *values, guild_id)
+            self.later(to_pg(f"UPDATE guild_settings SET {cols} WHERE guild_id = ?"),
+                       *values, guild_id)
 
     async def reset_guild(self, guild_id: int, now: float) -> int:
         """Exclude every recorded match of a guild, clearing its summaries and ratings;
         how many matches."""
-        c = self.conn
+        c = await self.begun()
         status = await c.execute(
             "UPDATE match_records SET excluded = 1, excluded_at = $1"
             " WHERE guild_id = $2 AND excluded = 0", now, guild_id)
@@ -153,7 +162,7 @@ class PgRecordWrites:
     async def remove_match(self, guild_id: int, match_id: int, now: float) -> bool:
         """Exclude one match of a guild and recompute what it counted in (False: no such
         match in that guild)."""
-        c = self.conn
+        c = await self.begun()
         row = await c.fetchrow(
             "SELECT preset, family, FLOOR(finished_at / 86400)::INTEGER, rated"
             " FROM match_records WHERE id = $1 AND guild_id = $2 AND excluded = 0 FOR UPDATE",
@@ -175,11 +184,11 @@ class PgRecordWrites:
     async def set_global_opt_in(self, user_id: int, on: bool) -> None:
         """Show (or stop showing) this user on the global leaderboards."""
         if on:
-            await self.conn.execute(
+            self.later(
                 "INSERT INTO global_opt_ins (user_id) VALUES ($1) ON CONFLICT DO NOTHING",
                 user_id)
         else:
-            await self.conn.execute("DELETE FROM global_opt_ins WHERE user_id = $1", user_id)
+            self.later("DELETE FROM global_opt_ins WHERE user_id = $1", user_id)
 
 
 async def _lock_ratings(c: asyncpg.Connection, guild_id: int, family: str,

@@ -1,0 +1,46 @@
+"""PostgreSQL only: a move is committed in ONE round trip to the server (each await of the
+server costs a pass of a busy event loop), and it is committed when the answer comes."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from bot.store import PgStore, open_store
+from bot.tables import FakeClock, TableService
+
+from .conftest import ANN, BOB, CID, play_human_turn
+
+ACTORS = {a.user_id: a for a in (ANN, BOB, CID)}
+
+
+async def test_a_move_is_one_query_and_is_committed_when_answered(pg_server):
+    url = await pg_server.new_database()
+    store = await PgStore.open(url, max_size=1)  # one connection: every query is seen
+    service = TableService(store, clock=FakeClock(), seed=7, ai_delay=0.0, ai_in_thread=False)
+    seen: list[str] = []
+    try:
+        await service.restore()
+        tid = (await service.create(ANN, channel_id=7, guild_id=1)).table.id
+        for a in (BOB, CID):
+            await service.join(tid, a)
+        await service.start(tid, ANN)
+        async with store.pool.acquire() as conn:
+            conn.add_query_logger(lambda record: seen.append(record.query))
+        rng = random.Random(4)
+        for _ in range(30):  # bids, the talon, tricks, and hands that end and are dealt anew
+            seen.clear()
+            assert await play_human_turn(service, tid, ACTORS, rng)
+            for _ in range(3):
+                await asyncio.sleep(0)  # the logger is called soon after the query
+            assert len(seen) == 1, seen
+            assert not seen[0].lstrip().upper().startswith("BEGIN")
+        table = service.get(tid)
+        other = await open_store(url)
+        try:
+            assert len(await other.moves(tid, table.match_no)) == table.seq
+        finally:
+            await other.close()
+    finally:
+        await service.close()
+        await store.close()
