@@ -28,7 +28,7 @@ from aiohttp import web
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
-from bot.i18n import language, t
+from bot.i18n import has, language, t
 from bot.tables import (
     LeaderRow,
     MatchInfo,
@@ -238,7 +238,7 @@ class WebServer:
                 "tr": lambda key, **kw: t(key, loc, **kw),
                 "guild_name": name or t("web.server", loc),
                 "style": self.assets["style.css"].url, "script": "", "date": _date,
-                "preset_title": dict(presets()).get}
+                "preset_title": _preset_titles(loc)}
 
     def _page(self, name: str, ctx: dict[str, Any], cache: str = SHORT) -> web.Response:
         return self._html(self.env.get_template(name).render(**ctx), cache)
@@ -406,3 +406,15 @@ def _match_row(m: MatchInfo) -> dict[str, Any]:
     return {"id": m.match_id, "date": _date(m.finished_at), "preset": m.preset,
             "seats": [(n, total, i in m.winners)
                       for i, (n, total) in enumerate(zip(m.names, m.totals, strict=False))]}
+
+
+def _preset_titles(loc: str) -> Callable[[str, str], str]:
+    """A preset's title in ``loc`` (its English title, else ``default``, where the catalog
+    has none)."""
+    english = dict(presets())
+
+    def title(name: str, default: str) -> str:
+        key = f"choice.preset.{name}"
+        return t(key, loc) if has(key) else english.get(name, default)
+
+    return title
