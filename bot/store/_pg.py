@@ -29,7 +29,7 @@ from bot.store._pg_recording import PgRecordWrites, _count
 from bot.store._records import SeatRow
 from bot.store._sql import to_pg
 from bot.store._status import TableStatus
-from bot.store._store import _TABLE_FIELDS, ChannelTaken, _dumps, migrations
+from bot.store._store import ChannelTaken, _dumps, migrations, table_update
 from bot.store._table_reads import TableReads
 
 log = logging.getLogger(__name__)
@@ -162,14 +162,8 @@ class PgTx(PgRecordWrites):
             raise ChannelTaken(channel_id) from exc
 
     async def update_table(self, table_id: int, **changes: Any) -> None:
-        bad = set(changes) - _TABLE_FIELDS
-        if bad:
-            raise ValueError(f"not table fields: {sorted(bad)}")
-        if "rules" in changes:
-            changes["rules"] = _dumps(changes["rules"])
-        cols = ", ".join(f"{k} = ?" for k in changes)
-        values = [str(v) if isinstance(v, TableStatus) else v for v in changes.values()]
-        sql = to_pg(f"UPDATE tables SET {cols} WHERE id = ?")
+        text, values = table_update(changes)
+        sql = to_pg(text)
         if "status" not in changes:  # only a new status can take a channel
             self.later(sql, *values, table_id)
             return

@@ -68,6 +68,18 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+def table_update(changes: dict[str, Any]) -> tuple[str, list[Any]]:
+    """The UPDATE of a table's ``changes`` (``?`` placeholders, the table id last) and its
+    values; ValueError for a name that is not a table field."""
+    bad = set(changes) - _TABLE_FIELDS
+    if bad:
+        raise ValueError(f"not table fields: {sorted(bad)}")
+    values = [_dumps(v) if k == "rules" else str(v) if isinstance(v, TableStatus) else v
+              for k, v in changes.items()]
+    cols = ", ".join(f"{k} = ?" for k in changes)
+    return f"UPDATE tables SET {cols} WHERE id = ?", values
+
+
 class Tx(RecordWrites):
     """Writes inside one transaction (see :meth:`Store.transaction`).
 
@@ -94,15 +106,9 @@ class Tx(RecordWrites):
         return cur.lastrowid
 
     async def update_table(self, table_id: int, **changes: Any) -> None:
-        bad = set(changes) - _TABLE_FIELDS
-        if bad:
-            raise ValueError(f"not table fields: {sorted(bad)}")
-        if "rules" in changes:
-            changes["rules"] = _dumps(changes["rules"])
-        cols = ", ".join(f"{k} = ?" for k in changes)
-        values = [str(v) if isinstance(v, TableStatus) else v for v in changes.values()]
+        sql, values = table_update(changes)
         try:
-            self.db.execute(f"UPDATE tables SET {cols} WHERE id = ?", (*values, table_id))
+            self.db.execute(sql, (*values, table_id))
         except sqlite3.IntegrityError as exc:
             raise ChannelTaken(table_id) from exc
 
