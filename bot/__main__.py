@@ -286,7 +286,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--processes", type=int, default=1,
                    help="tables: bot processes, each with its own shards (default 1)")
     p.add_argument("--shards-per-process", type=int, default=None,
-                   help="tables: shards each process runs (default 1 with --processes > 1)")
+                   help="tables: shards each process runs (default 2 with --processes > 1)")
     p.add_argument("--database", default="sqlite",
                    help="tables, store: sqlite (default; for tables a file per process), "
                         "postgresql (DATABASE_URL; tables start a temporary server without "

@@ -537,7 +537,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--processes", type=int, default=1,
                    help="bot processes, each running its own shards (default 1)")
     p.add_argument("--shards-per-process", type=int, default=None,
-                   help="shards each process runs (default: 1 with several processes; one "
+                   help="shards each process runs (default: 2 with several processes; one "
                         "process alone runs unsharded)")
     p.add_argument("--database", default="sqlite",
                    help="what the processes share: sqlite (a file per process, a stand-in), "
@@ -552,7 +552,8 @@ def main(argv: list[str] | None = None) -> int:
         database, url = "postgresql", args.database
     if database not in DATABASES:
         p.error(f"--database must be one of {', '.join(DATABASES)} or a postgresql:// URL")
-    layout = Layout(args.processes, args.shards_per_process or 1, database, url)
+    per_process = args.shards_per_process or (2 if args.processes > 1 else 1)
+    layout = Layout(args.processes, per_process, database, url)
     result = asyncio.run(run(args.tables, args.seconds, preset=args.preset,
                              humans=args.humans, seed=args.seed,
                              workdir=args.workdir, think=args.think, ramp=args.ramp,

@@ -28,17 +28,18 @@ def test_bench_tables_cli() -> None:
 
 
 def test_bench_tables_two_processes() -> None:
-    """Two bot processes, one shard each: both serve tables, each reported on its own."""
+    """Two bot processes, two shards each (the default): both serve tables, each reported on
+    its own."""
     out = subprocess.run(
         [sys.executable, "-m", "bot", "bench", "tables", "--tables", "4", "--seconds", "3",
          "--ramp", "1", "--processes", "2"],
         cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
     assert out.returncode == 0, out.stdout + out.stderr
     last = json.loads(out.stdout.strip().splitlines()[-1])
-    assert (last["processes"], last["shard_count"], last["database"]) == (2, 2, "sqlite")
+    assert (last["processes"], last["shard_count"], last["database"]) == (2, 4, "sqlite")
     assert last["errors"] == 0 and last["tables"] == 4
     shares = [json.loads(line.removeprefix("# ")) for line in out.stdout.splitlines()
               if line.startswith('# {"process"')]
-    assert [s["shards"] for s in shares] == [[0], [1]]
+    assert [s["shards"] for s in shares] == [[0, 1], [2, 3]]
     assert all(s["interactions"] > 0 for s in shares)  # tables on both shards were played
     assert last["per_process_interactions_per_s"] == [s["interactions_per_s"] for s in shares]
