@@ -74,14 +74,15 @@ def _cmd_render(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from bot.game.presets import PRESETS
-    from bot.i18n import CATALOGS, DEFAULT, t
+    from bot.i18n import CATALOGS, DEFAULT
+    from bot.i18n.values import PresetTitle
     from render.labels import Labels
     from render.samples import write_samples
 
     lang = args.lang
     labels = Labels.from_catalog(lang, lambda key: CATALOGS[lang].get(key) or
                                  CATALOGS[DEFAULT][key])
-    titles = {name: t(f"choice.preset.{name}", lang) for name in PRESETS}
+    titles = {name: PresetTitle(name, p.title).localize(lang) for name, p in PRESETS.items()}
     paths = write_samples(Path(args.outdir), labels, titles)
     for path in paths:
         print(path)

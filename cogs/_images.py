@@ -43,7 +43,7 @@ import discord
 from bot.game.events import Event, HandScored
 from bot.game.rules import Rules
 from bot.game.state import HandResult
-from bot.i18n import CATALOGS, DEFAULT, has, language, t
+from bot.i18n import CATALOGS, DEFAULT, language
 from bot.tables import Table
 from render.adapter import hand_view, sheet_view, summary_view, table_view
 from render.hand import render_hand
@@ -76,8 +76,7 @@ def labels_for(locale: str | None) -> Labels:
 
 def preset_title(table: Table) -> str:
     """The table's rule set as its players call it, in the table's language."""
-    key = f"choice.preset.{table.preset}"
-    return t(key, table.locale) if has(key) else table.title
+    return table.title_word().localize(language(table.locale))
 
 
 def public_table_view(table: Table) -> TableView | None:

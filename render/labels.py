@@ -108,9 +108,7 @@ class Labels:
     @classmethod
     def from_catalog(cls, lang: str, text: Callable[[str], str]) -> Labels:
         """Labels in ``lang`` from ``text(key)``, the catalog's raw template of ``key``."""
-        return cls(lang, *(text(f"img.{f.name.replace('_', '.', 1)}")
-                           if f.name.split("_")[0] in _GROUPS else text(f"img.{f.name}")
-                           for f in fields(cls)[1:]))
+        return cls(lang, *(text(_key(f.name)) for f in fields(cls)[1:]))
 
     def say(self, template: str, **params: Any) -> str:
         """``template`` (one of the fields) filled in, its plural fields chosen for
@@ -138,8 +136,17 @@ class Labels:
         return str(getattr(self, f"talon_{name}", name))
 
 
-# fields named "<group>_<key>" come from "img.<group>.<key>" (img.phase.play, img.rank.A)
-_GROUPS = frozenset({"phase", "end", "talon", "rank", "note", "follow"})
+# fields named "<group>_<key>" come from "img.<group>.<key>" (img.phase.play, img.rank.A);
+# the talon's words are the messages' own (word.talon.prikup), written once
+_GROUPS = frozenset({"phase", "end", "rank", "note", "follow"})
+
+
+def _key(field: str) -> str:
+    """The catalog key of a label field."""
+    group = field.split("_", maxsplit=1)[0]
+    if group == "talon":
+        return f"word.{field.replace('_', '.', 1)}"
+    return f"img.{field.replace('_', '.', 1)}" if group in _GROUPS else f"img.{field}"
 
 ENGLISH = Labels()
 

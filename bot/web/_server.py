@@ -28,7 +28,8 @@ from aiohttp import web
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
-from bot.i18n import has, language, t
+from bot.i18n import language, t
+from bot.i18n.values import PresetTitle
 from bot.tables import (
     LeaderRow,
     MatchInfo,
@@ -414,7 +415,6 @@ def _preset_titles(loc: str) -> Callable[[str, str], str]:
     english = dict(presets())
 
     def title(name: str, default: str) -> str:
-        key = f"choice.preset.{name}"
-        return t(key, loc) if has(key) else english.get(name, default)
+        return PresetTitle(name, english.get(name, default)).localize(language(loc))
 
     return title
