@@ -32,6 +32,7 @@ import importlib
 import logging
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Protocol, runtime_checkable
 
@@ -180,26 +181,46 @@ def _closing(text: str, start: int) -> int:
     raise ValueError("unbalanced braces in a plural")
 
 
-def _plurals(text: str, lang: str, values: Mapping[str, Any]) -> str:
-    out: list[str] = []
+@dataclass(frozen=True, slots=True)
+class PluralField:
+    """One ``{n, plural, one{…} other{…}}`` of a message: where it stands and its forms."""
+
+    start: int
+    end: int  # just past its closing brace
+    name: str
+    forms: dict[str, str]  # "one", "few", "=0"... -> the form's text
+
+
+def plural_fields(text: str) -> list[PluralField]:
+    """The full plural fields of ``text``, in order; ValueError if one is malformed."""
+    out: list[PluralField] = []
     pos = 0
     while (m := _PLURAL.search(text, pos)) is not None:
-        out.append(text[pos:m.start()])
-        n = int(values[m.group(1)])
         forms: dict[str, str] = {}
         i = m.end()
         while (f := _FORM.match(text, i)) is not None:
             end = _closing(text, f.end())
             forms[f.group(1)] = text[f.end():end]
             i = end + 1
-        close = text.index("}", i)
-        if text[i:close].strip() or "other" not in forms:
+        close = text.find("}", i)
+        if close < 0 or text[i:close].strip() or "other" not in forms:
             raise ValueError("a plural needs forms and an other form")
-        form = forms.get(f"={n}")
-        if form is None:
-            form = forms.get(plural_category(lang, n), forms["other"])
-        out.append(form.replace("#", str(n)))
+        out.append(PluralField(m.start(), close + 1, m.group(1), forms))
         pos = close + 1
+    return out
+
+
+def _plurals(text: str, lang: str, values: Mapping[str, Any]) -> str:
+    out: list[str] = []
+    pos = 0
+    for field in plural_fields(text):
+        out.append(text[pos:field.start])
+        n = int(values[field.name])
+        form = field.forms.get(f"={n}")
+        if form is None:
+            form = field.forms.get(plural_category(lang, n), field.forms["other"])
+        out.append(form.replace("#", str(n)))
+        pos = field.end
     out.append(text[pos:])
     return "".join(out)
 
@@ -209,18 +230,15 @@ def placeholders(text: str) -> set[str]:
     names: set[str] = set()
     pos = 0
     plain: list[str] = []
-    while (m := _PLURAL.search(text, pos)) is not None:
-        plain.append(text[pos:m.start()])
-        names.add(m.group(1))
-        i = m.end()
-        while (f := _FORM.match(text, i)) is not None:
-            end = _closing(text, f.end())
-            names |= placeholders(text[f.end():end])
-            i = end + 1
-        pos = text.index("}", i) + 1
+    for field in plural_fields(text):
+        plain.append(text[pos:field.start])
+        names.add(field.name)
+        for form in field.forms.values():
+            names |= placeholders(form)
+        pos = field.end
     plain.append(text[pos:])
-    for field in re.findall(r"\{([^{}]*)\}", "".join(plain)):
-        name = re.split(r"[:!.\[]", field, maxsplit=1)[0].strip()
+    for found in re.findall(r"\{([^{}]*)\}", "".join(plain)):
+        name = re.split(r"[:!.\[]", found, maxsplit=1)[0].strip()
         if name:
             names.add(name)
     return names
@@ -235,6 +253,20 @@ def translation(key: str, locale: str | None) -> str | None:
     return CATALOGS[lang].get(key)
 
 
-__all__ = ["CATALOGS", "DEFAULT", "LANGUAGES", "Localizable", "has", "language",
-           "placeholders", "plural", "plural_category", "render", "t", "text_of",
-           "translation"]
+__all__ = [
+    "CATALOGS",
+    "DEFAULT",
+    "LANGUAGES",
+    "Localizable",
+    "PluralField",
+    "has",
+    "language",
+    "placeholders",
+    "plural",
+    "plural_category",
+    "plural_fields",
+    "render",
+    "t",
+    "text_of",
+    "translation",
+]

@@ -4,12 +4,11 @@ and ``tests/i18n`` print the same report)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
 from babel.core import UnknownLocaleError
 
-from bot.i18n import CATALOGS, DEFAULT, fill
+from bot.i18n import CATALOGS, DEFAULT, fill, plural_fields
 from bot.i18n import placeholders as message_placeholders
 from bot.i18n.plurals import PLURAL_FIELD, categories, forms
 
@@ -49,11 +48,6 @@ def limit_of(key: str) -> tuple[int, str]:
     return best[1], best[2]
 
 
-# the full plural syntax: {n, plural, one{...} other{...}} (its forms: one, =3, ...)
-_ICU = re.compile(r"\{\s*(\w+)\s*,\s*plural\s*,")
-_ICU_FORM = re.compile(r"(=\d+|zero|one|two|few|many|other)\s*\{")
-
-
 def placeholders(text: str) -> set[str]:
     """The parameter names ``text`` uses (a plural field counts as its parameter);
     ValueError if ``text`` is not a valid message."""
@@ -64,24 +58,6 @@ def placeholders(text: str) -> set[str]:
     except (KeyError, IndexError, TypeError) as e:
         raise ValueError(str(e)) from e
     return names
-
-
-def _icu_forms(text: str) -> list[tuple[str, set[str]]]:
-    """(parameter, categories) of each full plural field of ``text`` (exact ``=n`` aside)."""
-    out = []
-    for m in _ICU.finditer(text):
-        depth, i, cats = 1, m.end(), set()
-        while depth and i < len(text):
-            if depth == 1 and (f := _ICU_FORM.match(text, i)) is not None:
-                if not f.group(1).startswith("="):
-                    cats.add(f.group(1))
-                i = f.end()
-                depth += 1
-                continue
-            depth += {"{": 1, "}": -1}.get(text[i], 0)
-            i += 1
-        out.append((m.group(1), cats))
-    return out
 
 
 def longest(text: str) -> str:
@@ -117,7 +93,9 @@ def problems(catalogs: Mapping[str, Mapping[str, str]] | None = None) -> list[st
                                f"{DEFAULT} has {sorted(theirs)}")
             plurals = [(m.group(1), set(forms(m.group(2))))
                        for m in PLURAL_FIELD.finditer(text)]
-            for name, got in plurals + _icu_forms(text):
+            full = [(f.name, {c for c in f.forms if not c.startswith("=")})
+                    for f in plural_fields(text)]
+            for name, got in plurals + full:
                 if got != wanted:
                     out.append(f"{lang}: {key} plural of {name} has forms "
                                f"{sorted(got)}; CLDR wants {sorted(wanted)}")
