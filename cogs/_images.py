@@ -159,6 +159,8 @@ class Images:
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.workers)
         async with self._slots:
+            if self._closed:  # closed while this job waited: start no new renderer
+                return None
             pool = self._pool
             try:
                 if pool is None:

@@ -262,6 +262,30 @@ def _cpu_seconds(pid: int) -> float | None:
         return None
 
 
+def log_problems(log: str) -> list[str]:
+    """Each ERROR line of a bot log, and each traceback whole (its last line names the error)."""
+    problems: list[str] = []
+    lines = log.splitlines()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("Traceback"):
+            block = [line]
+            i += 1
+            while i < len(lines) and (lines[i].startswith((" ", "\t")) or not lines[i].strip()):
+                block.append(lines[i])
+                i += 1
+            if i < len(lines):
+                block.append(lines[i])  # "SomeError: what happened"
+                i += 1
+            problems.append("\n".join(block))
+            continue
+        if " ERROR " in line:
+            problems.append(line)
+        i += 1
+    return problems
+
+
 def loop_stalls(log: str) -> tuple[int | None, str]:
     """The bot's longest event-loop stall in ms (None: not in its log) and a note on it."""
     if closing := LOOP_SUMMARY.findall(log):
@@ -427,10 +451,8 @@ async def run(tables: int, seconds: float, *, preset: str = "russian", humans: i
         for i, log in enumerate(logs):
             bot_log = log.read_text(errors="replace")
             stalls.append(loop_stalls(bot_log))
-            bot_errors = [line for line in bot_log.splitlines()
-                          if " ERROR " in line or line.startswith("Traceback")]
-            for line in bot_errors:
-                stats.error(f"bot log{f' {i}' if procs_n > 1 else ''}: {line}"[:300])
+            for problem in log_problems(bot_log):
+                stats.error(f"bot log{f' {i}' if procs_n > 1 else ''}: {problem}"[:2000])
     known = [st for st in stalls if st[0] is not None]
     longest_stall, stall_note = max(known) if known else stalls[0]
     cpu = sum(c for c in cpus if c is not None) if all(c is not None for c in cpus) else None
