@@ -30,7 +30,13 @@ from bot.store._ratings import (
     conservative,
     new_ratings,
 )
-from bot.store._recording import SETTINGS_FIELDS, _check, guild_key, seat_aggregates
+from bot.store._recording import (
+    AI_SEEN_EVERY,
+    SETTINGS_FIELDS,
+    _check,
+    guild_key,
+    seat_aggregates,
+)
 from bot.store._sql import to_pg
 from bot.store._summaries import (
     ALL_GUILDS,
@@ -92,6 +98,13 @@ class PgRecordWrites:
         ids: dict[tuple[str, int, str], int] = {}
         c = await self.begun()
         for key, p in keys:
+            if p.kind is PlayerKind.AI:  # fresh enough: read it without locking the row
+                found = await c.fetchval(
+                    "SELECT id FROM players WHERE kind = 'ai' AND level = $1 AND name = $2"
+                    " AND last_seen >= $3", p.level, p.name, now - AI_SEEN_EVERY)
+                if found is not None:
+                    ids[key] = int(found)
+                    continue
             first = p.user_id if p.kind is PlayerKind.HUMAN else p.level
             ids[key] = int(await c.fetchval(_TOUCH[p.kind], first, p.name, now))
         return [ids[(p.kind.value, p.user_id or 0, p.level)] for p in players]

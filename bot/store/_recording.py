@@ -17,6 +17,9 @@ from bot.store._ratings import rate_match, recompute_family
 from bot.store._summaries import add_match, clear_guild, rebuild_day
 
 DAY = 86400
+# An AI level's one row is shared by every table: refreshing it at most this often keeps
+# each match's first transaction from waiting on the others for its row lock (PostgreSQL).
+AI_SEEN_EVERY = 3600.0
 SETTINGS_FIELDS = frozenset(f.name for f in dataclasses.fields(GuildSettings)) - {"guild_id"}
 
 
@@ -67,8 +70,12 @@ class RecordWrites:
                 "SELECT id FROM players WHERE kind = 'human' AND user_id = ?",
                 (p.user_id,)).fetchone()
         else:
-            found = self.db.execute("SELECT id FROM players WHERE kind = 'ai' AND level = ?",
-                                    (p.level,)).fetchone()
+            found = self.db.execute(
+                "SELECT id, name = ? AND last_seen >= ? FROM players"
+                " WHERE kind = 'ai' AND level = ?",
+                (p.name, now - AI_SEEN_EVERY, p.level)).fetchone()
+            if found is not None and found[1]:
+                return int(found[0])
         if found is not None:
             self.db.execute(
                 "UPDATE players SET name = ?, last_seen = MAX(last_seen, ?) WHERE id = ?",

@@ -89,3 +89,44 @@ async def test_settings_one_process_writes_the_other_reads_at_once(pg_server):
     finally:
         await one.close()
         await two.close()
+
+
+async def test_tables_seating_the_same_ai_level_do_not_wait_for_each_other(pg_server):
+    """Every table seats the same AI rows: a match's first transaction must not hold them
+    locked against the others (it did, and 400 tables opening queued up behind one row)."""
+    url = await pg_server.new_database()
+    one, two = await PgStore.open(url), await PgStore.open(url)
+    ai = [PlayerRef(PlayerKind.AI, None, "normal", "Bot"),
+          PlayerRef(PlayerKind.AI, None, "easy", "Bot")]
+    try:
+        async with one.transaction() as tx:  # the first table ever: creates the rows
+            first = await tx.touch_players(ai, NOW)
+        holding = asyncio.Event()
+        release = asyncio.Event()
+
+        async def slow_table() -> list[int]:
+            async with one.transaction() as tx:
+                ids = await tx.touch_players([human(1), *ai], NOW + 5)
+                holding.set()
+                await release.wait()  # still in its transaction
+                return ids
+
+        slow = asyncio.create_task(slow_table())
+        await holding.wait()
+        async with two.transaction() as tx:  # another table, another process, meanwhile
+            other = await asyncio.wait_for(tx.touch_players([human(2), *ai], NOW + 6), 5)
+        release.set()
+        assert (await slow)[1:] == first == other[1:]
+        # a renamed AI, or one not seen for an hour, is still written down
+        async with two.transaction() as tx:
+            await tx.touch_players([PlayerRef(PlayerKind.AI, None, "normal", "Robot")],
+                                   NOW + 7200)
+        assert await rows(one, "SELECT name, last_seen FROM players WHERE level = 'normal'") \
+            == [("Robot", NOW + 7200)]
+    finally:
+        await one.close()
+        await two.close()
+
+
+def human(uid: int) -> PlayerRef:
+    return PlayerRef(PlayerKind.HUMAN, uid, "", f"P{uid}")
