@@ -63,6 +63,7 @@ SHEET_FILE = "1000-sheet.png"
 SUMMARY_FILE = "1000-summary.png"
 TABLE_URL = f"attachment://{TABLE_FILE}"
 MAX_RENDERER_STARTS = 3  # render processes that may die before drawing moves to a thread
+RENDER_NICENESS = 10  # the render processes yield the CPU to the bot and its database
 HAND_COLOURS = 128  # the hand image is quantized: no gradient to band, 2.5x smaller
 
 
@@ -343,6 +344,10 @@ def _warm_up() -> None:
     # pool while the bot is still closing (nor Ctrl+C in a terminal).
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Images are background work: on a busy machine the answers to clicks (the bot, the
+    # database) get the CPU first; a picture arriving a little later is not an error.
+    with contextlib.suppress(OSError):
+        os.nice(RENDER_NICENESS)
     with contextlib.suppress(Exception):
         from render import samples
 
