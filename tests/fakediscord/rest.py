@@ -12,6 +12,7 @@ import json
 import time
 from typing import TYPE_CHECKING, Any
 
+import orjson
 from aiohttp import web
 
 from . import rules
@@ -60,7 +61,7 @@ def build_revision(emu: Emulator, channel_id: int, body: dict[str, Any], files: 
 def json_response(data: Any, headers: dict[str, str] | None = None,
                   status: int = 200) -> web.Response:
     """A JSON answer with exactly ``Content-Type: application/json`` (discord.py checks)."""
-    return web.Response(body=json.dumps(data).encode(), status=status,
+    return web.Response(body=orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS), status=status,
                         headers={"Content-Type": "application/json", **(headers or {})})
 
 
