@@ -262,15 +262,25 @@ def _cpu_seconds(pid: int) -> float | None:
         return None
 
 
+CHAINED = ("During handling of the above exception", "The above exception was")
+STOP_WAIT = 20.0  # seconds a bot may take to close after SIGTERM
+
+
 def log_problems(log: str) -> list[str]:
-    """Each ERROR line of a bot log, and each traceback whole (its last line names the error)."""
+    """Each ERROR line of a bot log, and each traceback whole (a chained one as one problem;
+    its last line names the error)."""
     problems: list[str] = []
     lines = log.splitlines()
     i = 0
     while i < len(lines):
-        line = lines[i]
-        if line.startswith("Traceback"):
-            block = [line]
+        if not lines[i].startswith("Traceback"):
+            if " ERROR " in lines[i]:
+                problems.append(lines[i])
+            i += 1
+            continue
+        block: list[str] = []
+        while i < len(lines) and lines[i].startswith("Traceback"):
+            block.append(lines[i])
             i += 1
             while i < len(lines) and (lines[i].startswith((" ", "\t")) or not lines[i].strip()):
                 block.append(lines[i])
@@ -278,11 +288,15 @@ def log_problems(log: str) -> list[str]:
             if i < len(lines):
                 block.append(lines[i])  # "SomeError: what happened"
                 i += 1
-            problems.append("\n".join(block))
-            continue
-        if " ERROR " in line:
-            problems.append(line)
-        i += 1
+            j = i
+            while j < len(lines) and not lines[j].strip():
+                j += 1
+            if j < len(lines) and lines[j].startswith(CHAINED):
+                block += lines[i:j + 1]
+                i = j + 1
+                while i < len(lines) and not lines[i].strip():
+                    i += 1
+        problems.append("\n".join(line for line in block if line.strip()))
     return problems
 
 
@@ -424,7 +438,11 @@ async def run(tables: int, seconds: float, *, preset: str = "russian", humans: i
                     await fd.settle(timeout=10)
             finally:
                 cpus = [_cpu_seconds(proc.pid) for proc in procs]
-                await asyncio.gather(*[_stop(proc) for proc in procs])
+                # what the logs hold until now was written while serving; the rest, stopping
+                served = [log.stat().st_size if log.exists() else 0 for log in logs]
+                for problem in await asyncio.gather(*[_stop(proc) for proc in procs]):
+                    if problem is not None:
+                        stats.error(problem)
             for ch in channels:
                 for m in fd.store.channel_messages(ch):
                     if m.ephemeral:
@@ -448,11 +466,17 @@ async def run(tables: int, seconds: float, *, preset: str = "russian", humans: i
             finally:
                 await conn.close()
         stalls = []
+        stopping: list[str] = []
         for i, log in enumerate(logs):
-            bot_log = log.read_text(errors="replace")
+            raw = log.read_bytes()
+            bot_log = raw.decode(errors="replace")
             stalls.append(loop_stalls(bot_log))
-            for problem in log_problems(bot_log):
-                stats.error(f"bot log{f' {i}' if procs_n > 1 else ''}: {problem}"[:2000])
+            which = f"bot log{f' {i}' if procs_n > 1 else ''}"
+            for problem in log_problems(raw[:served[i]].decode(errors="replace")):
+                stats.error(f"{which}: {problem}"[:2000])
+            # No player waits on a process that is closing: reported, not counted as errors.
+            stopping.extend(f"{which}, after SIGTERM: {problem}"[:2000]
+                            for problem in log_problems(raw[served[i]:].decode(errors="replace")))
     known = [st for st in stalls if st[0] is not None]
     longest_stall, stall_note = max(known) if known else stalls[0]
     cpu = sum(c for c in cpus if c is not None) if all(c is not None for c in cpus) else None
@@ -484,6 +508,7 @@ async def run(tables: int, seconds: float, *, preset: str = "russian", humans: i
         "turn_p50_ms": round(percentile([x * 1000 for x in stats.turns], 50), 1),
         "turn_p99_ms": round(percentile([x * 1000 for x in stats.turns], 99), 1),
         "errors": len(stats.errors),
+        "stopping_problems": len(stopping),
         "longest_stall_ms": longest_stall,
         "longest_stall_note": stall_note,
         "processes": procs_n,
@@ -494,6 +519,8 @@ async def run(tables: int, seconds: float, *, preset: str = "russian", humans: i
     if verbose:
         for e in stats.errors[:20]:
             print("error:", e, file=sys.stderr)
+        for w in stopping[:20]:
+            print("warning:", w, file=sys.stderr)
     return result
 
 
@@ -509,14 +536,17 @@ async def _own_postgresql(stack: contextlib.ExitStack) -> str:
     return await server.new_database()
 
 
-async def _stop(proc: asyncio.subprocess.Process) -> None:
+async def _stop(proc: asyncio.subprocess.Process) -> str | None:
+    """Stop a bot as its operator would (SIGTERM); a sentence if it had to be killed."""
     if proc.returncode is None:
         proc.terminate()
         try:
-            await asyncio.wait_for(proc.wait(), 10)
+            await asyncio.wait_for(proc.wait(), STOP_WAIT)
         except TimeoutError:
             proc.kill()
             await proc.wait()
+            return f"the bot did not stop within {STOP_WAIT:g} s of SIGTERM: killed"
+    return None
 
 
 def _process_summary(index: int, layout: Layout, acks: list[float], elapsed: float,
@@ -586,7 +616,7 @@ def main(argv: list[str] | None = None) -> int:
                                       "ack_mean_ms", "ack_max_ms", "setup_interactions",
                                       "setup_ack_p99_ms", "play_ack_p99_ms",
                                       "turn_p50_ms", "turn_p99_ms", "bot_cpu_s",
-                                      "bot_cpu_ms_per_interaction")}
+                                      "bot_cpu_ms_per_interaction", "stopping_problems")}
     stall = result["longest_stall_ms"]
     print(f"# longest stall: {'?' if stall is None else stall} ms "
           f"({result['longest_stall_note']})")

@@ -43,3 +43,31 @@ def test_bench_tables_two_processes() -> None:
     assert [s["shards"] for s in shares] == [[0, 1], [2, 3]]
     assert all(s["interactions"] > 0 for s in shares)  # tables on both shards were played
     assert last["per_process_interactions_per_s"] == [s["interactions_per_s"] for s in shares]
+
+
+def test_a_bot_logs_problems_are_read_whole() -> None:
+    """A chained traceback is one problem, shown with the line that names its error."""
+    from tests.bench_tables import log_problems
+
+    log = "\n".join([
+        "2026-11-24 21:00:00,000 INFO bot: restored 0 live tables",
+        "Traceback (most recent call last):",
+        '  File "x.py", line 1, in put',
+        "BrokenPipeError: [Errno 32] Broken pipe",
+        "",
+        "During handling of the above exception, another exception occurred:",
+        "",
+        "Traceback (most recent call last):",
+        '  File "x.py", line 2, in put',
+        "BrokenPipeError: [Errno 32] Broken pipe",
+        "2026-11-24 21:00:01,000 ERROR cogs._images: rendering render_hand failed",
+        "Traceback (most recent call last):",
+        '  File "y.py", line 3, in draw',
+        "ValueError: no cards",
+        "2026-11-24 21:00:02,000 INFO bot: event loop: longest stall 12 ms, 0 stalls over 250 ms",
+    ])
+    problems = log_problems(log)
+    assert len(problems) == 3
+    assert problems[0].count("Traceback") == 2 and problems[0].endswith("Broken pipe")
+    assert problems[1].endswith("rendering render_hand failed")
+    assert problems[2].endswith("ValueError: no cards")
