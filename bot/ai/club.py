@@ -47,6 +47,7 @@ class Style:
     blunder: float = 0.0  # chance to play a card without thinking
     match_aware: bool = True
     rospisat_gap: int = 40  # give up when the hand counts this much below the bid
+    own_points: bool = True  # a defender plays for his own points, not the other's
 
 
 NORMAL = Style()
@@ -245,7 +246,11 @@ class Table:
         self.out = r.deck_mask & ~self.hand & ~gone  # cards someone else may still hold
         d = o.declarer
         self.friends = {me}
-        if d >= 0 and me != d:
+        # Partners share one score; defenders of a contract share only its defeat.
+        self.one_score = r.partnerships
+        if r.partnerships:
+            self.friends = {p for p in o.active if p % 2 == me % 2}
+        elif d >= 0 and me != d:
             self.friends = {p for p in o.active if p != d}
         self.trump = o.trump
 
@@ -295,6 +300,9 @@ class Table:
         for suit in marriages_in(self.hand):
             keep |= {suit * 8 + RK, suit * 8 + RQ}
         opponents = [p for p in o.active if p not in self.friends]
+        # who may take a lead from me: the opponents, and a defender playing for his points
+        rivals = opponents if self.one_score or not self.style.own_points else [
+            p for p in o.active if p != self.me]
         t = self.trump
         # Pull trumps with the top trump while an opponent may still have one.
         if t >= 0:
@@ -308,7 +316,7 @@ class Table:
             c = a.card
             if c in keep or not self.holds_top(c):
                 continue
-            if any(self.can_beat(p, c, SUIT_OF[c]) for p in opponents):
+            if any(self.can_beat(p, c, SUIT_OF[c]) for p in rivals):
                 continue
             winners.append(a)
         if winners:
@@ -350,6 +358,15 @@ class Table:
             return (RANK_POINTS[RANK_OF[c]] + (40 if c in keep else 0)
                     + (15 if RANK_OF[c] == RA else 0), SUIT_OF[c] == t, rng.random())
 
+        if best_seat in self.friends and not self.one_score and self.style.own_points:
+            # Defenders score each for himself: a trick the other defender wins for sure
+            # is better taken over (its points then count for me), or left cheaply.
+            mine = [a for a in plays if beats(a.card, best, t) and not any(
+                self.can_beat(p, a.card, led) for p in later_foes)]
+            if mine:
+                return min(mine, key=lambda a: (a.card in keep, SUIT_OF[a.card] == t,
+                                                RANK_POINTS[RANK_OF[a.card]]))
+            return min(plays, key=cheap)
         if best_seat in self.friends:
             safe = not any(self.can_beat(p, best, led) for p in later_foes)
             if safe:  # a friend takes it: add points that are not needed later
