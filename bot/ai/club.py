@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from bot.ai.memory import Memory, recall
 from bot.game.actions import Action, Flag, Verb
 from bot.game.cards import (
+    R10,
     RA,
     RANK_OF,
     RANK_POINTS,
@@ -30,10 +31,13 @@ from bot.game.cards import (
     to_mask,
 )
 from bot.game.observation import Observation
-from bot.game.rules import DiscardsCountFor
+from bot.game.rules import Deck, DiscardsCountFor
 from bot.game.state import Phase
 
 _ORDER = (40, 60, 80, 100)
+# The fitted estimate is unbiased; counting on 15 points less (a risk margin for the raise
+# and the rospisat) played best against simple over 3,000 duplicate deals (seeds 3 and 7).
+ESTIMATE_SHIFT = -15
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +52,7 @@ class Style:
     match_aware: bool = True
     rospisat_gap: int = 40  # give up when the hand counts this much below the bid
     own_points: bool = True  # a defender plays for his own points, not the other's
+    estimate: bool = True  # the fitted declarer estimate rather than the count of sure tricks
 
 
 NORMAL = Style()
@@ -102,6 +107,30 @@ def hand_value(o: Observation, hand: int, *, with_talon: bool) -> int:
     if with_talon and r.talons:
         pts += 5 * max(r.talons) + (10 if not suits else 0)
     return pts
+
+
+def declarer_estimate(o: Observation, hand: int) -> int:
+    """The points a declarer takes with ``hand`` once the talon is his (three players, a
+    24-card deck): a linear fit of what club players took in self-play, 8,565 russian hands
+    (R² 0.63 against 0.52 for :func:`hand_value`, residual sd 32 points, on a third held
+    out). Features: card points, the marriages, aces, tens (bare ones count against), ace
+    and ten together, the longest suit, voids and the length of the best marriage's suit."""
+    suits = marriages_in(hand)
+    vals = sorted((marriage_worth(o, s) for s in suits), reverse=True)
+    lens = [(hand & SUIT_MASK[s]).bit_count() for s in range(4)]
+    trump = max(suits, key=lambda s: marriage_worth(o, s)) if suits else -1
+    aces = tens = tenaces = bare_tens = 0
+    for s in range(4):
+        ace, ten = hand >> card(RA, s) & 1, hand >> card(R10, s) & 1
+        aces += ace
+        tens += ten
+        tenaces += ace & ten
+        bare_tens += int(bool(ten and not ace and lens[s] <= 2))
+    est = (-71.3 + 1.71 * mask_points(hand) + 0.98 * (vals[0] if vals else 0)
+           + 0.53 * sum(vals[1:]) + 15.3 * aces - 3.8 * tens + 2.3 * tenaces
+           + 3.3 * max(lens) + 15.7 * lens.count(0) + 3.5 * (lens[trump] if trump >= 0 else 0)
+           - 6.0 * bare_tens)
+    return int(est)
 
 
 class ClubPlayer:
@@ -173,8 +202,14 @@ class ClubPlayer:
 
     def _weak(self, o: Observation) -> bool:
         hand = to_mask(o.hand)
-        value = hand_value(o, hand, with_talon=False)
+        value = self._declarer_value(o, hand)
         return value < o.contract - 10
+
+    def _declarer_value(self, o: Observation, hand: int) -> int:
+        """What the declarer counts on with the talon in hand."""
+        if self.style.estimate and len(o.active) == 3 and o.rules.deck is Deck.NINE_ACE:
+            return declarer_estimate(o, hand) + ESTIMATE_SHIFT
+        return hand_value(o, hand, with_talon=False)
 
     # ---- exchange and contract ----------------------------------------------------------
     def _exchange(self, o: Observation, legal: list[Action], rng: random.Random) -> Action:
@@ -207,7 +242,7 @@ class ClubPlayer:
     def _contract(self, o: Observation, legal: list[Action]) -> Action | None:
         contracts = [a for a in legal if a.verb is Verb.CONTRACT]
         hand = to_mask(o.hand)
-        value = hand_value(o, hand, with_talon=False) - self.style.margin
+        value = self._declarer_value(o, hand) - self.style.margin
         ros = [a for a in legal if a.verb in (Verb.ROSPISAT, Verb.SPISAT)]
         if ros and value + self.style.rospisat_gap < o.winning_bid:
             me = o.seat

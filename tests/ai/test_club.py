@@ -4,8 +4,21 @@ from __future__ import annotations
 
 import random
 
-from bot.ai.club import ClubPlayer
-from bot.game.cards import R10, RJ, RK, RQ, beats, card, points_of, rank_of, suit_of
+from bot.ai.club import ClubPlayer, declarer_estimate
+from bot.game.cards import (
+    R9,
+    R10,
+    RA,
+    RJ,
+    RK,
+    RQ,
+    beats,
+    card,
+    points_of,
+    rank_of,
+    suit_of,
+    to_mask,
+)
 from bot.game.dealing import new_match, random_deal
 from bot.game.engine import apply_into
 from bot.game.observation import Observation, observe
@@ -69,3 +82,19 @@ def test_a_partners_trick_gets_points() -> None:
 def _in_marriage(o: Observation, c: int) -> bool:
     other = card(RQ if rank_of(c) == RK else RK, suit_of(c))
     return rank_of(c) in (RK, RQ) and other in o.hand
+
+
+def test_the_declarer_estimate_values_what_takes_tricks() -> None:
+    """An ace for a nine, a marriage completed or a void made each raise the estimate."""
+    rules = rules_for("russian")
+    o = next(iter(_last_to_play("russian", None, 1)))  # any observation of these rules
+    assert o.rules == rules
+    spades = [card(r, 3) for r in (R9, RJ, RQ)]
+    base = to_mask([*spades, card(R9, 0), card(RJ, 0), card(R9, 1), card(RJ, 1), card(R9, 2)])
+    ace = base & ~(1 << card(R9, 3)) | 1 << card(RA, 3)
+    married = base & ~(1 << card(RJ, 3)) | 1 << card(RK, 3)
+    void = base & ~(1 << card(R9, 2)) | 1 << card(RK, 1)
+    est = declarer_estimate(o, base)
+    assert declarer_estimate(o, ace) > est
+    assert declarer_estimate(o, married) > est + 40  # a marriage of ♠ is worth 40
+    assert declarer_estimate(o, void) > est
