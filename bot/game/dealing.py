@@ -79,13 +79,23 @@ def new_match(
     return s
 
 
+def _seating(rules: Rules, dealer: int) -> tuple[int, int, tuple[int, ...], tuple[int, ...]]:
+    """seats_for_hand plus each seat's next active seat, worked out once per rule set."""
+    key = ("seating", dealer)
+    got = rules.memo.get(key)
+    if got is None:
+        forehand, sitter, active = seats_for_hand(rules, dealer)
+        nxt = [-1] * rules.seats
+        for i, p in enumerate(active):
+            nxt[p] = active[(i + 1) % len(active)]
+        got = rules.memo[key] = (forehand, sitter, active, tuple(nxt))
+    assert isinstance(got, tuple)
+    return got
+
+
 def _reset_hand(s: State, dealer: int) -> None:
     n = s.rules.seats
-    s.forehand, s.sitter, s.active = seats_for_hand(s.rules, dealer)
-    nxt = [-1] * n
-    for i, p in enumerate(s.active):
-        nxt[p] = s.active[(i + 1) % len(s.active)]
-    s.next_seat = tuple(nxt)
+    s.forehand, s.sitter, s.active, s.next_seat = _seating(s.rules, dealer)
     s.golden = s.match.golden_left > 0
     s.silenced = 0
     s.held = [0] * n
@@ -237,8 +247,7 @@ def canonical_deal(rules: Rules, dealer: int, deck: list[int]) -> Deal:
     n = rules.seats
     masks = [0] * (n + len(rules.talons))
     stock = []
-    for i, c in enumerate(deck):
-        d = dest[i]
+    for c, d in zip(deck, dest, strict=True):
         if d < 0:
             stock.append(c)
         else:

@@ -33,6 +33,14 @@ from bot.game.tricks import apply_play, legal_card_mask, legal_plays, plays_of, 
 
 Policy = Callable[[State, list[Action], random.Random], Action]
 
+# Enum members bound once (on Python 3.11 a member read off its class costs several times
+# a global); the loops below test them at every move.
+_BIDDING, _EXCHANGE, _CONTRACT, _PLAY = Phase.BIDDING, Phase.EXCHANGE, Phase.CONTRACT, Phase.PLAY
+_DEALING, _MATCH_OVER = Phase.DEALING, Phase.MATCH_OVER
+_BID, _PLAY_VERB = Verb.BID, Verb.PLAY
+_NO_FLAG = Flag.NONE
+_OFF = DealtNines.OFF
+
 
 def random_policy(state: State, legal: list[Action], rng: random.Random) -> Action:
     """A uniformly random legal action, except that amounts lean low.
@@ -41,20 +49,20 @@ def random_policy(state: State, legal: list[Action], rng: random.Random) -> Acti
     end; passing half the time and preferring the lowest bids keeps hands plausible.
     """
     phase = state.phase
-    if phase is Phase.PLAY:
+    if phase is _PLAY:
         return legal[int(rng.random() * len(legal))]
-    if phase is Phase.BIDDING:
+    if phase is _BIDDING:
         # legal_bidding lists the bids first, then pass / redeal claims.
         k = 0
-        while k < len(legal) and legal[-1 - k].verb is not Verb.BID:
+        while k < len(legal) and legal[-1 - k].verb is not _BID:
             k += 1
         nbids = len(legal) - k
         if k and (not nbids or rng.random() < 0.55):
             return legal[-1 - int(rng.random() * k)]
         return legal[min(int(rng.expovariate(1.0)), nbids - 1)]
-    if phase is Phase.CONTRACT:
+    if phase is _CONTRACT:
         # legal_actions lists contracts, then give-ups, then leads (and a redeal claim).
-        first_play = next((i for i, a in enumerate(legal) if a.verb is Verb.PLAY), -1)
+        first_play = next((i for i, a in enumerate(legal) if a.verb is _PLAY_VERB), -1)
         if first_play < 0:  # contra: the contract comes first, then pass / double
             if state.contract_fixed:
                 return legal[int(rng.random() * len(legal))]
@@ -79,10 +87,10 @@ def random_move(state: State, rng: random.Random) -> Action:
     seat = s.to_act
     phase = s.phase
     r = s.rules
-    if phase is Phase.BIDDING and not (s.silenced >> seat & 1 or s.blind or (
+    if phase is _BIDDING and not (s.silenced >> seat & 1 or s.blind or (
             r.predeal_low_redeal_below is not None or r.predeal_four_nines_redeal
-            or r.dealt_three_nines is not DealtNines.OFF
-            or r.dealt_four_nines is not DealtNines.OFF or r.misere)):
+            or r.dealt_three_nines is not _OFF
+            or r.dealt_four_nines is not _OFF or r.misere)):
         lo = lowest_bid(s)
         hi = highest_allowed(s, seat, s.held[seat]) if r.bid_cap_before_talon is None else (
             auction_cap(s, seat, s.held[seat]))
@@ -91,13 +99,12 @@ def random_move(state: State, rng: random.Random) -> Action:
             nbids = (hi - lo) // step + 1 if hi >= lo else 0
             if not forced_opening(s, seat) and (not nbids or rng.random() < 0.55):
                 return PASSES[seat]
-            return act(seat, Verb.BID,
-                       amount=lo + step * min(int(rng.expovariate(1.0)), nbids - 1))
-        bids = two_step_range(r, seat, lo, hi, Flag.NONE)
+            return act(seat, _BID, amount=lo + step * min(int(rng.expovariate(1.0)), nbids - 1))
+        bids = two_step_range(r, seat, lo, hi, _NO_FLAG)
         if not forced_opening(s, seat) and (not bids or rng.random() < 0.55):
             return PASSES[seat]
         return bids[min(int(rng.expovariate(1.0)), len(bids) - 1)]
-    if phase is Phase.EXCHANGE and seat == s.declarer:
+    if phase is _EXCHANGE and seat == s.declarer:
         cards = cards_of(s.held[seat])
         receivers = receivers_left(s)
         discards = 1 if discards_left(s) else 0
@@ -111,7 +118,7 @@ def random_move(state: State, rng: random.Random) -> Action:
             return DISCARDS[seat][cards[j]]
         i -= len(cards) * (len(receivers) + discards)
         return s.giveups[i] if i < len(s.giveups) else act(seat, Verb.REDEAL)
-    if phase is Phase.CONTRACT and seat == s.declarer and not r.contra:
+    if phase is _CONTRACT and seat == s.declarer and not r.contra:
         contracts = legal_contract(s, seat)
         tail = legal_plays(s, seat)
         if claim_reason(s, seat) is not None:
@@ -211,9 +218,10 @@ def play_hand(state: State, rng: random.Random, events: list[Event] | None = Non
             s = apply_into(s, move, events, inplace=True)
     n = 0
     rand = rng.random
+    randomly = policy is random_policy
     while True:
         phase = s.phase
-        if phase is Phase.PLAY and (s.trick or s.trick_no) and policy is random_policy:
+        if phase is _PLAY and randomly and (s.trick or s.trick_no):
             # Mid-play the legal actions are the legal cards (plus declarations on a lead):
             # call the trick functions directly rather than through the dispatchers.
             seat = s.to_act
@@ -222,9 +230,9 @@ def play_hand(state: State, rng: random.Random, events: list[Event] | None = Non
             else:
                 choices = legal_plays(s, seat)
             apply_play(s, choices[int(rand() * len(choices))], events, trusted=True)
-        elif phase is Phase.DEALING or phase is Phase.MATCH_OVER:
+        elif phase is _DEALING or phase is _MATCH_OVER:
             return s, n
-        elif policy is random_policy:
+        elif randomly:
             s = apply_into(s, random_move(s, rng), events, inplace=True)
         else:
             s = apply_into(s, policy(s, legal_actions(s), rng), events, inplace=True)
@@ -245,8 +253,8 @@ def simulate(rules: Rules, *, hands: int = 0, matches: int = 0, seed: int = 0,
         played += 1
         in_match += 1
         actions += n
-        if state.phase is Phase.MATCH_OVER or in_match >= max_hands_per_match:
-            if state.phase is Phase.MATCH_OVER:
+        if state.phase is _MATCH_OVER or in_match >= max_hands_per_match:
+            if state.phase is _MATCH_OVER:
                 done += 1
             else:
                 unfinished += 1

@@ -34,6 +34,12 @@ from bot.game.scoring import score_played_hand
 from bot.game.state import Phase, State
 
 _ORDER_VALUES = (40, 60, 80, 100)
+# Enum members bound once: on Python 3.11 reading a member off its class (Phase.PLAY) costs
+# several times a global (EnumType.__getattr__ defeats the attribute cache), and these are
+# read at every card.
+_CONTRACT = Phase.CONTRACT
+_NONE, _MARRIAGE, _ACES = Flag.NONE, Flag.MARRIAGE, Flag.ACES
+_ALWAYS, _FOLLOW = MustBeat.ALWAYS, MustBeat.FOLLOW
 _KINGS = RANK_MASK[RK]
 _QUEENS = RANK_MASK[RQ]
 
@@ -68,7 +74,7 @@ def playable_mask(hand: int, trick: Sequence[tuple[int, int]], trump: int, *,
         cand = hand & SUIT_MASK[trump]
     else:
         cand = hand
-    if must_beat is MustBeat.ALWAYS or (must_beat is MustBeat.FOLLOW and follow):
+    if must_beat is _ALWAYS or (must_beat is _FOLLOW and follow):
         best = winning_card(trick, trump)
         bs = suit_of(best)
         beaters = cand & SUIT_MASK[bs] & ~((2 << best) - 1)
@@ -181,26 +187,28 @@ def apply_play(
     s: State, a: Action, events: list[Event] | None, *, trusted: bool = False
 ) -> None:
     """Play a card. ``trusted``: the caller took ``a`` from the legal actions just now."""
-    seat, c = a.seat, a.card
+    seat, c, flag = a.seat, a.card, a.flag
     # Fast check for the common case (an ordinary card of the player to act); anything
     # else goes through the full check with its readable refusals.
     # legal ⊆ hand ⊆ deck, so a card that passes this test is a card of the deck.
-    if not trusted and (a.flag is not Flag.NONE or seat != s.to_act or not (
+    if not trusted and (flag is not _NONE or seat != s.to_act or not (
         (legal_card_mask(s, seat) if s.trick else s.held[seat]) >> c & 1
     )):
         _check_play(s, a)
-    if s.phase is Phase.CONTRACT:
+    if s.phase is _CONTRACT:
         s.contract_fixed = True
         s.phase = Phase.PLAY
     bit = 1 << c
     s.held[seat] ^= bit
     s.played |= bit
-    if a.flag is Flag.MARRIAGE:
-        _declare_marriage(s, seat, suit_of(c), events)
-    elif a.flag is Flag.ACES:
-        _declare_aces(s, seat, events)
-    trick = s.trick = (*s.trick, (seat, c))
-    s.history = (*s.history, (seat, c))
+    if flag is not _NONE:
+        if flag is _MARRIAGE:
+            _declare_marriage(s, seat, suit_of(c), events)
+        elif flag is _ACES:
+            _declare_aces(s, seat, events)
+    played = (seat, c)
+    trick = s.trick = (*s.trick, played)
+    s.history = (*s.history, played)
     if events is not None:
         events.append(CardPlayed(seat, c, s.trick_no))
     if len(trick) < len(s.active):
