@@ -155,9 +155,18 @@ def sorted_for_display(mask: int) -> list[int]:
     return sorted(cards_of(mask), key=card_sort_key)
 
 
+_KINGS = RANK_MASK[RK]
+_QUEENS = RANK_MASK[RQ]
+
+
+def has_marriage(mask: int) -> bool:
+    """Whether the mask holds king and queen of some suit (marriages_in without the list)."""
+    return bool(mask & _KINGS & (mask & _QUEENS) << 1)
+
+
 def marriages_in(mask: int) -> list[int]:
     """Suits in which the mask holds both king and queen."""
-    kings = mask & RANK_MASK[RK] & (mask & RANK_MASK[RQ]) << 1
+    kings = mask & _KINGS & (mask & _QUEENS) << 1
     if not kings:
         return []
     return [s for s in range(4) if kings >> (s * 8 + RK) & 1]

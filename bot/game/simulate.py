@@ -7,7 +7,17 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bot.game.actions import DISCARDS, GIVES, PASSES, Action, Deal, Flag, Verb, act
+from bot.game.actions import (
+    DISCARD_TABLE,
+    GIVE_TABLE,
+    PASSES,
+    Action,
+    Deal,
+    Flag,
+    Verb,
+    act,
+    actions_for,
+)
 from bot.game.bidding import two_step_range
 from bot.game.cards import (
     RA,
@@ -15,7 +25,6 @@ from bot.game.cards import (
     RQ,
     beats,
     card,
-    cards_of,
     marriages_in,
     mask_points,
     points_of,
@@ -105,18 +114,20 @@ def random_move(state: State, rng: random.Random) -> Action:
             return PASSES[seat]
         return bids[min(int(rng.expovariate(1.0)), len(bids) - 1)]
     if phase is _EXCHANGE and seat == s.declarer:
-        cards = cards_of(s.held[seat])
+        held = s.held[seat]
+        ncards = held.bit_count()
         receivers = receivers_left(s)
         discards = 1 if discards_left(s) else 0
         claim = claim_reason(s, seat) is not None
-        total = len(cards) * (len(receivers) + discards) + len(s.giveups) + claim
+        total = ncards * (len(receivers) + discards) + len(s.giveups) + claim
         i = int(rng.random() * total)
-        k, j = divmod(i, len(cards))
+        k, j = divmod(i, ncards)
+        # the j-th card in card order, as the tables list a hand's moves
         if k < len(receivers):
-            return GIVES[seat][receivers[k]][cards[j]]
+            return actions_for(GIVE_TABLE[seat][receivers[k]], held)[j]
         if k < len(receivers) + discards:
-            return DISCARDS[seat][cards[j]]
-        i -= len(cards) * (len(receivers) + discards)
+            return actions_for(DISCARD_TABLE[seat], held)[j]
+        i -= ncards * (len(receivers) + discards)
         return s.giveups[i] if i < len(s.giveups) else act(seat, Verb.REDEAL)
     if phase is _CONTRACT and seat == s.declarer and not r.contra:
         contracts = legal_contract(s, seat)
