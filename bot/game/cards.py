@@ -75,6 +75,14 @@ def beats(c: int, best: int, trump: int) -> bool:
     return (c >> 3 == best >> 3 and c > best) or (c >> 3 == trump and best >> 3 != trump)
 
 
+# beats() as a table for the hottest loops: BEATERS[trump][best] is the mask of the cards
+# that beat ``best``. Row 4 is no trump, so that trump -1 indexes it directly.
+BEATERS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sum(1 << c for c in range(32) if beats(c, best, trump)) for best in range(32))
+    for trump in (0, 1, 2, 3, -1)
+)
+
+
 # The one order the bot shows cards in (image, text, buttons): ♠ ♥ ♣ ♦, so that the colours
 # alternate, then from the highest rank down.
 DISPLAY_SUITS = (3, 2, 0, 1)

@@ -324,7 +324,7 @@ def _deal_by_order(rules: Rules, dealer: int, deck: list[int]) -> Deal:
 def random_deal(s: State, rng: random.Random) -> list[Move]:
     """The chance moves for the next hand from a seeded RNG (jack penalties, then the deal)."""
     rules = s.rules
-    deck = list(DECK_CARDS[rules.deck.value])
+    deck = list(DECK_CARDS[rules.deck])
     moves: list[Move] = []
     dealer = s.match.dealer
     jacks = 0

@@ -7,13 +7,14 @@ from collections.abc import Sequence
 from bot.game.actions import PLAY_TABLE, PLAYS_ACES, PLAYS_MARRIAGE, Action, Flag
 from bot.game.cards import (
     ALL_ACES,
+    BEATERS,
     CARD_POINTS,
     RA,
     RANK_MASK,
     RK,
     RQ,
     SUIT_MASK,
-    beats,
+    SUIT_OF,
     card,
     rank_of,
     suit_of,
@@ -55,19 +56,17 @@ def legal_card_mask(s: State, seat: int) -> int:
     if not s.trick or s.stock_pos < len(s.stock):
         return hand  # a lead, or free play while a stock lasts
     r = s.rules
-    return playable_mask(hand, s.trick, s.trump, must_trump=r.must_trump_when_void,
-                         must_beat=r.must_beat)
+    return playable_mask(hand, s.trick, s.trump, r.must_trump_when_void, r.must_beat)
 
 
-def playable_mask(hand: int, trick: Sequence[tuple[int, int]], trump: int, *,
+def playable_mask(hand: int, trick: Sequence[tuple[int, int]], trump: int,
                   must_trump: bool, must_beat: MustBeat) -> int:
     """The cards of ``hand`` that may follow ``trick``: its suit, else trump where one must
     trump, and of those the ones that beat the trick where one must beat (the one place of
     the following rules; an AI's solver calls it on its own deals)."""
     if not trick:
         return hand
-    led = suit_of(trick[0][1])
-    follow = hand & SUIT_MASK[led]
+    follow = hand & SUIT_MASK[SUIT_OF[trick[0][1]]]
     if follow:
         cand = follow
     elif must_trump and trump >= 0 and hand & SUIT_MASK[trump]:
@@ -75,11 +74,7 @@ def playable_mask(hand: int, trick: Sequence[tuple[int, int]], trump: int, *,
     else:
         cand = hand
     if must_beat is _ALWAYS or (must_beat is _FOLLOW and follow):
-        best = winning_card(trick, trump)
-        bs = suit_of(best)
-        beaters = cand & SUIT_MASK[bs] & ~((2 << best) - 1)
-        if trump >= 0 and bs != trump:
-            beaters |= cand & SUIT_MASK[trump]
+        beaters = cand & BEATERS[trump][winning_card(trick, trump)]
         if beaters:
             cand = beaters
     return cand
@@ -88,8 +83,9 @@ def playable_mask(hand: int, trick: Sequence[tuple[int, int]], trump: int, *,
 def winning_card(trick: Sequence[tuple[int, int]], trump: int) -> int:
     """The card heading a trick of (seat, card) pairs so far (trump -1: no trump)."""
     best = trick[0][1]
+    over = BEATERS[trump]
     for _, c in trick[1:]:
-        if beats(c, best, trump):
+        if over[best] >> c & 1:
             best = c
     return best
 
@@ -261,9 +257,10 @@ def _finish_trick(s: State, events: list[Event] | None) -> None:
     trump = s.trump
     w, best = trick[0]
     pts = CARD_POINTS[best]
+    over = BEATERS[trump]
     for p, c in trick[1:]:
         pts += CARD_POINTS[c]
-        if beats(c, best, trump):
+        if over[best] >> c & 1:
             w, best = p, c
     s.won[w] += 1
     s.points[w] += pts
