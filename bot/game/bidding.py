@@ -59,7 +59,7 @@ def legal_bidding(s: State, seat: int) -> list[Action]:
                 out.append(act(seat, Verb.BID, amount=r.misere_value, flag=Flag.MISERE))
             if not forced:
                 out.append(PASSES[seat])
-    if _predeal_claim_reason(s, seat):
+    if predeal_claim_reason(s, seat):
         out.append(act(seat, Verb.REDEAL))
     return out
 
@@ -78,10 +78,16 @@ def two_step_range(r: Rules, seat: int, lo: int, hi: int, flag: Flag) -> tuple[A
             + bid_range(seat, max(lo, at), hi, high, flag))
 
 
-def _predeal_claim_reason(s: State, seat: int) -> str | None:
+def predeal_claims(r: Rules) -> bool:
+    """Whether these rules let a seat claim a redeal before bidding (dealt nines, weak hand)."""
+    return r.predeal_low_redeal_below is not None or r.predeal_four_nines_redeal or (
+        r.dealt_four_nines is not _OFF or r.dealt_three_nines is not _OFF)
+
+
+def predeal_claim_reason(s: State, seat: int) -> str | None:
+    """Why ``seat`` may claim a redeal before bidding now, or None."""
     r = s.rules
-    if r.predeal_low_redeal_below is None and not r.predeal_four_nines_redeal and (
-            r.dealt_four_nines is _OFF and r.dealt_three_nines is _OFF):
+    if not predeal_claims(r):
         return None
     if seat not in s.active or s.acted >> seat & 1:
         return None
@@ -230,7 +236,7 @@ def _dealer_forced(s: State, events: list[Event] | None) -> None:
 
 def claim_predeal_redeal(s: State, a: Action) -> str:
     """Check a pre-bid redeal claim; return its reason."""
-    reason = _predeal_claim_reason(s, a.seat)
+    reason = predeal_claim_reason(s, a.seat)
     if reason is None:
         key, params = _predeal_refusal(s, a.seat)
         raise RuleError(key, a, **params)

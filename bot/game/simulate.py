@@ -18,7 +18,7 @@ from bot.game.actions import (
     act,
     actions_for,
 )
-from bot.game.bidding import two_step_range
+from bot.game.bidding import predeal_claim_reason, predeal_claims, two_step_range
 from bot.game.cards import (
     RA,
     RK,
@@ -36,7 +36,7 @@ from bot.game.engine import apply_into, legal_actions
 from bot.game.events import Event
 from bot.game.exchange import claim_reason, discards_left, legal_contract, receivers_left
 from bot.game.limits import auction_cap, forced_opening, highest_allowed, lowest_bid
-from bot.game.rules import DealtNines, Rules
+from bot.game.rules import Rules
 from bot.game.state import Phase, State
 from bot.game.tricks import apply_play, legal_card_mask, legal_plays, plays_of, winning_card
 
@@ -48,7 +48,6 @@ _BIDDING, _EXCHANGE, _CONTRACT, _PLAY = Phase.BIDDING, Phase.EXCHANGE, Phase.CON
 _DEALING, _MATCH_OVER = Phase.DEALING, Phase.MATCH_OVER
 _BID, _PLAY_VERB = Verb.BID, Verb.PLAY
 _NO_FLAG = Flag.NONE
-_OFF = DealtNines.OFF
 
 
 def random_policy(state: State, legal: list[Action], rng: random.Random) -> Action:
@@ -96,23 +95,32 @@ def random_move(state: State, rng: random.Random) -> Action:
     seat = s.to_act
     phase = s.phase
     r = s.rules
-    if phase is _BIDDING and not (s.silenced >> seat & 1 or s.blind or (
-            r.predeal_low_redeal_below is not None or r.predeal_four_nines_redeal
-            or r.dealt_three_nines is not _OFF
-            or r.dealt_four_nines is not _OFF or r.misere)):
+    if phase is _BIDDING and not (s.silenced >> seat & 1 or s.blind or r.misere):
+        # legal_bidding: the bids lo..hi, then a pass unless forced, then a redeal claim
         lo = lowest_bid(s)
         hi = highest_allowed(s, seat, s.held[seat]) if r.bid_cap_before_talon is None else (
             auction_cap(s, seat, s.held[seat]))
         step = r.bid_step
+        bids: tuple[Action, ...] | None = None
         if r.bid_step_high is None:
             nbids = (hi - lo) // step + 1 if hi >= lo else 0
-            if not forced_opening(s, seat) and (not nbids or rng.random() < 0.55):
+        else:
+            bids = two_step_range(r, seat, lo, hi, _NO_FLAG)
+            nbids = len(bids)
+        forced = forced_opening(s, seat)
+        if not predeal_claims(r):
+            if not forced and (not nbids or rng.random() < 0.55):
                 return PASSES[seat]
-            return act(seat, _BID, amount=lo + step * min(int(rng.expovariate(1.0)), nbids - 1))
-        bids = two_step_range(r, seat, lo, hi, _NO_FLAG)
-        if not forced_opening(s, seat) and (not bids or rng.random() < 0.55):
-            return PASSES[seat]
-        return bids[min(int(rng.expovariate(1.0)), len(bids) - 1)]
+        else:  # as random_policy draws among the pass and the claim
+            tail = [] if forced else [PASSES[seat]]
+            if predeal_claim_reason(s, seat):
+                tail.append(act(seat, Verb.REDEAL))
+            if not nbids and not tail:
+                return random_policy(s, legal_actions(s), rng)
+            if tail and (not nbids or rng.random() < 0.55):
+                return tail[-1 - int(rng.random() * len(tail))]
+        i = min(int(rng.expovariate(1.0)), nbids - 1)
+        return act(seat, _BID, amount=lo + step * i) if bids is None else bids[i]
     if phase is _EXCHANGE and seat == s.declarer:
         held = s.held[seat]
         ncards = held.bit_count()
