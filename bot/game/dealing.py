@@ -24,6 +24,11 @@ from bot.game.notes import note
 from bot.game.rules import DealtNines, Deck, Rules, Sitter
 from bot.game.state import Match, Phase, State, evolve
 
+# Enum members bound once (on Python 3.11 a member read off its class costs several times
+# a global); every deal reads them.
+_BIDDING, _PLAY = Phase.BIDDING, Phase.PLAY
+_NINES_OFF = DealtNines.OFF
+
 
 def seats_for_hand(rules: Rules, dealer: int) -> tuple[int, int, tuple[int, ...]]:
     """(forehand, sitter or -1, active seats clockwise from forehand) for this dealer."""
@@ -197,18 +202,17 @@ def apply_deal(
     if rules.blind_bidding:
         s.blind = sum(1 << p for p in s.active)
     if rules.bidding:
-        s.phase = Phase.BIDDING
+        s.phase = _BIDDING
         s.to_act = s.forehand
     else:
-        s.phase = Phase.PLAY
+        s.phase = _PLAY
         s.contract_fixed = True
         s.leader = s.to_act = s.forehand
     if events is not None:
         events.append(HandStarted(s.match.hand_no, dealer, s.forehand, s.sitter, s.golden))
         for p in s.active:
             events.append(CardsDealt(p, tuple(cards_of(s.held[p]))))
-    if rules.dealt_four_nines is not DealtNines.OFF or (
-            rules.dealt_three_nines is not DealtNines.OFF):
+    if rules.dealt_four_nines is not _NINES_OFF or rules.dealt_three_nines is not _NINES_OFF:
         for p in s.active:
             nines = s.held[p] & ALL_NINES
             if rules.dealt_nines(nines.bit_count()) is DealtNines.MANDATORY:

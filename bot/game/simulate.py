@@ -242,16 +242,20 @@ def play_hand(state: State, rng: random.Random, events: list[Event] | None = Non
         phase = s.phase
         if phase is _PLAY and randomly and (s.trick or s.trick_no):
             # Mid-play the legal actions are the legal cards (plus declarations on a lead):
-            # call the trick functions directly rather than through the dispatchers.
-            seat = s.to_act
-            if s.trick:  # following: the legal cards, no declarations possible
-                choices: Sequence[Action] = plays_of(seat, legal_card_mask(s, seat))
-            else:
-                choices = legal_plays(s, seat)
-            apply_play(s, choices[int(rand() * len(choices))], events, trusted=True)
-        elif phase is _DEALING or phase is _MATCH_OVER:
+            # call the trick functions directly rather than through the dispatchers, card
+            # after card to the end of the hand.
+            while s.phase is _PLAY:
+                seat = s.to_act
+                if s.trick:  # following: the legal cards, no declarations possible
+                    choices: Sequence[Action] = plays_of(seat, legal_card_mask(s, seat))
+                else:
+                    choices = legal_plays(s, seat)
+                apply_play(s, choices[int(rand() * len(choices))], events, trusted=True)
+                n += 1
+            continue
+        if phase is _DEALING or phase is _MATCH_OVER:
             return s, n
-        elif randomly:
+        if randomly:
             s = apply_into(s, random_move(s, rng), events, inplace=True)
         else:
             s = apply_into(s, policy(s, legal_actions(s), rng), events, inplace=True)

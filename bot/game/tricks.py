@@ -53,10 +53,11 @@ def may_declare_now(s: State) -> bool:
 def legal_card_mask(s: State, seat: int) -> int:
     """Mask of the cards ``seat`` may play now (options must_trump_when_void, must_beat)."""
     hand = s.held[seat]
-    if not s.trick or s.stock_pos < len(s.stock):
+    trick = s.trick
+    if not trick or s.stock_pos < len(s.stock):
         return hand  # a lead, or free play while a stock lasts
     r = s.rules
-    return playable_mask(hand, s.trick, s.trump, r.must_trump_when_void, r.must_beat)
+    return playable_mask(hand, trick, s.trump, r.must_trump_when_void, r.must_beat)
 
 
 def playable_mask(hand: int, trick: Sequence[tuple[int, int]], trump: int,
