@@ -95,8 +95,8 @@ def random_move(state: State, rng: random.Random) -> Action:
     seat = s.to_act
     phase = s.phase
     r = s.rules
-    if phase is _BIDDING and not (s.silenced >> seat & 1 or s.blind or r.misere):
-        # legal_bidding: the bids lo..hi, then a pass unless forced, then a redeal claim
+    if phase is _BIDDING and not (s.silenced >> seat & 1 or s.blind):
+        # legal_bidding: the bids lo..hi, a mizère, then a pass unless forced, then a claim
         lo = lowest_bid(s)
         hi = highest_allowed(s, seat, s.held[seat]) if r.bid_cap_before_talon is None else (
             auction_cap(s, seat, s.held[seat]))
@@ -108,18 +108,22 @@ def random_move(state: State, rng: random.Random) -> Action:
             bids = two_step_range(r, seat, lo, hi, _NO_FLAG)
             nbids = len(bids)
         forced = forced_opening(s, seat)
-        if not predeal_claims(r):
+        misere = 0
+        if not predeal_claims(r) and not r.misere:
             if not forced and (not nbids or rng.random() < 0.55):
                 return PASSES[seat]
         else:  # as random_policy draws among the pass and the claim
+            misere = 1 if r.misere and r.misere_value >= lo else 0
             tail = [] if forced else [PASSES[seat]]
             if predeal_claim_reason(s, seat):
                 tail.append(act(seat, Verb.REDEAL))
-            if not nbids and not tail:
+            if not nbids + misere and not tail:
                 return random_policy(s, legal_actions(s), rng)
-            if tail and (not nbids or rng.random() < 0.55):
+            if tail and (not nbids + misere or rng.random() < 0.55):
                 return tail[-1 - int(rng.random() * len(tail))]
-        i = min(int(rng.expovariate(1.0)), nbids - 1)
+        i = min(int(rng.expovariate(1.0)), nbids + misere - 1)
+        if i == nbids and misere:
+            return act(seat, _BID, amount=r.misere_value, flag=Flag.MISERE)
         return act(seat, _BID, amount=lo + step * i) if bids is None else bids[i]
     if phase is _EXCHANGE and seat == s.declarer:
         held = s.held[seat]
