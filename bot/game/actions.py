@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.game.cards import card, card_str, cards_of, mask_str
+from bot.game.frozen import fast_init
 
 
 class Verb(StrEnum):
@@ -99,6 +100,7 @@ class Action:
         return out
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Deal:
     """A chance move: the cards of one hand. Masks indexed by seat (the sitter's is 0)."""

@@ -10,19 +10,23 @@ from bot.game.notes import note
 from bot.game.rules import Barrel, BarrelConflict, Rules
 from bot.game.state import HandEnd, State
 
+# Bound once: on Python 3.11 an Enum member read off its class costs several times a global.
+_CLASSIC, _LVIV = Barrel.CLASSIC, Barrel.LVIV
+
 
 def reaches_target(rules: Rules, total: int) -> bool:
     return total > rules.target if rules.target_exceed else total >= rules.target
 
 
 def on_classic_barrel(rules: Rules, total: int) -> bool:
-    return rules.barrel is Barrel.CLASSIC and total == rules.barrel_at
+    return rules.barrel is _CLASSIC and total == rules.barrel_at
 
 
 def on_any_barrel(rules: Rules, total: int) -> bool:
-    if rules.barrel is Barrel.CLASSIC:
+    barrel = rules.barrel
+    if barrel is _CLASSIC:
         return total == rules.barrel_at
-    return rules.barrel is Barrel.LVIV and rules.barrel_at <= total < rules.target
+    return barrel is _LVIV and rules.barrel_at <= total < rules.target
 
 
 def is_locked(rules: Rules, total: int) -> bool:

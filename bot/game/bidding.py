@@ -26,6 +26,12 @@ from bot.game.notes import note
 from bot.game.rules import DealtNines, Rules
 from bot.game.state import Phase, State
 
+# Enum members bound once (on Python 3.11 a member read off its class costs several times
+# a global); the auction tests them at every bid.
+_NO_FLAG, _BLIND, _MISERE = Flag.NONE, Flag.BLIND, Flag.MISERE
+_BIDDING = Phase.BIDDING
+_OFF = DealtNines.OFF
+
 
 def legal_bidding(s: State, seat: int) -> list[Action]:
     """Bids and passes of the seat to act, plus a pre-bid redeal claim where allowed."""
@@ -53,7 +59,7 @@ def legal_bidding(s: State, seat: int) -> list[Action]:
                 out.append(act(seat, Verb.BID, amount=r.misere_value, flag=Flag.MISERE))
             if not forced:
                 out.append(PASSES[seat])
-    if _predeal_claim_reason(s, seat):
+    if predeal_claim_reason(s, seat):
         out.append(act(seat, Verb.REDEAL))
     return out
 
@@ -72,10 +78,16 @@ def two_step_range(r: Rules, seat: int, lo: int, hi: int, flag: Flag) -> tuple[A
             + bid_range(seat, max(lo, at), hi, high, flag))
 
 
-def _predeal_claim_reason(s: State, seat: int) -> str | None:
+def predeal_claims(r: Rules) -> bool:
+    """Whether these rules let a seat claim a redeal before bidding (dealt nines, weak hand)."""
+    return r.predeal_low_redeal_below is not None or r.predeal_four_nines_redeal or (
+        r.dealt_four_nines is not _OFF or r.dealt_three_nines is not _OFF)
+
+
+def predeal_claim_reason(s: State, seat: int) -> str | None:
+    """Why ``seat`` may claim a redeal before bidding now, or None."""
     r = s.rules
-    if r.predeal_low_redeal_below is None and not r.predeal_four_nines_redeal and (
-            r.dealt_four_nines is DealtNines.OFF and r.dealt_three_nines is DealtNines.OFF):
+    if not predeal_claims(r):
         return None
     if seat not in s.active or s.acted >> seat & 1:
         return None
@@ -99,9 +111,10 @@ def check_bid(s: State, a: Action) -> None:
             raise RuleError("silenced", a, limit=rules.silence_below or 0)
         if n != lo:
             raise RuleError("silenced_forced", a, lowest=lo)
-    if a.flag is Flag.BLIND and not s.blind >> seat & 1:
+    flag = a.flag
+    if flag is _BLIND and not s.blind >> seat & 1:
         raise RuleError("blind_off" if not rules.blind_bidding else "blind_looked", a)
-    if a.flag is Flag.MISERE:
+    if flag is _MISERE:
         if not rules.misere:
             raise RuleError("misere_off", a)
         if n != rules.misere_value:
@@ -109,7 +122,7 @@ def check_bid(s: State, a: Action) -> None:
         if n < lo:
             raise RuleError("misere_low", a, amount=n, lowest=lo)
         return  # a fixed contract: no marriage or cap applies
-    if a.flag not in (Flag.NONE, Flag.BLIND):
+    if flag is not _NO_FLAG and flag is not _BLIND:
         raise RuleError("bid_flag", a)
     if n < lo or (n % rules.bid_step if rules.bid_step_high is None
                   else not rules.is_bid_amount(n)):
@@ -136,18 +149,20 @@ def check_bid(s: State, a: Action) -> None:
 def apply_bid(s: State, a: Action, events: list[Event] | None) -> None:
     check_bid(s, a)
     seat, n = a.seat, a.amount
-    blind = a.flag is Flag.BLIND
+    blind = a.flag is _BLIND
     bit = 1 << seat
-    first_high = (s.rules.show_marriage_above is not None and n > s.rules.show_marriage_above
+    show_above = s.rules.show_marriage_above
+    first_high = (show_above is not None and n > show_above
                   and not any(p == seat for p, _ in s.shown_marriages))
     s.high, s.high_bidder, s.high_blind = n, seat, blind
-    s.misere = a.flag is Flag.MISERE
+    s.misere = a.flag is _MISERE
     s.acted |= bit
     if not blind:
         s.blind &= ~bit
-    mb = list(s.max_bid_by)
-    mb[seat] = max(mb[seat], n)
-    s.max_bid_by = tuple(mb)
+    if n > s.max_bid_by[seat]:
+        mb = list(s.max_bid_by)
+        mb[seat] = n
+        s.max_bid_by = tuple(mb)
     s.bids = (*s.bids, (seat, n, blind))
     if events is not None:
         events.append(BidMade(seat, n, blind, s.misere))
@@ -163,7 +178,7 @@ def apply_bid(s: State, a: Action, events: list[Event] | None) -> None:
 
 def apply_pass(s: State, a: Action, events: list[Event] | None) -> None:
     """A pass in the auction, or (option contra) a defender's or declarer's "no double"."""
-    if s.phase is not Phase.BIDDING:
+    if s.phase is not _BIDDING:
         if not doubling(s):
             raise RuleError("pass_after_auction", a)
         apply_doubling_pass(s, a, events)
@@ -221,7 +236,7 @@ def _dealer_forced(s: State, events: list[Event] | None) -> None:
 
 def claim_predeal_redeal(s: State, a: Action) -> str:
     """Check a pre-bid redeal claim; return its reason."""
-    reason = _predeal_claim_reason(s, a.seat)
+    reason = predeal_claim_reason(s, a.seat)
     if reason is None:
         key, params = _predeal_refusal(s, a.seat)
         raise RuleError(key, a, **params)

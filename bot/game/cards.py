@@ -75,6 +75,14 @@ def beats(c: int, best: int, trump: int) -> bool:
     return (c >> 3 == best >> 3 and c > best) or (c >> 3 == trump and best >> 3 != trump)
 
 
+# beats() as a table for the hottest loops: BEATERS[trump][best] is the mask of the cards
+# that beat ``best``. Row 4 is no trump, so that trump -1 indexes it directly.
+BEATERS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sum(1 << c for c in range(32) if beats(c, best, trump)) for best in range(32))
+    for trump in (0, 1, 2, 3, -1)
+)
+
+
 # The one order the bot shows cards in (image, text, buttons): ♠ ♥ ♣ ♦, so that the colours
 # alternate, then from the highest rank down.
 DISPLAY_SUITS = (3, 2, 0, 1)
@@ -155,9 +163,18 @@ def sorted_for_display(mask: int) -> list[int]:
     return sorted(cards_of(mask), key=card_sort_key)
 
 
+_KINGS = RANK_MASK[RK]
+_QUEENS = RANK_MASK[RQ]
+
+
+def has_marriage(mask: int) -> bool:
+    """Whether the mask holds king and queen of some suit (marriages_in without the list)."""
+    return bool(mask & _KINGS & (mask & _QUEENS) << 1)
+
+
 def marriages_in(mask: int) -> list[int]:
     """Suits in which the mask holds both king and queen."""
-    kings = mask & RANK_MASK[RK] & (mask & RANK_MASK[RQ]) << 1
+    kings = mask & _KINGS & (mask & _QUEENS) << 1
     if not kings:
         return []
     return [s for s in range(4) if kings >> (s * 8 + RK) & 1]

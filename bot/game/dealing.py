@@ -24,6 +24,11 @@ from bot.game.notes import note
 from bot.game.rules import DealtNines, Deck, Rules, Sitter
 from bot.game.state import Match, Phase, State, evolve
 
+# Enum members bound once (on Python 3.11 a member read off its class costs several times
+# a global); every deal reads them.
+_BIDDING, _PLAY = Phase.BIDDING, Phase.PLAY
+_NINES_OFF = DealtNines.OFF
+
 
 def seats_for_hand(rules: Rules, dealer: int) -> tuple[int, int, tuple[int, ...]]:
     """(forehand, sitter or -1, active seats clockwise from forehand) for this dealer."""
@@ -79,13 +84,23 @@ def new_match(
     return s
 
 
+def _seating(rules: Rules, dealer: int) -> tuple[int, int, tuple[int, ...], tuple[int, ...]]:
+    """seats_for_hand plus each seat's next active seat, worked out once per rule set."""
+    key = ("seating", dealer)
+    got = rules.memo.get(key)
+    if got is None:
+        forehand, sitter, active = seats_for_hand(rules, dealer)
+        nxt = [-1] * rules.seats
+        for i, p in enumerate(active):
+            nxt[p] = active[(i + 1) % len(active)]
+        got = rules.memo[key] = (forehand, sitter, active, tuple(nxt))
+    assert isinstance(got, tuple)
+    return got
+
+
 def _reset_hand(s: State, dealer: int) -> None:
     n = s.rules.seats
-    s.forehand, s.sitter, s.active = seats_for_hand(s.rules, dealer)
-    nxt = [-1] * n
-    for i, p in enumerate(s.active):
-        nxt[p] = s.active[(i + 1) % len(s.active)]
-    s.next_seat = tuple(nxt)
+    s.forehand, s.sitter, s.active, s.next_seat = _seating(s.rules, dealer)
     s.golden = s.match.golden_left > 0
     s.silenced = 0
     s.held = [0] * n
@@ -187,18 +202,17 @@ def apply_deal(
     if rules.blind_bidding:
         s.blind = sum(1 << p for p in s.active)
     if rules.bidding:
-        s.phase = Phase.BIDDING
+        s.phase = _BIDDING
         s.to_act = s.forehand
     else:
-        s.phase = Phase.PLAY
+        s.phase = _PLAY
         s.contract_fixed = True
         s.leader = s.to_act = s.forehand
     if events is not None:
         events.append(HandStarted(s.match.hand_no, dealer, s.forehand, s.sitter, s.golden))
         for p in s.active:
             events.append(CardsDealt(p, tuple(cards_of(s.held[p]))))
-    if rules.dealt_four_nines is not DealtNines.OFF or (
-            rules.dealt_three_nines is not DealtNines.OFF):
+    if rules.dealt_four_nines is not _NINES_OFF or rules.dealt_three_nines is not _NINES_OFF:
         for p in s.active:
             nines = s.held[p] & ALL_NINES
             if rules.dealt_nines(nines.bit_count()) is DealtNines.MANDATORY:
@@ -237,8 +251,7 @@ def canonical_deal(rules: Rules, dealer: int, deck: list[int]) -> Deal:
     n = rules.seats
     masks = [0] * (n + len(rules.talons))
     stock = []
-    for i, c in enumerate(deck):
-        d = dest[i]
+    for c, d in zip(deck, dest, strict=True):
         if d < 0:
             stock.append(c)
         else:
@@ -315,7 +328,7 @@ def _deal_by_order(rules: Rules, dealer: int, deck: list[int]) -> Deal:
 def random_deal(s: State, rng: random.Random) -> list[Move]:
     """The chance moves for the next hand from a seeded RNG (jack penalties, then the deal)."""
     rules = s.rules
-    deck = list(DECK_CARDS[rules.deck.value])
+    deck = list(DECK_CARDS[rules.deck])
     moves: list[Move] = []
     dealer = s.match.dealer
     jacks = 0

@@ -69,6 +69,11 @@ def legal_actions(state: State, seat: int | None = None) -> list[Action]:
     return []
 
 
+# Enum members bound once (on Python 3.11 a member read off its class costs several times
+# a global): every move passes here.
+_PLAY_VERB, _PLAY = Verb.PLAY, Phase.PLAY
+
+
 def apply(state: State, action: Move) -> tuple[State, list[Event]]:
     """A new state and the events of ``action``; RuleError (state unchanged) if illegal."""
     events: list[Event] = []
@@ -85,7 +90,7 @@ def apply_into(
     """
     s = state if inplace else state.copy()
     if type(action) is Action:
-        if (action.verb is Verb.PLAY and s.phase is Phase.PLAY and action.amount == 0
+        if (action.verb is _PLAY_VERB and s.phase is _PLAY and action.amount == 0
                 and action.target == -1 and 0 <= action.card < 32):
             apply_play(s, action, events)  # the hot path: no phase checks needed
         else:

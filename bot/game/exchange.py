@@ -14,6 +14,15 @@ from bot.game.notes import note
 from bot.game.rules import Barrel, Exchange, NinesRedeal
 from bot.game.state import HandEnd, Phase, State
 
+# Enum members bound once (on Python 3.11 a member read off its class costs several times
+# a global); the exchange tests them at every move.
+_GIVE_ONE_EACH, _DISCARD, _DISCARD_ONE_GIVE_ONE, _NO_EXCHANGE = (
+    Exchange.GIVE_ONE_EACH, Exchange.DISCARD, Exchange.DISCARD_ONE_GIVE_ONE, Exchange.NONE)
+_EXCHANGE, _CONTRACT, _PLAY = Phase.EXCHANGE, Phase.CONTRACT, Phase.PLAY
+_ROSPISAT, _SPISAT, _CONCEDE = HandEnd.ROSPISAT, HandEnd.SPISAT, HandEnd.CONCEDE
+_CLASSIC = Barrel.CLASSIC
+_NINES_OFF, _ORIGINAL_ONLY = NinesRedeal.OFF, NinesRedeal.ORIGINAL_ONLY
+
 
 def after_auction(s: State, events: list[Event] | None) -> None:
     """The declarer is known: take the talon, or choose one of two, or go straight on."""
@@ -48,7 +57,7 @@ def take_talon(s: State, index: int, events: list[Event] | None) -> None:
     )
     if events is not None:
         events.append(TalonTaken(d, index, tuple(cards_of(cards)), s.talon_shown))
-    s.phase = Phase.CONTRACT if r.exchange is Exchange.NONE else Phase.EXCHANGE
+    s.phase = _CONTRACT if r.exchange is _NO_EXCHANGE else _EXCHANGE
     s.giveups = _open_giveups(s)
 
 
@@ -61,18 +70,21 @@ def apply_talon_choice(s: State, a: Action, events: list[Event] | None) -> None:
 
 
 def receivers_left(s: State) -> list[int]:
-    r = s.rules
-    if r.exchange is Exchange.GIVE_ONE_EACH or r.exchange is Exchange.DISCARD_ONE_GIVE_ONE:
-        given = {t for _, t in s.gifts}
-        return [p for p in s.active if p != s.declarer and p not in given]
+    exchange = s.rules.exchange
+    if exchange is _GIVE_ONE_EACH or exchange is _DISCARD_ONE_GIVE_ONE:
+        d = s.declarer
+        given = 0  # a mask of seats
+        for _, t in s.gifts:
+            given |= 1 << t
+        return [p for p in s.active if p != d and not given >> p & 1]
     return []
 
 
 def discards_left(s: State) -> int:
-    r = s.rules
-    if r.exchange is Exchange.DISCARD:
+    exchange = s.rules.exchange
+    if exchange is _DISCARD:
         return s.talons[s.talon_index].bit_count() - s.discards.bit_count()
-    if r.exchange is Exchange.DISCARD_ONE_GIVE_ONE:
+    if exchange is _DISCARD_ONE_GIVE_ONE:
         return 1 - s.discards.bit_count()
     return 0
 
@@ -134,7 +146,7 @@ def apply_discard(s: State, a: Action, events: list[Event] | None) -> None:
 
 def _exchange_done_check(s: State) -> None:
     if not receivers_left(s) and not discards_left(s):
-        s.phase = Phase.CONTRACT
+        s.phase = _CONTRACT
 
 
 def legal_contract(s: State, seat: int) -> list[Action]:
@@ -209,12 +221,12 @@ def giveup_refusal(s: State, seat: int, kind: HandEnd) -> Refusal | None:
     r = s.rules
     if s.misere:
         return "giveup_misere", {}
-    if s.phase not in (Phase.EXCHANGE, Phase.CONTRACT) or seat != s.declarer or (
-        s.contract_fixed or (not s.talons and kind is not HandEnd.CONCEDE)
+    if (s.phase is not _EXCHANGE and s.phase is not _CONTRACT) or seat != s.declarer or (
+        s.contract_fixed or (not s.talons and kind is not _CONCEDE)
     ):
         return "giveup_when", {}
-    on_barrel = r.barrel is Barrel.CLASSIC and s.match.totals[seat] == r.barrel_at
-    if kind is HandEnd.ROSPISAT:
+    on_barrel = r.barrel is _CLASSIC and s.match.totals[seat] == r.barrel_at
+    if kind is _ROSPISAT:
         if not r.rospisat:
             return "rospisat_off", {}
         if on_barrel:
@@ -224,7 +236,7 @@ def giveup_refusal(s: State, seat: int, kind: HandEnd) -> Refusal | None:
         if r.rospisat_max_bid is not None and s.winning_bid > r.rospisat_max_bid:
             return "rospisat_max_bid", {"max": r.rospisat_max_bid}
         return None
-    if kind is HandEnd.SPISAT:
+    if kind is _SPISAT:
         if r.spisat_max <= 0:
             return "spisat_off", {}
         if on_barrel:
@@ -260,8 +272,8 @@ def giveup_kind(verb: Verb) -> HandEnd:
 
 
 def before_first_card(s: State) -> bool:
-    return s.phase is Phase.CONTRACT or (
-        s.phase is Phase.PLAY and s.trick_no == 0 and not s.trick and s.rules.bidding)
+    return s.phase is _CONTRACT or (
+        s.phase is _PLAY and s.trick_no == 0 and not s.trick and s.rules.bidding)
 
 
 def claim_reason(s: State, seat: int) -> tuple[str, tuple[int, ...], bool] | None:
@@ -269,7 +281,7 @@ def claim_reason(s: State, seat: int) -> tuple[str, tuple[int, ...], bool] | Non
     r = s.rules
     if seat not in s.active:
         return None
-    if s.phase is Phase.EXCHANGE:
+    if s.phase is _EXCHANGE:
         if seat != s.declarer or s.gifts or s.discards:
             return None
         below = r.talon_low_redeal_below
@@ -286,9 +298,9 @@ def claim_reason(s: State, seat: int) -> tuple[str, tuple[int, ...], bool] | Non
     if not before_first_card(s):
         return None
     held = s.held[seat]
-    if r.four_nines_redeal is not NinesRedeal.OFF:
+    if r.four_nines_redeal is not _NINES_OFF:
         nines = held & ALL_NINES
-        if r.four_nines_redeal is NinesRedeal.ORIGINAL_ONLY:
+        if r.four_nines_redeal is _ORIGINAL_ONLY:
             nines &= s.dealt[seat]
         if nines.bit_count() >= r.nines_for_redeal:
             return note("why.nines", nines=4 if r.nines_for_redeal == 4 else 3), tuple(

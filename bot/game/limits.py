@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.game.cards import ALL_ACES, marriages_in
+from bot.game.cards import ALL_ACES, has_marriage, marriages_in
 from bot.game.rules import Barrel, Rules
 from bot.game.state import State
 
@@ -19,13 +19,16 @@ def lowest_bid(s: State) -> int:
     return s.high + r.bid_step if r.bid_step_high is None else r.next_bid(s.high)
 
 
+_LVIV = Barrel.LVIV  # bound once: an Enum member read off its class is slow on 3.11
+
+
 def on_lviv_barrel(rules: Rules, total: int) -> bool:
-    return rules.barrel is Barrel.LVIV and rules.barrel_at <= total < rules.target
+    return rules.barrel is _LVIV and rules.barrel_at <= total < rules.target
 
 
 def qualifies_high(rules: Rules, mask: int) -> bool:
     """Holds a marriage (or four aces where they count) for bids above the limit."""
-    if marriages_in(mask):
+    if has_marriage(mask):
         return True
     return rules.four_aces_bonus is not None and mask & ALL_ACES == ALL_ACES
 
@@ -40,11 +43,10 @@ def highest_allowed(s: State, seat: int, mask: int, cap_mask: int | None = None)
     top = rules.max_bid
     if on_lviv_barrel(rules, s.match.totals[seat]):
         top = min(top, 120)
-    limits = [rules.marriage_required_above, rules.show_marriage_above]
     if not qualifies_high(rules, mask):
-        for limit in limits:
-            if limit is not None:
-                top = min(top, limit)
+        for limit in (rules.marriage_required_above, rules.show_marriage_above):
+            if limit is not None and limit < top:
+                top = limit
     if rules.bid_cap_by_marriages:
         capped = mask if cap_mask is None else cap_mask
         top = min(top, 120 + sum(marriage_value(rules, m) for m in marriages_in(capped)))

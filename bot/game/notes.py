@@ -95,11 +95,27 @@ class Note(str):
 
 def note(key: str, /, **params: Any) -> Note:
     """The note ``key`` with ``params``; ``who`` (a seat) is written ``{seat}``."""
+    # Scoring writes a few notes every hand from a small set of values: the English
+    # line is kept per (key, params), the Note itself is new each time.
+    memo = (key, *params.items())
+    text = _TEXTS.get(memo)
+    if text is None:
+        if len(_TEXTS) >= _TEXTS_MAX:
+            _TEXTS.clear()
+        text = _TEXTS[memo] = _text(key, params)
+    return Note(text, key, params)
+
+
+_TEXTS: dict[tuple[Any, ...], str] = {}
+_TEXTS_MAX = 4096
+
+
+def _text(key: str, params: dict[str, Any]) -> str:
     shown = {k: (f"{{{v}}}" if k == "who" and isinstance(v, int) else _english(v))
              for k, v in params.items()}
     if key == "why.nines":
         shown["nines"] = NINE_WORDS.get(params["nines"], str(params["nines"]))
-    return Note(ENGLISH[key].format(**shown), key, params)
+    return ENGLISH[key].format(**shown)
 
 
 def for_team(n: str, text: str) -> str:

@@ -42,6 +42,14 @@ __all__ = [
 ]
 
 
+# Enum members bound once (on Python 3.11 a member read off its class costs several times
+# a global); scoring tests them for every seat of every hand.
+_PLAYED, _ROSPISAT, _SPISAT, _CONCEDE = (
+    HandEnd.PLAYED, HandEnd.ROSPISAT, HandEnd.SPISAT, HandEnd.CONCEDE)
+_CLASSIC, _LVIV = Barrel.CLASSIC, Barrel.LVIV
+_DISCARDS_DECLARER = DiscardsCountFor.DECLARER
+_POINTS_TAKEN = DeclarerScores.POINTS_TAKEN
+
 def round_nearest(x: int, u: int) -> int:
     """Nearest multiple of u; exactly halfway goes up (option `rounding`)."""
     q, r = divmod(x, u)
@@ -64,7 +72,7 @@ def raw_points(s: State) -> dict[int, int]:
         raw[p] = s.points[p] + decl
     d = s.declarer
     if d >= 0:
-        if r.discards_count_for is DiscardsCountFor.DECLARER:
+        if r.discards_count_for is _DISCARDS_DECLARER:
             raw[d] += mask_points(s.discards)
         if (r.slam_claims_talons and s.contract == 120 and s.won[d] == s.trick_no
                 and not any(p == d for p, suit, _ in s.decl_log if suit >= 0)):
@@ -110,7 +118,7 @@ def giveup_base(s: State, kind: HandEnd) -> list[int]:
     d = s.declarer
     base = [0] * n
     bid = s.winning_bid
-    if kind is HandEnd.ROSPISAT:
+    if kind is _ROSPISAT:
         award = 60
         how = r.rospisat_award
         if how is RospisatAward.HALF_BID_UP5:
@@ -127,7 +135,7 @@ def giveup_base(s: State, kind: HandEnd) -> list[int]:
         for p in s.active:
             if p != d:
                 base[p] = award
-    elif kind is HandEnd.SPISAT:
+    elif kind is _SPISAT:
         base[d] = -bid
     else:
         base[d] = -bid
@@ -139,11 +147,11 @@ def giveup_base(s: State, kind: HandEnd) -> list[int]:
 
 def score_played_hand(s: State, events: list[Event] | None) -> None:
     if s.rules.partnerships:
-        _score_teams(s, HandEnd.PLAYED, events)
+        _score_teams(s, _PLAYED, events)
         return
     raw = raw_points(s)
     base, made = played_base(s, raw)
-    _pipeline(s, HandEnd.PLAYED, base, raw, made, events)
+    _pipeline(s, _PLAYED, base, raw, made, events)
 
 
 def played_base(s: State, raw: dict[int, int]) -> tuple[list[int], bool | None]:
@@ -156,7 +164,7 @@ def played_base(s: State, raw: dict[int, int]) -> tuple[list[int], bool | None]:
     for p in s.active:
         if p == d:
             continue
-        if r.barrel_exact_points and r.barrel is Barrel.LVIV and on_any_barrel(
+        if r.barrel_exact_points and r.barrel is _LVIV and on_any_barrel(
             r, s.match.totals[p]
         ):
             base[p] = raw[p]
@@ -172,7 +180,7 @@ def played_base(s: State, raw: dict[int, int]) -> tuple[list[int], bool | None]:
                 ) >= s.contract
         if not made:
             base[d] = -s.contract
-        elif r.declarer_scores is DeclarerScores.POINTS_TAKEN:
+        elif r.declarer_scores is _POINTS_TAKEN:
             base[d] = round_nearest(raw[d], r.rounding)
         else:
             base[d] = s.contract
@@ -210,7 +218,7 @@ def score_steps(
     deltas = [b * mult for b in base]
     # 4. suppression
     at = r.barrel_at
-    classic = r.barrel is Barrel.CLASSIC
+    classic = r.barrel is _CLASSIC
     lock = r.lock_at
     for p in range(n):
         t = start[p]
@@ -223,7 +231,7 @@ def score_steps(
     pen = [0] * n
     ros = list(m.rospisat_calls)
     spis = list(m.spisat_calls)
-    if end is HandEnd.PLAYED and raw is not None:
+    if end is _PLAYED and raw is not None:
         for p in s.active:
             if p == d:
                 continue
@@ -243,25 +251,25 @@ def score_steps(
     sticks, no_wins = m.sticks, m.no_wins
     if r.sticks_penalty or r.no_win_penalty:
         sticks, no_wins = _streaks(s, end, base, made, deltas, pen, notes)
-    if end is HandEnd.ROSPISAT:
+    if end is _ROSPISAT:
         ros[d] += 1
         notes.append(note("rospisat", who=d))
         if r.rospisat_penalty and ros[d] % 3 == 0:
             deltas[d] -= r.rospisat_penalty
             pen[d] -= r.rospisat_penalty
             notes.append(note("rospisat_penalty", who=d, penalty=r.rospisat_penalty))
-    elif end is HandEnd.SPISAT:
+    elif end is _SPISAT:
         spis[d] += 1
         notes.append(note("spisat", who=d))
-    elif end is HandEnd.CONCEDE:
+    elif end is _CONCEDE:
         notes.append(note("conceded", who=d, contract=s.winning_bid))
-    if end is HandEnd.PLAYED and r.last_trick_bonus:
+    if end is _PLAYED and r.last_trick_bonus:
         notes.insert(0, note("last_trick", who=s.last_winner, bonus=r.last_trick_bonus))
     if s.doubled:
         notes.insert(0, note("doubled" if s.doubled == 1 else "redoubled", factor=factor(s)))
     if r.dealer_forced_bid and d >= 0 and not any(n for _, n, _ in s.bids):
         notes.insert(0, note("dealer_forced", who=d, contract=s.winning_bid))
-    if end is HandEnd.PLAYED and d >= 0:
+    if end is _PLAYED and d >= 0:
         kind = ("made" if made else "failed") + ("_misere" if s.misere else "")
         notes.insert(0, note(kind, who=d, contract=s.contract))
     if mult > 1:
@@ -274,7 +282,7 @@ def score_steps(
     top = r.target + 1 if r.target_exceed else r.target
     if classic and (at in start or any(at <= x < top for x in new)):
         classic_barrel(s, end, made, start, new, bh, falls, notes, events)
-    elif r.barrel is Barrel.LVIV:
+    elif r.barrel is _LVIV:
         for p in range(n):
             if start[p] < r.barrel_at and r.barrel_at <= new[p] < r.target:
                 new[p] = r.barrel_at
@@ -352,7 +360,7 @@ def _streaks(
     for p in s.active:
         if on_any_barrel(r, m.totals[p]):
             continue
-        if r.sticks_penalty and end is HandEnd.PLAYED and (
+        if r.sticks_penalty and end is _PLAYED and (
                 p != d or (r.sticks_declarer and not s.misere)):
             if s.won[p] == 0:
                 sticks[p] += 1
@@ -384,7 +392,7 @@ def _streaks(
 def _score_teams(s: State, end: HandEnd, out: list[Event] | None) -> None:
     """Score the hand per partnership and finish it for the four seats."""
     t = team_view(s)
-    if end is HandEnd.PLAYED:
+    if end is _PLAYED:
         seat_raw = raw_points(s)
         raw: dict[int, int] | None = {k: sum(v for p, v in seat_raw.items() if p % 2 == k)
                                       for k in (0, 1)}

@@ -7,15 +7,24 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bot.game.actions import DISCARDS, GIVES, PASSES, Action, Deal, Flag, Verb, act
-from bot.game.bidding import two_step_range
+from bot.game.actions import (
+    DISCARD_TABLE,
+    GIVE_TABLE,
+    PASSES,
+    Action,
+    Deal,
+    Flag,
+    Verb,
+    act,
+    actions_for,
+)
+from bot.game.bidding import predeal_claim_reason, predeal_claims, two_step_range
 from bot.game.cards import (
     RA,
     RK,
     RQ,
     beats,
     card,
-    cards_of,
     marriages_in,
     mask_points,
     points_of,
@@ -27,11 +36,18 @@ from bot.game.engine import apply_into, legal_actions
 from bot.game.events import Event
 from bot.game.exchange import claim_reason, discards_left, legal_contract, receivers_left
 from bot.game.limits import auction_cap, forced_opening, highest_allowed, lowest_bid
-from bot.game.rules import DealtNines, Rules
+from bot.game.rules import Rules
 from bot.game.state import Phase, State
 from bot.game.tricks import apply_play, legal_card_mask, legal_plays, plays_of, winning_card
 
 Policy = Callable[[State, list[Action], random.Random], Action]
+
+# Enum members bound once (on Python 3.11 a member read off its class costs several times
+# a global); the loops below test them at every move.
+_BIDDING, _EXCHANGE, _CONTRACT, _PLAY = Phase.BIDDING, Phase.EXCHANGE, Phase.CONTRACT, Phase.PLAY
+_DEALING, _MATCH_OVER = Phase.DEALING, Phase.MATCH_OVER
+_BID, _PLAY_VERB = Verb.BID, Verb.PLAY
+_NO_FLAG = Flag.NONE
 
 
 def random_policy(state: State, legal: list[Action], rng: random.Random) -> Action:
@@ -41,20 +57,20 @@ def random_policy(state: State, legal: list[Action], rng: random.Random) -> Acti
     end; passing half the time and preferring the lowest bids keeps hands plausible.
     """
     phase = state.phase
-    if phase is Phase.PLAY:
+    if phase is _PLAY:
         return legal[int(rng.random() * len(legal))]
-    if phase is Phase.BIDDING:
+    if phase is _BIDDING:
         # legal_bidding lists the bids first, then pass / redeal claims.
         k = 0
-        while k < len(legal) and legal[-1 - k].verb is not Verb.BID:
+        while k < len(legal) and legal[-1 - k].verb is not _BID:
             k += 1
         nbids = len(legal) - k
         if k and (not nbids or rng.random() < 0.55):
             return legal[-1 - int(rng.random() * k)]
         return legal[min(int(rng.expovariate(1.0)), nbids - 1)]
-    if phase is Phase.CONTRACT:
+    if phase is _CONTRACT:
         # legal_actions lists contracts, then give-ups, then leads (and a redeal claim).
-        first_play = next((i for i, a in enumerate(legal) if a.verb is Verb.PLAY), -1)
+        first_play = next((i for i, a in enumerate(legal) if a.verb is _PLAY_VERB), -1)
         if first_play < 0:  # contra: the contract comes first, then pass / double
             if state.contract_fixed:
                 return legal[int(rng.random() * len(legal))]
@@ -79,39 +95,53 @@ def random_move(state: State, rng: random.Random) -> Action:
     seat = s.to_act
     phase = s.phase
     r = s.rules
-    if phase is Phase.BIDDING and not (s.silenced >> seat & 1 or s.blind or (
-            r.predeal_low_redeal_below is not None or r.predeal_four_nines_redeal
-            or r.dealt_three_nines is not DealtNines.OFF
-            or r.dealt_four_nines is not DealtNines.OFF or r.misere)):
+    if phase is _BIDDING and not (s.silenced >> seat & 1 or s.blind):
+        # legal_bidding: the bids lo..hi, a mizère, then a pass unless forced, then a claim
         lo = lowest_bid(s)
         hi = highest_allowed(s, seat, s.held[seat]) if r.bid_cap_before_talon is None else (
             auction_cap(s, seat, s.held[seat]))
         step = r.bid_step
+        bids: tuple[Action, ...] | None = None
         if r.bid_step_high is None:
             nbids = (hi - lo) // step + 1 if hi >= lo else 0
-            if not forced_opening(s, seat) and (not nbids or rng.random() < 0.55):
+        else:
+            bids = two_step_range(r, seat, lo, hi, _NO_FLAG)
+            nbids = len(bids)
+        forced = forced_opening(s, seat)
+        misere = 0
+        if not predeal_claims(r) and not r.misere:
+            if not forced and (not nbids or rng.random() < 0.55):
                 return PASSES[seat]
-            return act(seat, Verb.BID,
-                       amount=lo + step * min(int(rng.expovariate(1.0)), nbids - 1))
-        bids = two_step_range(r, seat, lo, hi, Flag.NONE)
-        if not forced_opening(s, seat) and (not bids or rng.random() < 0.55):
-            return PASSES[seat]
-        return bids[min(int(rng.expovariate(1.0)), len(bids) - 1)]
-    if phase is Phase.EXCHANGE and seat == s.declarer:
-        cards = cards_of(s.held[seat])
+        else:  # as random_policy draws among the pass and the claim
+            misere = 1 if r.misere and r.misere_value >= lo else 0
+            tail = [] if forced else [PASSES[seat]]
+            if predeal_claim_reason(s, seat):
+                tail.append(act(seat, Verb.REDEAL))
+            if not nbids + misere and not tail:
+                return random_policy(s, legal_actions(s), rng)
+            if tail and (not nbids + misere or rng.random() < 0.55):
+                return tail[-1 - int(rng.random() * len(tail))]
+        i = min(int(rng.expovariate(1.0)), nbids + misere - 1)
+        if i == nbids and misere:
+            return act(seat, _BID, amount=r.misere_value, flag=Flag.MISERE)
+        return act(seat, _BID, amount=lo + step * i) if bids is None else bids[i]
+    if phase is _EXCHANGE and seat == s.declarer:
+        held = s.held[seat]
+        ncards = held.bit_count()
         receivers = receivers_left(s)
         discards = 1 if discards_left(s) else 0
         claim = claim_reason(s, seat) is not None
-        total = len(cards) * (len(receivers) + discards) + len(s.giveups) + claim
+        total = ncards * (len(receivers) + discards) + len(s.giveups) + claim
         i = int(rng.random() * total)
-        k, j = divmod(i, len(cards))
+        k, j = divmod(i, ncards)
+        # the j-th card in card order, as the tables list a hand's moves
         if k < len(receivers):
-            return GIVES[seat][receivers[k]][cards[j]]
+            return actions_for(GIVE_TABLE[seat][receivers[k]], held)[j]
         if k < len(receivers) + discards:
-            return DISCARDS[seat][cards[j]]
-        i -= len(cards) * (len(receivers) + discards)
+            return actions_for(DISCARD_TABLE[seat], held)[j]
+        i -= ncards * (len(receivers) + discards)
         return s.giveups[i] if i < len(s.giveups) else act(seat, Verb.REDEAL)
-    if phase is Phase.CONTRACT and seat == s.declarer and not r.contra:
+    if phase is _CONTRACT and seat == s.declarer and not r.contra:
         contracts = legal_contract(s, seat)
         tail = legal_plays(s, seat)
         if claim_reason(s, seat) is not None:
@@ -211,20 +241,25 @@ def play_hand(state: State, rng: random.Random, events: list[Event] | None = Non
             s = apply_into(s, move, events, inplace=True)
     n = 0
     rand = rng.random
+    randomly = policy is random_policy
     while True:
         phase = s.phase
-        if phase is Phase.PLAY and (s.trick or s.trick_no) and policy is random_policy:
+        if phase is _PLAY and randomly and (s.trick or s.trick_no):
             # Mid-play the legal actions are the legal cards (plus declarations on a lead):
-            # call the trick functions directly rather than through the dispatchers.
-            seat = s.to_act
-            if s.trick:  # following: the legal cards, no declarations possible
-                choices: Sequence[Action] = plays_of(seat, legal_card_mask(s, seat))
-            else:
-                choices = legal_plays(s, seat)
-            apply_play(s, choices[int(rand() * len(choices))], events, trusted=True)
-        elif phase is Phase.DEALING or phase is Phase.MATCH_OVER:
+            # call the trick functions directly rather than through the dispatchers, card
+            # after card to the end of the hand.
+            while s.phase is _PLAY:
+                seat = s.to_act
+                if s.trick:  # following: the legal cards, no declarations possible
+                    choices: Sequence[Action] = plays_of(seat, legal_card_mask(s, seat))
+                else:
+                    choices = legal_plays(s, seat)
+                apply_play(s, choices[int(rand() * len(choices))], events, trusted=True)
+                n += 1
+            continue
+        if phase is _DEALING or phase is _MATCH_OVER:
             return s, n
-        elif policy is random_policy:
+        if randomly:
             s = apply_into(s, random_move(s, rng), events, inplace=True)
         else:
             s = apply_into(s, policy(s, legal_actions(s), rng), events, inplace=True)
@@ -245,8 +280,8 @@ def simulate(rules: Rules, *, hands: int = 0, matches: int = 0, seed: int = 0,
         played += 1
         in_match += 1
         actions += n
-        if state.phase is Phase.MATCH_OVER or in_match >= max_hands_per_match:
-            if state.phase is Phase.MATCH_OVER:
+        if state.phase is _MATCH_OVER or in_match >= max_hands_per_match:
+            if state.phase is _MATCH_OVER:
                 done += 1
             else:
                 unfinished += 1

@@ -8,10 +8,11 @@ across hands and is replaced, never changed, when a hand is scored.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from bot.game.frozen import fast_init
 from bot.game.rules import Rules
 
 if TYPE_CHECKING:
@@ -37,6 +38,7 @@ class HandEnd(StrEnum):
     ANNULLED = "annulled"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Match:
     """Everything that lasts from hand to hand (the counters a scenario's ``start`` can set)."""
@@ -57,6 +59,7 @@ class Match:
     no_wins: tuple[int, ...] = ()  # hands without a win toward the next penalty
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class HandResult:
     """How a hand ended and what it changed. Seats index the tuples."""
@@ -74,7 +77,7 @@ class HandResult:
     made: bool | None = None
     multiplier: int = 1
     winners: tuple[int, ...] = ()
-    aces: tuple[int, ...] = field(default=())  # seats that declared four aces
+    aces: tuple[int, ...] = ()  # seats that declared four aces
     hand_no: int = 0
     sitter: int = -1
     golden: bool = False

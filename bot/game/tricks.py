@@ -7,13 +7,14 @@ from collections.abc import Sequence
 from bot.game.actions import PLAY_TABLE, PLAYS_ACES, PLAYS_MARRIAGE, Action, Flag
 from bot.game.cards import (
     ALL_ACES,
+    BEATERS,
     CARD_POINTS,
     RA,
     RANK_MASK,
     RK,
     RQ,
     SUIT_MASK,
-    beats,
+    SUIT_OF,
     card,
     rank_of,
     suit_of,
@@ -34,6 +35,12 @@ from bot.game.scoring import score_played_hand
 from bot.game.state import Phase, State
 
 _ORDER_VALUES = (40, 60, 80, 100)
+# Enum members bound once: on Python 3.11 reading a member off its class (Phase.PLAY) costs
+# several times a global (EnumType.__getattr__ defeats the attribute cache), and these are
+# read at every card.
+_CONTRACT = Phase.CONTRACT
+_NONE, _MARRIAGE, _ACES = Flag.NONE, Flag.MARRIAGE, Flag.ACES
+_ALWAYS, _FOLLOW = MustBeat.ALWAYS, MustBeat.FOLLOW
 _KINGS = RANK_MASK[RK]
 _QUEENS = RANK_MASK[RQ]
 
@@ -46,34 +53,29 @@ def may_declare_now(s: State) -> bool:
 def legal_card_mask(s: State, seat: int) -> int:
     """Mask of the cards ``seat`` may play now (options must_trump_when_void, must_beat)."""
     hand = s.held[seat]
-    if not s.trick or s.stock_pos < len(s.stock):
+    trick = s.trick
+    if not trick or s.stock_pos < len(s.stock):
         return hand  # a lead, or free play while a stock lasts
     r = s.rules
-    return playable_mask(hand, s.trick, s.trump, must_trump=r.must_trump_when_void,
-                         must_beat=r.must_beat)
+    return playable_mask(hand, trick, s.trump, r.must_trump_when_void, r.must_beat)
 
 
-def playable_mask(hand: int, trick: Sequence[tuple[int, int]], trump: int, *,
+def playable_mask(hand: int, trick: Sequence[tuple[int, int]], trump: int,
                   must_trump: bool, must_beat: MustBeat) -> int:
     """The cards of ``hand`` that may follow ``trick``: its suit, else trump where one must
     trump, and of those the ones that beat the trick where one must beat (the one place of
     the following rules; an AI's solver calls it on its own deals)."""
     if not trick:
         return hand
-    led = suit_of(trick[0][1])
-    follow = hand & SUIT_MASK[led]
+    follow = hand & SUIT_MASK[SUIT_OF[trick[0][1]]]
     if follow:
         cand = follow
     elif must_trump and trump >= 0 and hand & SUIT_MASK[trump]:
         cand = hand & SUIT_MASK[trump]
     else:
         cand = hand
-    if must_beat is MustBeat.ALWAYS or (must_beat is MustBeat.FOLLOW and follow):
-        best = winning_card(trick, trump)
-        bs = suit_of(best)
-        beaters = cand & SUIT_MASK[bs] & ~((2 << best) - 1)
-        if trump >= 0 and bs != trump:
-            beaters |= cand & SUIT_MASK[trump]
+    if must_beat is _ALWAYS or (must_beat is _FOLLOW and follow):
+        beaters = cand & BEATERS[trump][winning_card(trick, trump)]
         if beaters:
             cand = beaters
     return cand
@@ -82,8 +84,9 @@ def playable_mask(hand: int, trick: Sequence[tuple[int, int]], trump: int, *,
 def winning_card(trick: Sequence[tuple[int, int]], trump: int) -> int:
     """The card heading a trick of (seat, card) pairs so far (trump -1: no trump)."""
     best = trick[0][1]
+    over = BEATERS[trump]
     for _, c in trick[1:]:
-        if beats(c, best, trump):
+        if over[best] >> c & 1:
             best = c
     return best
 
@@ -181,26 +184,28 @@ def apply_play(
     s: State, a: Action, events: list[Event] | None, *, trusted: bool = False
 ) -> None:
     """Play a card. ``trusted``: the caller took ``a`` from the legal actions just now."""
-    seat, c = a.seat, a.card
+    seat, c, flag = a.seat, a.card, a.flag
     # Fast check for the common case (an ordinary card of the player to act); anything
     # else goes through the full check with its readable refusals.
     # legal ⊆ hand ⊆ deck, so a card that passes this test is a card of the deck.
-    if not trusted and (a.flag is not Flag.NONE or seat != s.to_act or not (
+    if not trusted and (flag is not _NONE or seat != s.to_act or not (
         (legal_card_mask(s, seat) if s.trick else s.held[seat]) >> c & 1
     )):
         _check_play(s, a)
-    if s.phase is Phase.CONTRACT:
+    if s.phase is _CONTRACT:
         s.contract_fixed = True
         s.phase = Phase.PLAY
     bit = 1 << c
     s.held[seat] ^= bit
     s.played |= bit
-    if a.flag is Flag.MARRIAGE:
-        _declare_marriage(s, seat, suit_of(c), events)
-    elif a.flag is Flag.ACES:
-        _declare_aces(s, seat, events)
-    trick = s.trick = (*s.trick, (seat, c))
-    s.history = (*s.history, (seat, c))
+    if flag is not _NONE:
+        if flag is _MARRIAGE:
+            _declare_marriage(s, seat, suit_of(c), events)
+        elif flag is _ACES:
+            _declare_aces(s, seat, events)
+    played = (seat, c)
+    trick = s.trick = (*s.trick, played)
+    s.history = (*s.history, played)
     if events is not None:
         events.append(CardPlayed(seat, c, s.trick_no))
     if len(trick) < len(s.active):
@@ -253,9 +258,10 @@ def _finish_trick(s: State, events: list[Event] | None) -> None:
     trump = s.trump
     w, best = trick[0]
     pts = CARD_POINTS[best]
+    over = BEATERS[trump]
     for p, c in trick[1:]:
         pts += CARD_POINTS[c]
-        if beats(c, best, trump):
+        if over[best] >> c & 1:
             w, best = p, c
     s.won[w] += 1
     s.points[w] += pts

@@ -3,6 +3,7 @@ from __future__ import annotations
 import pytest
 
 from bot.game.cards import (
+    BEATERS,
     DECKS,
     HEARTS,
     RQ,
@@ -11,6 +12,7 @@ from bot.game.cards import (
     card_pretty,
     card_sort_key,
     card_str,
+    has_marriage,
     is_red,
     marriages_in,
     mask_points,
@@ -83,3 +85,19 @@ def test_a_hand_shows_suit_by_suit_high_to_low() -> None:
 ])
 def test_which_card_takes_the_lead(played: str, best: str, trump: int, expected: bool) -> None:
     assert beats(parse_card(played), parse_card(best), trump) is expected
+
+
+def test_the_beaters_table_is_beats() -> None:
+    for trump in (-1, 0, 1, 2, 3):
+        for best in range(32):
+            for c in range(32):
+                assert (BEATERS[trump][best] >> c & 1 == 1) == beats(c, best, trump)
+
+
+def test_has_marriage_is_marriages_in() -> None:
+    for mask in (0, _mask("KH QH"), _mask("KH QS"), _mask("KS QS 9C"), _mask("QH KS QS KH")):
+        assert has_marriage(mask) == bool(marriages_in(mask))
+
+
+def _mask(text: str) -> int:
+    return to_mask(_cards(text))

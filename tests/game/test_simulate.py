@@ -11,6 +11,7 @@ HOUSE = {
     "two_steps": {"bid_step_high": 10},
     "cap": {"bid_cap_before_talon": 120},
     "nines": {"dealt_four_nines": "mandatory", "dealt_three_nines": "optional"},
+    "predeal": {"predeal_four_nines_redeal": True, "predeal_low_redeal_below": 13},
     "contra": {"contra": True},
     "misere": {"misere": True},
     "partners_sitting": {"seats": 4, "sitter": "dealer", "partnerships": True},
@@ -78,3 +79,13 @@ def test_random_move_is_random_policy_without_the_list(name: str) -> None:
             checked += 1
             s, _ = apply(s, slow)
     assert checked > 100
+
+
+@pytest.mark.parametrize(("name", "actions", "matches"), [
+    ("russian", 7821, 1), ("russian_online", 7423, 0), ("polish2_stock", 7200, 22),
+    ("german_house4", 7215, 1),
+])
+def test_simulate_plays_the_same_hands_as_ever(name: str, actions: int, matches: int) -> None:
+    """The speed work must not change a seed's hands: the counts of an older engine."""
+    stats = simulate(preset(name), hands=300, seed=1)
+    assert (stats.actions, stats.matches) == (actions, matches)
