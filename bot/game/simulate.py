@@ -47,6 +47,7 @@ Policy = Callable[[State, list[Action], random.Random], Action]
 _BIDDING, _EXCHANGE, _CONTRACT, _PLAY = Phase.BIDDING, Phase.EXCHANGE, Phase.CONTRACT, Phase.PLAY
 _DEALING, _MATCH_OVER = Phase.DEALING, Phase.MATCH_OVER
 _BID, _PLAY_VERB = Verb.BID, Verb.PLAY
+_CONTRA, _REDOUBLE = Verb.CONTRA, Verb.REDOUBLE
 _NO_FLAG = Flag.NONE
 
 
@@ -141,6 +142,20 @@ def random_move(state: State, rng: random.Random) -> Action:
             return actions_for(DISCARD_TABLE[seat], held)[j]
         i -= ncards * (len(receivers) + discards)
         return s.giveups[i] if i < len(s.giveups) else act(seat, Verb.REDEAL)
+    if phase is _CONTRACT and r.contra:
+        # legal_doubling (a pass, then a contra or redouble), or the contracts; then a claim
+        claim = claim_reason(s, seat) is not None
+        if s.contract_fixed:
+            i = int(rng.random() * (2 + claim))
+            if i == 0:
+                return PASSES[seat]
+            if i == 1:
+                return act(seat, _REDOUBLE if seat == s.declarer else _CONTRA)
+            return act(seat, Verb.REDEAL)
+        if seat == s.declarer:
+            contracts = legal_contract(s, seat)
+            i = min(int(rng.expovariate(1.5)), len(contracts) + claim - 1)
+            return contracts[i] if i < len(contracts) else act(seat, Verb.REDEAL)
     if phase is _CONTRACT and seat == s.declarer and not r.contra:
         contracts = legal_contract(s, seat)
         tail = legal_plays(s, seat)
