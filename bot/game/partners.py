@@ -68,6 +68,9 @@ def team_view(s: State) -> State:
 
 def to_seats(m: Match, m2: Match) -> Match:
     """The four-seat match after the hand, from the two-seat one (partners alike)."""
-    four = {f: tuple(getattr(m2, f)[p % 2] for p in range(4)) for f in _PER_SEAT}
+    four: dict[str, tuple[int, ...]] = {}
+    for f in _PER_SEAT:
+        v = getattr(m2, f)
+        four[f] = (v[0], v[1], v[0], v[1])  # seat p plays for team p % 2
     return evolve(m, **four, dealer=(m.dealer + 1) % 4, nines_annuls=0,
                   winners=both(m2.winners))
