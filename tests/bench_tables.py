@@ -262,42 +262,24 @@ def _cpu_seconds(pid: int) -> float | None:
         return None
 
 
-CHAINED = ("During handling of the above exception", "The above exception was")
 STOP_WAIT = 20.0  # seconds a bot may take to close after SIGTERM
+_LOGGED = re.compile(r"\d{4}-\d\d-\d\d ")  # a logging line (the bot's format starts so)
 
 
 def log_problems(log: str) -> list[str]:
-    """Each ERROR line of a bot log, and each traceback whole (a chained one as one problem;
-    its last line names the error)."""
-    problems: list[str] = []
-    lines = log.splitlines()
-    i = 0
-    while i < len(lines):
-        if not lines[i].startswith("Traceback"):
-            if " ERROR " in lines[i]:
-                problems.append(lines[i])
-            i += 1
-            continue
-        block: list[str] = []
-        while i < len(lines) and lines[i].startswith("Traceback"):
-            block.append(lines[i])
-            i += 1
-            while i < len(lines) and (lines[i].startswith((" ", "\t")) or not lines[i].strip()):
-                block.append(lines[i])
-                i += 1
-            if i < len(lines):
-                block.append(lines[i])  # "SomeError: what happened"
-                i += 1
-            j = i
-            while j < len(lines) and not lines[j].strip():
-                j += 1
-            if j < len(lines) and lines[j].startswith(CHAINED):
-                block += lines[i:j + 1]
-                i = j + 1
-                while i < len(lines) and not lines[i].strip():
-                    i += 1
-        problems.append("\n".join(line for line in block if line.strip()))
-    return problems
+    """The problems of a bot log, each whole: an ERROR line with the traceback logged with
+    it, or a traceback printed without a logger (a chained one as one problem)."""
+    entries: list[list[str]] = []
+    for line in log.splitlines():
+        after_problem = bool(entries) and (
+            " ERROR " in entries[-1][0] or entries[-1][0].startswith("Traceback"))
+        if not entries or _LOGGED.match(line) or (
+                line.startswith("Traceback") and not after_problem):
+            entries.append([line])
+        else:  # a traceback's lines, the text between chained ones, or its error line
+            entries[-1].append(line)
+    return ["\n".join(line for line in e if line.strip()) for e in entries
+            if " ERROR " in e[0] or e[0].startswith("Traceback")]
 
 
 def loop_stalls(log: str) -> tuple[int | None, str]:

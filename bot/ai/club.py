@@ -51,8 +51,6 @@ class Style:
     blunder: float = 0.0  # chance to play a card without thinking
     match_aware: bool = True
     rospisat_gap: int = 40  # give up when the hand counts this much below the bid
-    own_points: bool = True  # a defender plays for his own points, not the other's
-    estimate: bool = True  # the fitted declarer estimate rather than the count of sure tricks
 
 
 NORMAL = Style()
@@ -207,7 +205,7 @@ class ClubPlayer:
 
     def _declarer_value(self, o: Observation, hand: int) -> int:
         """What the declarer counts on with the talon in hand."""
-        if self.style.estimate and len(o.active) == 3 and o.rules.deck is Deck.NINE_ACE:
+        if len(o.active) == 3 and o.rules.deck is Deck.NINE_ACE:  # what it was fitted on
             return declarer_estimate(o, hand) + ESTIMATE_SHIFT
         return hand_value(o, hand, with_talon=False)
 
@@ -336,8 +334,7 @@ class Table:
             keep |= {suit * 8 + RK, suit * 8 + RQ}
         opponents = [p for p in o.active if p not in self.friends]
         # who may take a lead from me: the opponents, and a defender playing for his points
-        rivals = opponents if self.one_score or not self.style.own_points else [
-            p for p in o.active if p != self.me]
+        rivals = opponents if self.one_score else [p for p in o.active if p != self.me]
         t = self.trump
         # Pull trumps with the top trump while an opponent may still have one.
         if t >= 0:
@@ -385,26 +382,25 @@ class Table:
         for suit in marriages_in(self.hand):
             keep |= {suit * 8 + RK, suit * 8 + RQ}
 
-        def wins(c: int) -> bool:
-            return beats(c, best, t)
-
         def cheap(a: Action) -> tuple[int, int, float]:
             c = a.card
             return (RANK_POINTS[RANK_OF[c]] + (40 if c in keep else 0)
                     + (15 if RANK_OF[c] == RA else 0), SUIT_OF[c] == t, rng.random())
 
-        if best_seat in self.friends and not self.one_score and self.style.own_points:
-            # Defenders score each for himself: a trick the other defender wins for sure
-            # is better taken over (its points then count for me), or left cheaply.
-            mine = [a for a in plays if beats(a.card, best, t) and not any(
-                self.can_beat(p, a.card, led) for p in later_foes)]
-            if mine:
-                return min(mine, key=lambda a: (a.card in keep, SUIT_OF[a.card] == t,
-                                                RANK_POINTS[RANK_OF[a.card]]))
-            return min(plays, key=cheap)
+        winners = [a for a in plays if beats(a.card, best, t)]
+        sure = [a for a in winners if not any(self.can_beat(p, a.card, led) for p in later_foes)]
+
+        def cheapest(a: Action) -> tuple[bool, int, int, bool]:
+            c = a.card
+            return (SUIT_OF[c] == t, RANK_POINTS[RANK_OF[c]], RANK_OF[c], c in keep)
+
+        if best_seat in self.friends and not self.one_score:
+            # Defenders score each for himself: a trick the other defender wins is better
+            # taken over when mine for sure (its points then count for me), or left cheaply.
+            return min(sure, key=cheapest) if sure else min(plays, key=cheap)
         if best_seat in self.friends:
             safe = not any(self.can_beat(p, best, led) for p in later_foes)
-            if safe:  # a friend takes it: add points that are not needed later
+            if safe:  # a partner takes it: add points that are not needed later
                 def smear(a: Action) -> tuple[int, float]:
                     c = a.card
                     pts = RANK_POINTS[RANK_OF[c]]
@@ -414,14 +410,8 @@ class Table:
                     return (pts, rng.random())
                 return max(plays, key=smear)
             return min(plays, key=cheap)
-        winners = [a for a in plays if wins(a.card)]
-        if winners:
-            sure = [a for a in winners if not any(self.can_beat(p, a.card, led)
-                                                  for p in later_foes)]
-            if sure:
-                return min(sure, key=lambda a: (SUIT_OF[a.card] == t, RANK_POINTS[RANK_OF[a.card]],
-                                                RANK_OF[a.card], a.card in keep))
-            points = sum(RANK_POINTS[RANK_OF[c]] for _, c in trick)
-            if points >= 10:
-                return min(winners, key=lambda a: (a.card in keep, RANK_POINTS[RANK_OF[a.card]]))
+        if sure:
+            return min(sure, key=cheapest)
+        if winners and sum(RANK_POINTS[RANK_OF[c]] for _, c in trick) >= 10:
+            return min(winners, key=lambda a: (a.card in keep, RANK_POINTS[RANK_OF[a.card]]))
         return min(plays, key=cheap)

@@ -50,6 +50,7 @@ _CLASSIC, _LVIV = Barrel.CLASSIC, Barrel.LVIV
 _DISCARDS_DECLARER = DiscardsCountFor.DECLARER
 _POINTS_TAKEN = DeclarerScores.POINTS_TAKEN
 
+
 def round_nearest(x: int, u: int) -> int:
     """Nearest multiple of u; exactly halfway goes up (option `rounding`)."""
     q, r = divmod(x, u)

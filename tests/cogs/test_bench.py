@@ -46,7 +46,7 @@ def test_bench_tables_two_processes() -> None:
 
 
 def test_a_bot_logs_problems_are_read_whole() -> None:
-    """A chained traceback is one problem, shown with the line that names its error."""
+    """A chained traceback is one problem, and so is an ERROR line with its traceback."""
     from tests.bench_tables import log_problems
 
     log = "\n".join([
@@ -67,7 +67,7 @@ def test_a_bot_logs_problems_are_read_whole() -> None:
         "2026-11-24 21:00:02,000 INFO bot: event loop: longest stall 12 ms, 0 stalls over 250 ms",
     ])
     problems = log_problems(log)
-    assert len(problems) == 3
+    assert len(problems) == 2
     assert problems[0].count("Traceback") == 2 and problems[0].endswith("Broken pipe")
-    assert problems[1].endswith("rendering render_hand failed")
-    assert problems[2].endswith("ValueError: no cards")
+    assert problems[1].startswith("2026-11-24 21:00:01,000 ERROR cogs._images: rendering")
+    assert problems[1].endswith("ValueError: no cards")

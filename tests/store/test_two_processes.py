@@ -16,6 +16,10 @@ PAIRS = 30
 NOW = 1000 * 86400.0
 
 
+def human(uid: int) -> PlayerRef:
+    return PlayerRef(PlayerKind.HUMAN, uid, "", f"P{uid}")
+
+
 def _records() -> list[MatchRecord]:
     rng = random.Random(7)
     out = []
@@ -126,7 +130,3 @@ async def test_tables_seating_the_same_ai_level_do_not_wait_for_each_other(pg_se
     finally:
         await one.close()
         await two.close()
-
-
-def human(uid: int) -> PlayerRef:
-    return PlayerRef(PlayerKind.HUMAN, uid, "", f"P{uid}")
