@@ -32,10 +32,10 @@ from bot.store._ratings import (
 )
 from bot.store._recording import (
     AI_SEEN_EVERY,
-    SETTINGS_FIELDS,
     _check,
     guild_key,
     seat_aggregates,
+    settings_update,
 )
 from bot.store._sql import to_pg
 from bot.store._summaries import (
@@ -144,17 +144,12 @@ class PgRecordWrites:
 
     async def set_guild_settings(self, guild_id: int, **changes: Any) -> None:
         """Change some of a guild's settings (fields of :class:`GuildSettings`)."""
-        bad = set(changes) - SETTINGS_FIELDS
-        if bad:
-            raise ValueError(f"not guild settings: {sorted(bad)}")
+        sql, values = settings_update(changes)
         self.settings_changed.add(guild_id)
         self.later(
             "INSERT INTO guild_settings (guild_id) VALUES ($1) ON CONFLICT DO NOTHING", guild_id)
-        if changes:
-            cols = ", ".join(f"{k} = ?" for k in changes)  # names checked above
-            values = [int(v) if isinstance(v, bool) else v for v in changes.values()]
-            self.later(to_pg(f"UPDATE guild_settings SET {cols} WHERE guild_id = ?"),
-                       *values, guild_id)
+        if values:
+            self.later(to_pg(sql), *values, guild_id)
 
     async def reset_guild(self, guild_id: int, now: float) -> int:
         """Exclude every recorded match of a guild, clearing its summaries and ratings;

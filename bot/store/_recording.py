@@ -23,6 +23,17 @@ AI_SEEN_EVERY = 3600.0
 SETTINGS_FIELDS = frozenset(f.name for f in dataclasses.fields(GuildSettings)) - {"guild_id"}
 
 
+def settings_update(changes: dict[str, Any]) -> tuple[str, list[Any]]:
+    """The UPDATE of a guild's settings row (``?`` placeholders, the guild id last) and its
+    values; ValueError for a name that is not a setting."""
+    bad = set(changes) - SETTINGS_FIELDS
+    if bad:
+        raise ValueError(f"not guild settings: {sorted(bad)}")
+    cols = ", ".join(f"{k} = ?" for k in changes)  # names checked above
+    values = [int(v) if isinstance(v, bool) else v for v in changes.values()]
+    return f"UPDATE guild_settings SET {cols} WHERE guild_id = ?", values
+
+
 def guild_key(guild_id: int | None) -> int:
     """The guild as stored in the record's tables (0: outside a guild)."""
     return guild_id if guild_id is not None else 0
@@ -122,17 +133,12 @@ class RecordWrites:
 
     async def set_guild_settings(self, guild_id: int, **changes: Any) -> None:
         """Change some of a guild's settings (fields of :class:`GuildSettings`)."""
-        bad = set(changes) - SETTINGS_FIELDS
-        if bad:
-            raise ValueError(f"not guild settings: {sorted(bad)}")
+        sql, values = settings_update(changes)
         self.settings_changed.add(guild_id)
         self.db.execute("INSERT OR IGNORE INTO guild_settings (guild_id) VALUES (?)",
                         (guild_id,))
-        if changes:
-            cols = ", ".join(f"{k} = ?" for k in changes)  # names checked above
-            values = [int(v) if isinstance(v, bool) else v for v in changes.values()]
-            self.db.execute(f"UPDATE guild_settings SET {cols} WHERE guild_id = ?",
-                            (*values, guild_id))
+        if values:
+            self.db.execute(sql, (*values, guild_id))
 
     async def reset_guild(self, guild_id: int, now: float) -> int:
         """Exclude every recorded match of a guild, clearing its summaries and ratings;

@@ -141,15 +141,16 @@ async def open_table(w: World, preset: str = "russian", humans: int = 3, ais: in
     await w.settle()
 
 
-async def short_match(w: World, *, humans: int = 1, seed: int = 1) -> None:
-    """A match to 100 without a barrel, played to its end: Alice and ``humans - 1`` friends
-    joined, AIs in the other seats."""
+async def short_match(w: World, *, humans: int = 1, seed: int = 1,
+                      options: tuple[tuple[str, str], ...] = ()) -> None:
+    """A match to 100 without a barrel (and ``options``), played to its end: Alice and
+    ``humans - 1`` friends joined, AIs in the other seats."""
     from bot.game.state import Phase
 
     fd, alice = w.fd, w.users[0]
     await fd.slash(alice, w.channel, "table new", preset="russian")
     await w.settle()
-    for name, value in (("barrel", "none"), ("target", "100")):
+    for name, value in (("barrel", "none"), ("target", "100"), *options):
         r = await fd.slash(alice, w.channel, "table option", name=name, value=value)
         assert "cannot" not in r.content, r.content
     tid = w.table().id

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
-import random
 import re
 
 from bot.game.state import Phase
 from bot.i18n import CATALOGS
 
-from .conftest import play_turn
+from .conftest import short_match
 
 # the engine's English result lines, which a Russian table must no longer show
 ENGLISH = re.compile(r"\b(made|failed|took|loses|climbed|barrel|wins the match|share|"
@@ -19,26 +17,9 @@ ENGLISH = re.compile(r"\b(made|failed|took|loses|climbed|barrel|wins the match|s
 async def test_a_russian_table_reads_its_results_and_title_in_russian(world):
     w = world
     fd, alice = w.fd, w.users[0]
-    await fd.slash(alice, w.channel, "table new", preset="russian")
-    await w.settle()
-    for name, value in (("language", "ru"), ("barrel", "none"), ("target", "100")):
-        r = await fd.slash(alice, w.channel, "table option", name=name, value=value)
-        assert "cannot" not in r.content, r.content
-    tid = w.table().id
-    for _ in range(2):
-        await fd.click(alice, w.table_message(), f"t1000:{tid}:addai:")
-    await fd.click(alice, w.table_message(), f"t1000:{tid}:start:")
+    await short_match(w, seed=4, options=(("language", "ru"),))
     table = w.table()
-    assert table.locale == "ru"
-    rng = random.Random(4)
-    for _ in range(600):
-        await w.service.settle()
-        if table.state.phase is Phase.MATCH_OVER:
-            break
-        if not await play_turn(w, rng):
-            await asyncio.sleep(0)  # an AI is to move
-    assert table.state.phase is Phase.MATCH_OVER
-    await w.settle()
+    assert table.locale == "ru" and table.state.phase is Phase.MATCH_OVER
 
     title = CATALOGS["ru"]["choice.preset.russian"]
     embed = w.table_message().embeds[0]
