@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 from urllib.parse import urlsplit
@@ -31,10 +31,16 @@ from bot.store._sql import to_pg
 from bot.store._status import TableStatus
 from bot.store._store import ChannelTaken, _dumps, migrations, table_update
 from bot.store._table_reads import TableReads
+from bot.store._turns import Turns, is_background
 
 log = logging.getLogger(__name__)
 # Seconds between tries to reach the server at start-up (then it gives up): about 3 min.
 CONNECT_DELAYS: tuple[float, ...] = (1, 2, 4, 8, 16, 30, 30, 30, 30, 30)
+# Connections per process: a transaction holds one for a round trip or three, and on a busy
+# loop each costs a pass (measured at 400 tables: answers waited for one of 10; a few
+# processes of 20 stay well inside PostgreSQL's default of 100 connections).
+POOL_SIZE = 20
+_ONE_LIVE_PER_CHANNEL = "tables_one_live_per_channel"  # the unique index (migration 001)
 _MIGRATION_LOCK = 0x7EA51000  # pg_advisory_xact_lock key: one process migrates at a time
 SCHEMES = ("postgresql", "postgres")
 
@@ -104,15 +110,28 @@ class PgTx(PgRecordWrites):
     written in (:func:`inline`). A block made only of those (a move, a look, new seats)
     goes out at its end as ONE simple-protocol query: PostgreSQL runs the statements of one
     query string as one implicit transaction, all or nothing, with no BEGIN or COMMIT round
-    trips. A method that needs an answer (or a savepoint) first opens a real transaction and
-    sends what was kept, then everything goes on as before, in order.
+    trips. A method that needs an answer opens a real transaction: BEGIN goes out with what
+    was kept, and at the end COMMIT goes with the rest, so a transaction with one answer costs
+    three round trips. No savepoints: a write refused because the channel is taken fails the
+    whole transaction, which its one caller (opening a table) gives up anyway.
+
+    The pooled connection is taken only when something is sent: a block of kept writes holds
+    one for a single round trip, not while its caller works between the writes (the pool is
+    shared by the whole process, and a connection held across passes of a busy event loop
+    made answers queue for one: measured at 400 tables, waits of 1-3 s for the pool).
     """
 
-    def __init__(self, conn: asyncpg.Connection) -> None:
-        self.conn = conn
+    def __init__(self, acquire: Callable[[], Awaitable[asyncpg.Connection]]) -> None:
+        self._acquire = acquire
+        self.conn: asyncpg.Connection | None = None  # taken at the first send
         self.settings_changed: set[int] = set()
         self.pending: list[str] = []  # statements not sent yet, values written in
-        self.real: Any = None  # the asyncpg transaction, once one was needed
+        self.open = False  # BEGIN was sent: a real transaction, ended by COMMIT or ROLLBACK
+
+    async def _connection(self) -> asyncpg.Connection:
+        if self.conn is None:
+            self.conn = await self._acquire()
+        return self.conn
 
     def later(self, sql: str, *args: Any) -> None:
         """Keep a statement that returns nothing, to be sent with the others."""
@@ -120,59 +139,60 @@ class PgTx(PgRecordWrites):
 
     async def begun(self) -> asyncpg.Connection:
         """The connection inside a real transaction, with the kept writes sent."""
-        if self.real is None:
-            self.real = self.conn.transaction()
-            await self.real.start()
+        conn = await self._connection()
+        if not self.open:
+            self.pending.insert(0, "BEGIN")
+            self.open = True
         await self._send()
-        return self.conn
+        return conn
 
     async def finish(self) -> None:
-        """Commit: the kept writes in one query, or the real transaction's COMMIT."""
-        if self.real is None:
-            await self._send()  # an implicit transaction of its own; nothing: no query
-        else:
-            await self._send()
-            await self.real.commit()
+        """Commit: the kept writes in one query (an implicit transaction of its own, or the
+        real one's last statements with its COMMIT); nothing kept and nothing begun: no query."""
+        if self.open:
+            self.pending.append("COMMIT")
+        await self._send()
 
     async def abandon(self) -> None:
         """Nothing of this transaction is committed."""
         self.pending.clear()
-        if self.real is not None:
-            await self.real.rollback()
+        await self.roll_back()
+
+    async def roll_back(self) -> None:
+        """End a real transaction that failed or is given up (a simple query)."""
+        if self.open and self.conn is not None and not self.conn.is_closed():
+            self.open = False
+            await self.conn.execute("ROLLBACK")
 
     async def _send(self) -> None:
         if self.pending:
             text = ";\n".join(self.pending)
             self.pending.clear()
-            await self.conn.execute(text)
+            try:
+                await (await self._connection()).execute(text)
+            except asyncpg.UniqueViolationError as exc:
+                if exc.constraint_name == _ONE_LIVE_PER_CHANNEL:
+                    raise ChannelTaken(exc.table_name or "tables") from exc
+                raise
 
     async def create_table(self, *, guild_id: int | None, channel_id: int, host_id: int,
                            preset: str, rules: dict[str, Any], timer: int, now: float,
                            locale: str = "") -> int:
         c = await self.begun()
         try:
-            async with c.transaction():  # a savepoint: the caller's tx lives on
-                return int(await c.fetchval(
-                    "INSERT INTO tables (guild_id, channel_id, host_id, preset, rules, timer,"
-                    " status, created_at, updated_at, last_human_at, locale)"
-                    " VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11) RETURNING id",
-                    guild_id, channel_id, host_id, preset, _dumps(rules), timer,
-                    TableStatus.SEATING.value, now, now, now, locale))
+            return int(await c.fetchval(
+                "INSERT INTO tables (guild_id, channel_id, host_id, preset, rules, timer,"
+                " status, created_at, updated_at, last_human_at, locale)"
+                " VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11) RETURNING id",
+                guild_id, channel_id, host_id, preset, _dumps(rules), timer,
+                TableStatus.SEATING.value, now, now, now, locale))
         except asyncpg.UniqueViolationError as exc:
             raise ChannelTaken(channel_id) from exc
 
     async def update_table(self, table_id: int, **changes: Any) -> None:
         text, values = table_update(changes)
-        sql = to_pg(text)
-        if "status" not in changes:  # only a new status can take a channel
-            self.later(sql, *values, table_id)
-            return
-        c = await self.begun()  # ChannelTaken is raised here, not at the commit
-        try:
-            async with c.transaction():
-                await c.execute(sql, *values, table_id)
-        except asyncpg.UniqueViolationError as exc:
-            raise ChannelTaken(table_id) from exc
+        # a new status that takes a taken channel: ChannelTaken when this is sent
+        self.later(to_pg(text), *values, table_id)
 
     async def save_seats(self, table_id: int, seats: Sequence[SeatRow]) -> None:
         self.later("DELETE FROM seats WHERE table_id = $1", table_id)
@@ -249,14 +269,15 @@ class PgStore(TableReads, RecordReads):
     dialect = "postgresql"
     cache_settings = False  # other processes may change them: read each time
 
-    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+    def __init__(self, pool: asyncpg.Pool, url: str, size: int = POOL_SIZE) -> None:
         self.pool = pool
+        self.turns = Turns(size)  # who gets the next connection: answers first
         self.where = describe_url(url)
         self.settings_cache: dict[int, GuildSettings] = {}  # stays empty (see above)
 
     @classmethod
     async def open(cls, url: str, *, connect_delays: Sequence[float] = CONNECT_DELAYS,
-                   max_size: int = 10) -> PgStore:
+                   max_size: int = POOL_SIZE) -> PgStore:
         """Connect (waiting for a server that is not up yet, see ``connect_delays``) and
         migrate; :class:`DatabaseUnusable` with one line if it cannot be used."""
         check_database_url(url)
@@ -277,7 +298,7 @@ class PgStore(TableReads, RecordReads):
                 log.warning("PostgreSQL at %s is not reachable (%s); trying again in %g s",
                             where, _reason(exc), delay)
                 await asyncio.sleep(delay)
-        store = cls(pool, url)
+        store = cls(pool, url, max_size)
         try:
             await store.migrate()
         except BaseException as exc:
@@ -327,44 +348,56 @@ class PgStore(TableReads, RecordReads):
         Committed on the server when the ``async with`` block is left: callers answer only
         after that. :class:`StoreUnavailable` if the server went away (nothing committed).
         A block of writes that return nothing costs one round trip (see :class:`PgTx`)."""
-        conn = await self._acquire()
+        tx = PgTx(self._acquire)
         try:
-            tx = PgTx(conn)
             try:
                 yield tx
             except BaseException as exc:
                 try:
                     await tx.abandon()
                 except Exception:
-                    conn.terminate()  # the pool replaces it
+                    if tx.conn is not None:
+                        tx.conn.terminate()  # the pool replaces it
                 if isinstance(exc, Exception) and is_outage(exc):
                     raise StoreUnavailable(self._gone(exc)) from exc
                 raise
             try:
                 await tx.finish()
+            except StoreUnavailable:
+                raise
             except Exception as exc:
-                if tx.real is not None and not conn.is_closed():
-                    try:
-                        await tx.real.rollback()  # a statement sent at the end failed
-                    except Exception:
-                        conn.terminate()
+                try:
+                    await tx.roll_back()  # a statement sent at the end failed
+                except Exception:
+                    if tx.conn is not None:
+                        tx.conn.terminate()
                 if is_outage(exc):
                     # Not known whether the commit reached the server: the caller must not
                     # answer as if it had (a restart replays whatever did commit).
                     raise StoreUnavailable(self._gone(exc)) from exc
                 raise
         finally:
-            await self.pool.release(conn)
+            if tx.conn is not None:
+                await self._release(tx.conn)
 
     async def _acquire(self) -> asyncpg.Connection:
-        """A pooled connection (the pool connects again those it saw closed)."""
+        """A pooled connection, answers before background work (the pool connects again
+        those it saw closed); give it back with :meth:`_release`."""
+        await self.turns.enter(is_background())
         try:
             conn: asyncpg.Connection = await self.pool.acquire()
-        except Exception as exc:
-            if is_outage(exc):
+        except BaseException as exc:
+            self.turns.leave()
+            if isinstance(exc, Exception) and is_outage(exc):
                 raise StoreUnavailable(self._gone(exc)) from exc
             raise
         return conn
+
+    async def _release(self, conn: asyncpg.Connection) -> None:
+        try:
+            await self.pool.release(conn)
+        finally:
+            self.turns.leave()
 
     def _gone(self, exc: BaseException) -> str:
         return f"PostgreSQL at {self.where} is not reachable ({_reason(exc)})"
@@ -377,7 +410,11 @@ class PgStore(TableReads, RecordReads):
         # A read can be tried again: once, for a pooled connection the server dropped.
         for attempt in (1, 2):
             try:
-                return list(await self.pool.fetch(to_pg(sql), *args))
+                conn = await self._acquire()
+                try:
+                    return list(await conn.fetch(to_pg(sql), *args))
+                finally:
+                    await self._release(conn)
             except Exception as exc:
                 if not is_outage(exc):
                     raise

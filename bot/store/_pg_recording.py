@@ -54,6 +54,19 @@ def _add(table: str) -> str:
 
 
 _DAY = "FLOOR(m.finished_at / 86400)::INTEGER"  # as SQLite's CAST (times are positive)
+_SEEN_HUMAN = (
+    "INSERT INTO players (kind, user_id, level, name, first_seen, last_seen)"
+    " VALUES ('human', $1, '', $2, $3, $3) ON CONFLICT (user_id) WHERE kind = 'human'"
+    " DO UPDATE SET name = EXCLUDED.name,"
+    " last_seen = GREATEST(players.last_seen, EXCLUDED.last_seen)")
+# An AI level's row is shared by every table: DO NOTHING takes no lock on it, and the UPDATE
+# locks it only when it matches (a rename, or once every AI_SEEN_EVERY).
+_NEW_AI = (
+    "INSERT INTO players (kind, user_id, level, name, first_seen, last_seen)"
+    " VALUES ('ai', NULL, $1, $2, $3, $3) ON CONFLICT (level) WHERE kind = 'ai' DO NOTHING")
+_STALE_AI = (
+    "UPDATE players SET name = $2, last_seen = GREATEST(last_seen, $3)"
+    " WHERE kind = 'ai' AND level = $1 AND (name <> $2 OR last_seen < $4)")
 _TOUCH = {
     PlayerKind.HUMAN: (
         "INSERT INTO players (kind, user_id, level, name, first_seen, last_seen)"
@@ -108,6 +121,21 @@ class PgRecordWrites:
             first = p.user_id if p.kind is PlayerKind.HUMAN else p.level
             ids[key] = int(await c.fetchval(_TOUCH[p.kind], first, p.name, now))
         return [ids[(p.kind.value, p.user_id or 0, p.level)] for p in players]
+
+    async def seen_players(self, players: Sequence[PlayerRef], now: float) -> None:
+        """Players seen now (as :meth:`touch_players`), written with the other kept writes:
+        no answer is awaited, and an AI level's row is neither locked nor rewritten unless
+        it is new, renamed or stale (see ``AI_SEEN_EVERY``)."""
+        for p in players:
+            if p.kind is PlayerKind.HUMAN and p.user_id is None:
+                raise ValueError("a human player needs a user id")
+        keys = sorted({(p.kind.value, p.user_id or 0, p.level): p for p in players}.items())
+        for _, p in keys:  # in one order for every transaction, as touch_players
+            if p.kind is PlayerKind.HUMAN:
+                self.later(_SEEN_HUMAN, p.user_id, p.name, now)
+            else:
+                self.later(_NEW_AI, p.level, p.name, now)
+                self.later(_STALE_AI, p.level, p.name, now, now - AI_SEEN_EVERY)
 
     async def record_match(self, rec: MatchRecord, now: float) -> int:
         """Record a won match with its summaries and ratings; its public id. A second call

@@ -73,6 +73,10 @@ class RecordWrites:
         """Upsert players (humans by user id, with their name; AI one per level); ids."""
         return [self._touch(p, now) for p in players]
 
+    async def seen_players(self, players: Sequence[PlayerRef], now: float) -> None:
+        """Players seen now (as :meth:`touch_players`, when no id is needed)."""
+        await self.touch_players(players, now)
+
     def _touch(self, p: PlayerRef, now: float) -> int:
         if p.kind is PlayerKind.HUMAN:
             if p.user_id is None:

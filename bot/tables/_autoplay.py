@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
-from bot.store import TableStatus
+from bot.store import TableStatus, background_work
 from bot.tables._model import Notice, Seat, Table, TableError
 from bot.tables.clock import Clock
 
@@ -126,9 +126,10 @@ class Autoplay:
     async def _ai_turn(self, table: Table, version: int, seat: int) -> None:
         async def attempt() -> None:
             gate = self.gate() if self.gate is not None else contextlib.nullcontext()
-            async with gate, table.lock:
-                if table.version == version and table.status is TableStatus.PLAYING:
-                    await self._move(table, seat, [], None)
+            with background_work():  # answers to people get a connection first
+                async with gate, table.lock:
+                    if table.version == version and table.status is TableStatus.PLAYING:
+                        await self._move(table, seat, [], None)
 
         try:
             await self._sleep(self.ai_delay)
@@ -150,6 +151,10 @@ class Autoplay:
             await self._sleep(table.timer - table.timer / 2)
 
             async def attempt() -> None:
+                with background_work():
+                    await timed_out()
+
+            async def timed_out() -> None:
                 async with table.lock:
                     if table.version != version or table.status is not TableStatus.PLAYING:
                         return

@@ -150,7 +150,7 @@ class Ledger:
         seats = tuple(s.but(away=False, missed=0) for s in table.seats)
         seat_list = [{"user_id": s.user_id, "name": s.name, "ai": s.ai} for s in seats]
         async with Saving(self.store) as tx:
-            await tx.touch_players([player_ref(s) for s in seats], now)
+            await tx.seen_players([player_ref(s) for s in seats], now)
             await tx.start_match(table.id, match_no, rules=table.rules.to_json(), dealer=dealer,
                                  seats=seat_list, now=now)
             await tx.append_moves(table.id, match_no, 0,

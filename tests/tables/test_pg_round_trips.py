@@ -44,3 +44,38 @@ async def test_a_move_is_one_query_and_is_committed_when_answered(pg_server):
     finally:
         await service.close()
         await store.close()
+
+
+async def test_opening_a_table_and_starting_its_match_take_few_round_trips(pg_server):
+    """The lobby's answers wait on their commits too: no savepoints, COMMIT sent with the
+    last statements, and a match starts in one query (7 and 8 queries before)."""
+    store = await PgStore.open(await pg_server.new_database(), max_size=1)
+    service = TableService(store, clock=FakeClock(), seed=7, ai_delay=3600.0,
+                           ai_in_thread=False)
+    seen: list[str] = []
+    try:
+        await service.restore()
+        async with store.pool.acquire() as conn:
+            conn.add_query_logger(lambda record: seen.append(record.query))
+
+        async def queries(work):
+            seen.clear()
+            result = await work
+            for _ in range(3):
+                await asyncio.sleep(0)  # the logger is called soon after the query
+            return result, list(seen)
+
+        outcome, opened = await queries(service.create(ANN, channel_id=7, guild_id=1))
+        # the guild's settings, BEGIN, the new table's id, then its seats with COMMIT
+        assert len(opened) == 4, opened
+        assert not any("SAVEPOINT" in q.upper() for q in opened)
+        tid = outcome.table.id
+        for a in (BOB, CID):
+            await service.join(tid, a)
+        _, started = await queries(service.start(tid, ANN))
+        # the players seen, the match, its deal, seats and status: one query, no answer
+        assert len(started) == 1, started
+        assert not started[0].lstrip().upper().startswith("BEGIN")
+    finally:
+        await service.close()
+        await store.close()
