@@ -56,11 +56,18 @@ class Style:
     blunder: float = 0.0  # chance to play a card without thinking
     match_aware: bool = True
     rospisat_gap: int = 40  # give up when the hand counts this much below the bid
+    # Hand value beyond the bid before outbidding someone, off the barrel and the lock (three
+    # players, 24 cards). A defender scores every point he takes and the declarer loses his
+    # bid when he fails, so letting the opener play paid better than outbidding him in every
+    # band of hand value up to 80 over the bid (8,200 russian and 7,500 polish bidding
+    # choices, each played out both ways against simple). 80 would leave the beginner, as
+    # the forced opener, failing 40% of its polish contracts; 20 keeps it under 35%.
+    compete: int = 20
 
 
 NORMAL = Style()
 EASY = Style(remembers=False, margin=25, raises=False, aces_first=True, blunder=0.04,
-             match_aware=False)
+             match_aware=False, compete=0)
 
 
 def marriage_worth(o: Observation, suit: int, already: int = 0) -> int:
@@ -203,6 +210,9 @@ class ClubPlayer:
         limit = value + self._urge(o) + rng.randrange(-3, 4)
         if bids and not passes:
             return bids[0]
+        me = o.seat
+        if self._fitted(o) and me is not None and not (o.on_barrel[me] or o.locked[me]):
+            limit -= self.style.compete
         ok = [a for a in bids if a.amount <= limit]
         if not ok or not passes:
             return passes[0] if passes else (bids[0] if bids else legal[0])
