@@ -1,10 +1,13 @@
-"""The club player's card play: defenders in 1000 score each for himself."""
+"""The club player: defenders in 1000 score each for himself; the raise and the barrel; the
+auction."""
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
-from bot.ai.club import ClubPlayer, declarer_estimate
+from bot.ai.club import ClubPlayer, contract_worth, declarer_estimate, hand_value
+from bot.game.actions import Flag, Verb
 from bot.game.cards import (
     R9,
     R10,
@@ -98,3 +101,75 @@ def test_the_declarer_estimate_values_what_takes_tricks() -> None:
     assert declarer_estimate(o, ace) > est
     assert declarer_estimate(o, married) > est + 40  # a marriage of ♠ is worth 40
     assert declarer_estimate(o, void) > est
+
+
+def _decisions(rules_name: str, phase: Phase, want: int) -> list[Observation]:
+    """Observations of club players choosing in ``phase`` (self-play, russian deals)."""
+    rules = rules_for(rules_name)
+    club = ClubPlayer()
+    rng = random.Random(7)
+    found: list[Observation] = []
+    s = new_match(rules, 0)
+    while len(found) < want:
+        if s.phase is Phase.MATCH_OVER:
+            s = new_match(rules, 0)
+        for move in random_deal(s, rng):
+            s = apply_into(s, move, None)
+        while s.phase not in (Phase.DEALING, Phase.MATCH_OVER):
+            o = observe(s, s.to_act)
+            if s.phase is phase:
+                found.append(o)
+            s = apply_into(s, club.choose(o, rng), None)
+    return found
+
+
+def _at(o: Observation, total: int) -> Observation:
+    """The same decision with the deciding seat's total set to ``total``."""
+    assert o.seat is not None
+    totals = tuple(total if p == o.seat else t for p, t in enumerate(o.totals))
+    r = o.rules
+    return replace(o, totals=totals, on_barrel=tuple(t == r.barrel_at for t in totals),
+                   locked=tuple(False for _ in totals))
+
+
+def test_on_the_barrel_only_a_contract_reaching_1000_counts() -> None:
+    """880 on the russian barrel: 100 made scores nothing, 120 wins; climbing stops at 880."""
+    o = _decisions("russian", Phase.CONTRACT, 1)[0]
+    assert contract_worth(_at(o, 880), 100) == 0
+    assert contract_worth(_at(o, 880), 120) == 120
+    assert contract_worth(_at(o, 800), 100) == 80
+    assert contract_worth(_at(o, 500), 100) == 100
+
+
+def test_on_the_barrel_a_likely_120_is_declared_not_a_worthless_100() -> None:
+    """With a hand expected to take 125 or more, the declarer on the barrel sets a contract
+    that reaches 1000 (the old raise, to the estimate less 25, settled for 100-115)."""
+    checked = 0
+    for o in _decisions("russian", Phase.CONTRACT, 400):
+        est = declarer_estimate(o, to_mask(o.hand))
+        if not 125 <= est <= 200 or o.winning_bid > 120:
+            continue
+        a = ClubPlayer().choose(_at(o, 880), random.Random(1))
+        assert a.verb is Verb.CONTRACT and a.amount >= 120, (est, a.describe())
+        checked += 1
+    assert checked >= 20
+
+
+def test_the_club_player_lets_the_opener_play_unless_its_hand_is_much_better() -> None:
+    """Off the barrel a hand counting under 20 over the next bid passes; on the barrel the
+    same hand bids when it counts the bid (only a contract scores there)."""
+    passed = bid = 0
+    for o in _decisions("russian", Phase.BIDDING, 600):
+        legal = {a.verb for a in o.legal}
+        if Verb.PASS not in legal or Verb.BID not in legal or any(o.on_barrel) or any(
+                t >= o.rules.target - 120 for t in o.totals):
+            continue
+        step = min(a.amount for a in o.legal if a.verb is Verb.BID and a.flag is Flag.NONE)
+        value = hand_value(o, to_mask(o.hand), with_talon=True)
+        if not step + 3 <= value < step + 17:
+            continue
+        assert ClubPlayer().choose(_at(o, 0), random.Random(1)).verb is Verb.PASS
+        passed += 1
+        on_barrel = ClubPlayer().choose(_at(o, 880), random.Random(1))
+        bid += on_barrel.verb is Verb.BID
+    assert passed >= 5 and bid == passed
