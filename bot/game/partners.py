@@ -106,14 +106,14 @@ def team_view(s: State) -> State:
 _new_state = object.__new__
 
 
-def _four(v: tuple[int, ...]) -> tuple[int, ...]:
-    return (v[0], v[1], v[0], v[1])  # seat p plays for team p % 2
-
-
 def to_seats(m: Match, m2: Match) -> Match:
     """The four-seat match after the hand, from the two-seat one (partners alike)."""
+    # seat p plays for team p % 2; written out, as a helper per field costs a call each
+    t, bh, bf, da = m2.totals, m2.barrel_hands, m2.barrel_falls, m2.dashes
+    ro, sp, st, nw = m2.rospisat_calls, m2.spisat_calls, m2.sticks, m2.no_wins
     return Match(
-        _four(m2.totals), _four(m2.barrel_hands), _four(m2.barrel_falls), _four(m2.dashes),
-        _four(m2.rospisat_calls), _four(m2.spisat_calls), (m.dealer + 1) % 4, m.hand_no,
-        m.golden_left, m.golden_made, 0, both(m2.winners), _four(m2.sticks),
-        _four(m2.no_wins))
+        (t[0], t[1], t[0], t[1]), (bh[0], bh[1], bh[0], bh[1]), (bf[0], bf[1], bf[0], bf[1]),
+        (da[0], da[1], da[0], da[1]), (ro[0], ro[1], ro[0], ro[1]),
+        (sp[0], sp[1], sp[0], sp[1]), (m.dealer + 1) % 4, m.hand_no, m.golden_left,
+        m.golden_made, 0, both(m2.winners), (st[0], st[1], st[0], st[1]),
+        (nw[0], nw[1], nw[0], nw[1]))
