@@ -71,7 +71,7 @@ def legal_actions(state: State, seat: int | None = None) -> list[Action]:
 
 # Enum members bound once (on Python 3.11 a member read off its class costs several times
 # a global): every move passes here.
-_PLAY_VERB, _PLAY = Verb.PLAY, Phase.PLAY
+_PLAY_VERB, _PLAY, _BID = Verb.PLAY, Phase.PLAY, Verb.BID
 
 
 def apply(state: State, action: Move) -> tuple[State, list[Event]]:
@@ -106,6 +106,26 @@ def apply_into(
     else:  # pragma: no cover - typing guards this
         raise TypeError(f"not a move: {action!r}")
     return s
+
+
+def apply_trusted(s: State, action: Action, events: list[Event] | None) -> None:
+    """Apply in place an action taken from ``s``'s legal actions just now (simulations).
+
+    The checks of a move's shape, phase and bid are skipped: they cannot fail for a
+    legal action, and a random simulation applies a few dozen a hand.
+    """
+    v = action.verb
+    if v is _BID:
+        apply_bid(s, action, events, trusted=True)
+        return
+    if v is _PLAY_VERB:  # the lead that fixes the contract
+        apply_play(s, action, events, trusted=True)
+        return
+    handler = _HANDLERS.get(v)
+    if handler is None:  # a give-up: its refusals are part of applying it
+        _apply_action(s, action, events)
+    else:
+        handler(s, action, events)
 
 
 _BY_PHASE = {

@@ -90,16 +90,13 @@ def after_scored_hand(
                     notes.append(note("golden_reset"))
         if golden_left == r.seats:
             golden_made = False
-    return Match(
-        totals=totals, barrel_hands=barrel_hands,
-        barrel_falls=m.barrel_falls if barrel_falls is None else barrel_falls,
-        dashes=m.dashes if dashes is None else dashes,
-        rospisat_calls=m.rospisat_calls if rospisat_calls is None else rospisat_calls,
-        spisat_calls=m.spisat_calls if spisat_calls is None else spisat_calls,
-        dealer=(m.dealer + 1) % r.seats, hand_no=m.hand_no, golden_left=golden_left,
-        golden_made=golden_made, nines_annuls=0, winners=winners,
-        sticks=m.sticks if sticks is None else sticks,
-        no_wins=m.no_wins if no_wins is None else no_wins)
+    return Match(  # positional: the keyword call costs more, and it runs at every hand
+        totals, barrel_hands, m.barrel_falls if barrel_falls is None else barrel_falls,
+        m.dashes if dashes is None else dashes,
+        m.rospisat_calls if rospisat_calls is None else rospisat_calls,
+        m.spisat_calls if spisat_calls is None else spisat_calls,
+        (m.dealer + 1) % r.seats, m.hand_no, golden_left, golden_made, 0, winners,
+        m.sticks if sticks is None else sticks, m.no_wins if no_wins is None else no_wins)
 
 
 def finish(

@@ -123,11 +123,11 @@ def for_team(n: str, text: str) -> str:
     of the partnership (seat ``k`` of the two-seat view is seats ``k`` and ``k + 2``)."""
     if not isinstance(n, Note):
         return text
-    params = dict(n.params)
+    params = n.params
     who = params.get("who")
     if isinstance(who, int) and who in (0, 1):
-        params["who"] = (who, who + 2)
-    return Note(text, n.key, params)
+        params = {**params, "who": (who, who + 2)}  # ``who`` keeps its place
+    return Note(text, n.key, params)  # Note copies ``params``
 
 
 __all__ = ["ENGLISH", "NINE_WORDS", "Note", "NoteParam", "for_team", "note"]

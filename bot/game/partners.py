@@ -12,10 +12,7 @@ import copy
 
 from bot.game.notes import for_team
 from bot.game.rules import Rules
-from bot.game.state import Match, State, evolve
-
-_PER_SEAT = ("totals", "barrel_hands", "barrel_falls", "dashes", "rospisat_calls",
-             "spisat_calls", "sticks", "no_wins")
+from bot.game.state import Match, State
 
 
 def team_rules(rules: Rules) -> Rules:
@@ -39,38 +36,84 @@ def team_note(note: str) -> str:
     """A note of the two-seat view, naming both partners ("{0} & {2} win the match")."""
     if "{0}" not in note and "{1}" not in note:
         return note
-    out = note.replace("{0}", "\0").replace("{1}", "{1} & {3}").replace("\0", "{0} & {2}")
+    out = _TEAM_TEXTS.get(note)
+    if out is None:
+        if len(_TEAM_TEXTS) >= _TEAM_TEXTS_MAX:
+            _TEAM_TEXTS.clear()
+        out = _TEAM_TEXTS[str(note)] = _team_text(note)
+    return for_team(note, out)
+
+
+def team_notes_of(notes: list[str]) -> tuple[str, ...]:
+    """The notes of the two-seat view, each naming both partners."""
+    return tuple([team_note(n) for n in notes])
+
+
+# A hand's notes come from a small set of lines: each line's team wording is kept.
+_TEAM_TEXTS: dict[str, str] = {}
+_TEAM_TEXTS_MAX = 4096
+
+
+def _team_text(text: str) -> str:
+    out = text.replace("{0}", "\0").replace("{1}", "{1} & {3}").replace("\0", "{0} & {2}")
     for one, many in _PLURAL:
         out = out.replace(one, many)
-    return for_team(note, out)
+    return out
+
+
+# The seats of the partnerships listed (winners, climbed, fell are sorted team tuples).
+_BOTH: dict[tuple[int, ...], tuple[int, ...]] = {
+    (): (), (0,): (0, 2), (1,): (1, 3), (0, 1): (0, 1, 2, 3)}
 
 
 def both(teams: tuple[int, ...]) -> tuple[int, ...]:
     """The seats of these partnerships."""
-    return tuple(sorted(p for k in teams for p in (k, k + 2)))
+    got = _BOTH.get(teams)
+    return got if got is not None else tuple(sorted(p for k in teams for p in (k, k + 2)))
 
 
 def team_view(s: State) -> State:
-    """The two-seat view of the hand: team 0 (seats 0, 2) and team 1 (seats 1, 3)."""
-    t = s.copy()
+    """The two-seat view of the hand: team 0 (seats 0, 2) and team 1 (seats 1, 3).
+
+    It holds only what the scoring steps read (scoring.py's ``_steps`` and the base
+    amounts): a full copy of the hand would cost more than scoring it.
+    """
+    t = _new_state(State)
     t.rules = team_rules(s.rules)
     m = s.match
-    t.match = evolve(m, **{f: getattr(m, f)[:2] for f in _PER_SEAT}, dealer=m.dealer % 2,
-                     golden_left=0, winners=())
+    # Built field by field (not through evolve): it runs at every hand of a partnership.
+    t.match = Match(
+        m.totals[:2], m.barrel_hands[:2], m.barrel_falls[:2], m.dashes[:2],
+        m.rospisat_calls[:2], m.spisat_calls[:2], m.dealer % 2, m.hand_no, 0, m.golden_made,
+        m.nines_annuls, (), m.sticks[:2], m.no_wins[:2])
     t.active = (0, 1)
     t.sitter = -1
     t.declarer = s.declarer % 2 if s.declarer >= 0 else -1
-    t.won = [s.won[0] + s.won[2], s.won[1] + s.won[3]]
+    won = s.won
+    t.won = [won[0] + won[2], won[1] + won[3]]
     t.last_winner = s.last_winner % 2 if s.last_winner >= 0 else -1
-    t.decl_log = tuple((p % 2, suit, v) for p, suit, v in s.decl_log)
+    # the rest of what scoring reads means the same for the two teams
+    t.golden = s.golden
+    t.blind_win = s.blind_win
+    t.misere = s.misere
+    t.contract = s.contract
+    t.doubled = s.doubled
+    t.winning_bid = s.winning_bid
+    t.bids = s.bids
     return t
+
+
+_new_state = object.__new__
 
 
 def to_seats(m: Match, m2: Match) -> Match:
     """The four-seat match after the hand, from the two-seat one (partners alike)."""
-    four: dict[str, tuple[int, ...]] = {}
-    for f in _PER_SEAT:
-        v = getattr(m2, f)
-        four[f] = (v[0], v[1], v[0], v[1])  # seat p plays for team p % 2
-    return evolve(m, **four, dealer=(m.dealer + 1) % 4, nines_annuls=0,
-                  winners=both(m2.winners))
+    # seat p plays for team p % 2; written out, as a helper per field costs a call each
+    t, bh, bf, da = m2.totals, m2.barrel_hands, m2.barrel_falls, m2.dashes
+    ro, sp, st, nw = m2.rospisat_calls, m2.spisat_calls, m2.sticks, m2.no_wins
+    return Match(
+        (t[0], t[1], t[0], t[1]), (bh[0], bh[1], bh[0], bh[1]), (bf[0], bf[1], bf[0], bf[1]),
+        (da[0], da[1], da[0], da[1]), (ro[0], ro[1], ro[0], ro[1]),
+        (sp[0], sp[1], sp[0], sp[1]), (m.dealer + 1) % 4, m.hand_no, m.golden_left,
+        m.golden_made, 0, both(m2.winners), (st[0], st[1], st[0], st[1]),
+        (nw[0], nw[1], nw[0], nw[1]))

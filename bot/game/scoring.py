@@ -21,7 +21,7 @@ from bot.game.events import (
 )
 from bot.game.match import after_scored_hand, annul, finish, throw_in
 from bot.game.notes import note
-from bot.game.partners import both, team_note, team_view, to_seats
+from bot.game.partners import both, team_notes_of, team_view, to_seats
 from bot.game.rules import (
     Barrel,
     DeclarerScores,
@@ -204,6 +204,51 @@ def score_steps(
     s: State, end: HandEnd, base: list[int], raw: dict[int, int] | None, made: bool | None,
 ) -> tuple[Match, HandResult, list[Event]]:
     """The scoring steps after the base amounts: the next Match, the result, the events."""
+    m = s.match
+    d = s.declarer
+    n = s.rules.seats
+    m2, notes, events, mult, pen = _steps(s, end, base, raw, made)
+    start = m.totals
+    totals = m2.totals
+    marriages, aces = _declared(s)
+    climbed, fell = _barrel_moves(events, n)
+    # positional: the keyword call costs twice as much for two dozen fields
+    result = HandResult(
+        end, m.dealer, d, s.contract if d >= 0 else 0, True,
+        dict(raw) if raw is not None else {}, marriages,
+        tuple([totals[p] - start[p] for p in range(n)]), totals, tuple(notes), made, mult,
+        m2.winners, aces, m.hand_no, s.sitter, s.golden, m2.barrel_hands, m2.dashes,
+        m2.sticks, m2.no_wins, tuple(pen), climbed, fell,
+    )
+    return m2, result, events
+
+
+def _declared(s: State) -> tuple[dict[int, tuple[int, ...]], tuple[int, ...]]:
+    """The suits of the marriages declared per seat, and the seats that declared four aces."""
+    marriages: dict[int, tuple[int, ...]] = {}
+    aces: tuple[int, ...] = ()
+    for p, suit, _ in s.decl_log:
+        if suit >= 0:
+            marriages[p] = (*marriages.get(p, ()), suit)
+        else:
+            aces = (*aces, p)
+    return marriages, aces
+
+
+def _barrel_moves(events: list[Event], n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The seats that climbed onto the barrel and stayed, and those that fell off."""
+    if not events:
+        return (), ()
+    fell = tuple(e.seat for e in events if isinstance(e, LeftBarrel) and e.fell)
+    climbed = tuple(p for p in range(n) if p not in fell and any(
+        isinstance(e, ClimbedBarrel) and e.seat == p for e in events))
+    return climbed, fell
+
+
+def _steps(
+    s: State, end: HandEnd, base: list[int], raw: dict[int, int] | None, made: bool | None,
+) -> tuple[Match, list[str], list[Event], int, list[int]]:
+    """Steps 2 to 10: the next Match, the notes, the events, the multiplier, the penalties."""
     r = s.rules
     m = s.match
     n = r.seats
@@ -216,7 +261,7 @@ def score_steps(
     # 3. base deltas (+ sitter bonus), multiplied
     if s.sitter >= 0:
         base[s.sitter] = sitter_bonus(s)
-    deltas = [b * mult for b in base]
+    deltas = [b * mult for b in base] if mult > 1 else base[:]
     # 4. suppression
     at = r.barrel_at
     classic = r.barrel is _CLASSIC
@@ -308,28 +353,12 @@ def score_steps(
                             sticks=sticks, no_wins=no_wins)
     for w in winners:
         notes.append(note("wins" if len(winners) == 1 else "shares", who=w))
-    fell = tuple(e.seat for e in events if isinstance(e, LeftBarrel) and e.fell) if (
-        events) else ()
-    marriages: dict[int, tuple[int, ...]] = {}
-    for p, suit, _ in s.decl_log:
-        if suit >= 0:
-            marriages[p] = (*marriages.get(p, ()), suit)
-    result = HandResult(
-        end=end, dealer=m.dealer, declarer=d, contract=s.contract if d >= 0 else 0,
-        complete=True, taken=dict(raw) if raw is not None else {}, marriages=marriages,
-        delta=tuple(m2.totals[p] - start[p] for p in range(n)), totals=m2.totals,
-        notes=tuple(notes), made=made, multiplier=mult, winners=winners,
-        aces=tuple(p for p, suit, _ in s.decl_log if suit < 0),
-        hand_no=m.hand_no, sitter=s.sitter, golden=s.golden, barrel_hands=m2.barrel_hands,
-        dashes=m2.dashes, sticks=m2.sticks, no_wins=m2.no_wins, penalties=tuple(pen),
-        climbed=tuple(p for p in range(n) if p not in fell and any(
-            isinstance(e, ClimbedBarrel) and e.seat == p for e in events)) if events else (),
-        fell=fell,
-    )
-    return m2, result, events
+    return m2, notes, events, mult, pen
 
 
 def _winners(r: Rules, d: int, new: list[int]) -> tuple[int, ...]:
+    if not reaches_target(r, max(new)):  # most hands: nobody has reached the target
+        return ()
     reached = [p for p in range(r.seats) if reaches_target(r, new[p])]
     if not reached:
         return ()
@@ -395,37 +424,36 @@ def _score_teams(s: State, end: HandEnd, out: list[Event] | None) -> None:
     t = team_view(s)
     if end is _PLAYED:
         seat_raw = raw_points(s)
-        raw: dict[int, int] | None = {k: sum(v for p, v in seat_raw.items() if p % 2 == k)
-                                      for k in (0, 1)}
+        # a team's points: its partners' (the sitter, absent from seat_raw, adds nothing)
+        raw: dict[int, int] | None = {0: seat_raw.get(0, 0) + seat_raw.get(2, 0),
+                                      1: seat_raw.get(1, 0) + seat_raw.get(3, 0)}
         assert raw is not None
         base, made = played_base(t, raw)
     else:
         seat_raw, raw, made = {}, None, None
         base = giveup_base(t, end)
-    m2, res, events = score_steps(t, end, base, raw, made)
-    m4 = to_seats(s.match, m2)
-    notes = tuple(team_note(n) for n in res.notes)
-    marriages: dict[int, tuple[int, ...]] = {}
-    for p, suit, _ in s.decl_log:
-        if suit >= 0:
-            marriages[p] = (*marriages.get(p, ()), suit)
-    start = s.match.totals
+    m2, team_notes, events, mult, team_pen = _steps(t, end, base, raw, made)
+    m = s.match
+    m4 = to_seats(m, m2)
+    marriages, aces = _declared(s)
+    climbed, fell = _barrel_moves(events, 2)
+    start = m.totals
+    totals = m4.totals
+    d = s.declarer
     result = HandResult(
-        end=end, dealer=s.match.dealer, declarer=s.declarer, contract=res.contract,
-        complete=True, taken=dict(seat_raw), marriages=marriages,
-        delta=tuple(m4.totals[p] - start[p] for p in range(4)), totals=m4.totals,
-        notes=notes, made=res.made, multiplier=res.multiplier, winners=m4.winners,
-        aces=tuple(p for p, suit, _ in s.decl_log if suit < 0), hand_no=s.match.hand_no,
-        sitter=s.sitter, golden=s.golden, barrel_hands=m4.barrel_hands, dashes=m4.dashes,
-        sticks=m4.sticks, no_wins=m4.no_wins,
-        penalties=tuple(res.penalties[p % 2] for p in range(4)),
-        climbed=both(res.climbed), fell=both(res.fell),
+        end, m.dealer, d, s.contract if d >= 0 else 0, True, seat_raw, marriages,
+        (totals[0] - start[0], totals[1] - start[1], totals[2] - start[2],
+         totals[3] - start[3]), totals, team_notes_of(team_notes), made, mult, m4.winners,
+        aces, m.hand_no, s.sitter, s.golden, m4.barrel_hands, m4.dashes, m4.sticks,
+        m4.no_wins, (team_pen[0], team_pen[1], team_pen[0], team_pen[1]), both(climbed),
+        both(fell),
     )
     seat_events: list[Event] = []
-    for e in events:
-        seat = getattr(e, "seat", None)
-        if seat is None:
-            seat_events.append(e)
-        else:
-            seat_events += [replace(e, seat=p) for p in (seat, seat + 2)]
+    if out is not None:  # nobody reads the events otherwise
+        for e in events:
+            seat = getattr(e, "seat", None)
+            if seat is None:
+                seat_events.append(e)
+            else:
+                seat_events += [replace(e, seat=p) for p in (seat, seat + 2)]
     finish(s, m4, result, out, seat_events)

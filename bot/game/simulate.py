@@ -32,13 +32,13 @@ from bot.game.cards import (
     suit_of,
 )
 from bot.game.dealing import apply_deal, new_match, random_deal
-from bot.game.engine import apply_into, legal_actions
+from bot.game.engine import apply_into, apply_trusted, legal_actions
 from bot.game.events import Event
 from bot.game.exchange import claim_reason, discards_left, legal_contract, receivers_left
 from bot.game.limits import auction_cap, forced_opening, highest_allowed, lowest_bid
 from bot.game.rules import Rules
 from bot.game.state import Phase, State
-from bot.game.tricks import apply_play, legal_card_mask, legal_plays, plays_of, winning_card
+from bot.game.tricks import apply_play, legal_plays, playable_mask, plays_of, winning_card
 
 Policy = Callable[[State, list[Action], random.Random], Action]
 
@@ -246,9 +246,14 @@ class SimStats:
 
 
 def play_hand(state: State, rng: random.Random, events: list[Event] | None = None, *,
-              policy: Policy = random_policy) -> tuple[State, int]:
-    """Deal and play one hand with ``policy``; (state after it, actions taken)."""
-    s = state.copy()
+              policy: Policy = random_policy, inplace: bool = False) -> tuple[State, int]:
+    """Deal and play one hand with ``policy``; (state after it, actions taken).
+
+    ``inplace=True`` plays it in ``state`` itself, for a caller that keeps no earlier state.
+    """
+    s = state if inplace else state.copy()
+    rules = s.rules
+    must_trump, must_beat = rules.must_trump_when_void, rules.must_beat
     for move in random_deal(s, rng):
         if isinstance(move, Deal):
             apply_deal(s, move, events, trusted=True)
@@ -265,8 +270,11 @@ def play_hand(state: State, rng: random.Random, events: list[Event] | None = Non
             # after card to the end of the hand.
             while s.phase is _PLAY:
                 seat = s.to_act
-                if s.trick:  # following: the legal cards, no declarations possible
-                    choices: Sequence[Action] = plays_of(seat, legal_card_mask(s, seat))
+                trick = s.trick
+                if trick:  # following: the legal cards (legal_card_mask), no declarations
+                    held = s.held[seat]
+                    choices: Sequence[Action] = plays_of(seat, held if s.stock_pos < len(
+                        s.stock) else playable_mask(held, trick, s.trump, must_trump, must_beat))
                 else:
                     choices = legal_plays(s, seat)
                 apply_play(s, choices[int(rand() * len(choices))], events, trusted=True)
@@ -275,7 +283,7 @@ def play_hand(state: State, rng: random.Random, events: list[Event] | None = Non
         if phase is _DEALING or phase is _MATCH_OVER:
             return s, n
         if randomly:
-            s = apply_into(s, random_move(s, rng), events, inplace=True)
+            apply_trusted(s, random_move(s, rng), events)
         else:
             s = apply_into(s, policy(s, legal_actions(s), rng), events, inplace=True)
         n += 1
@@ -291,7 +299,7 @@ def simulate(rules: Rules, *, hands: int = 0, matches: int = 0, seed: int = 0,
     in_match = 0
     t0 = time.perf_counter()
     while (hands and played < hands) or (matches and done + unfinished < matches):
-        state, n = play_hand(state, rng, policy=choose)
+        state, n = play_hand(state, rng, policy=choose, inplace=True)
         played += 1
         in_match += 1
         actions += n

@@ -96,10 +96,28 @@ _MATCH_FIELD_SET = frozenset(_MATCH_FIELDS)
 
 def evolve(m: Match, **changes: Any) -> Match:
     """``dataclasses.replace`` for Match, several times faster (it runs once a hand)."""
-    if not _MATCH_FIELD_SET.issuperset(changes):
-        raise TypeError(f"Match has no field {sorted(set(changes) - _MATCH_FIELD_SET)}")
-    get = changes.get
-    return Match(*[get(f, getattr(m, f)) for f in _MATCH_FIELDS])
+    names = tuple(changes)
+    make = _EVOLVERS.get(names)
+    if make is None:
+        if not _MATCH_FIELD_SET.issuperset(changes):
+            raise TypeError(f"Match has no field {sorted(set(changes) - _MATCH_FIELD_SET)}")
+        make = _EVOLVERS[names] = _evolver(names)
+    return make(m, *changes.values())
+
+
+def _evolver(names: tuple[str, ...]) -> Callable[..., Match]:
+    # One function per set of changed fields, generated once: a straight call of Match
+    # with the unchanged fields read off ``m`` (a loop over the fields costs twice as much).
+    args = ", ".join(f if f in names else f"m.{f}" for f in _MATCH_FIELDS)
+    source = f"def _evolve(m, {', '.join(names)}):\n    return Match({args})"
+    namespace: dict[str, Any] = {"Match": Match}
+    exec(source, namespace)
+    make: Callable[..., Match] = namespace["_evolve"]
+    return make
+
+
+# the call sites use a handful of field sets
+_EVOLVERS: dict[tuple[str, ...], Callable[..., Match]] = {}
 
 
 class State:
