@@ -4,6 +4,7 @@ auction."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import replace
 
 from bot.ai.club import ClubPlayer, contract_worth, declarer_estimate, hand_value
@@ -26,17 +27,16 @@ from bot.game.dealing import new_match, random_deal
 from bot.game.engine import apply_into
 from bot.game.observation import Observation, observe
 from bot.game.presets import rules_for
-from bot.game.state import Phase
+from bot.game.rules import Rules
+from bot.game.state import Phase, State
 from bot.game.tricks import winning_card
 
 
-def _last_to_play(rules_name: str, options: dict[str, object] | None,
-                  want: int) -> list[Observation]:
-    """Observations of the last player of a trick, the trick headed by another defender
-    (or, with partnerships, by the player's partner) and some legal card beating it."""
-    rules = rules_for(rules_name, options)
+def _self_play(rules: Rules, seed: int, want: int,
+               pick: Callable[[State], Observation | None]) -> list[Observation]:
+    """Club players play matches until ``pick`` has chosen ``want`` observations."""
     club = ClubPlayer()
-    rng = random.Random(5)
+    rng = random.Random(seed)
     found: list[Observation] = []
     s = new_match(rules, 0)
     while len(found) < want:
@@ -45,16 +45,30 @@ def _last_to_play(rules_name: str, options: dict[str, object] | None,
         for move in random_deal(s, rng):
             s = apply_into(s, move, None)
         while s.phase not in (Phase.DEALING, Phase.MATCH_OVER):
-            me = s.to_act
-            if s.phase is Phase.PLAY and len(s.trick) == len(s.active) - 1 and me != s.declarer:
-                best = winning_card(s.trick, s.trump)
-                head = next(p for p, c in s.trick if c == best)
-                ally = (head % 2 == me % 2) if rules.partnerships else head != s.declarer
-                o = observe(s, me)
-                if ally and any(beats(a.card, best, s.trump) for a in o.legal):
-                    found.append(o)
+            o = pick(s)
+            if o is not None:
+                found.append(o)
             s = apply_into(s, club.choose(observe(s, s.to_act), rng), None)
     return found
+
+
+def _last_to_play(rules_name: str, options: dict[str, object] | None,
+                  want: int) -> list[Observation]:
+    """Observations of the last player of a trick, the trick headed by another defender
+    (or, with partnerships, by the player's partner) and some legal card beating it."""
+    rules = rules_for(rules_name, options)
+
+    def pick(s: State) -> Observation | None:
+        me = s.to_act
+        if s.phase is not Phase.PLAY or len(s.trick) != len(s.active) - 1 or me == s.declarer:
+            return None
+        best = winning_card(s.trick, s.trump)
+        head = next(p for p, c in s.trick if c == best)
+        ally = (head % 2 == me % 2) if rules.partnerships else head != s.declarer
+        o = observe(s, me)
+        return o if ally and any(beats(a.card, best, s.trump) for a in o.legal) else None
+
+    return _self_play(rules, 5, want, pick)
 
 
 def test_a_defender_takes_over_the_other_defenders_trick_when_he_can() -> None:
@@ -105,22 +119,8 @@ def test_the_declarer_estimate_values_what_takes_tricks() -> None:
 
 def _decisions(rules_name: str, phase: Phase, want: int) -> list[Observation]:
     """Observations of club players choosing in ``phase`` (self-play, russian deals)."""
-    rules = rules_for(rules_name)
-    club = ClubPlayer()
-    rng = random.Random(7)
-    found: list[Observation] = []
-    s = new_match(rules, 0)
-    while len(found) < want:
-        if s.phase is Phase.MATCH_OVER:
-            s = new_match(rules, 0)
-        for move in random_deal(s, rng):
-            s = apply_into(s, move, None)
-        while s.phase not in (Phase.DEALING, Phase.MATCH_OVER):
-            o = observe(s, s.to_act)
-            if s.phase is phase:
-                found.append(o)
-            s = apply_into(s, club.choose(o, rng), None)
-    return found
+    return _self_play(rules_for(rules_name), 7, want,
+                      lambda s: observe(s, s.to_act) if s.phase is phase else None)
 
 
 def _at(o: Observation, total: int) -> Observation:
