@@ -67,9 +67,10 @@ def add_routes(app: web.Application, emu: Emulator) -> None:
             raise DiscordHTTPError(400, 50035, "Invalid Form Body")
         flags = int(data.get("flags") or 0)
         msg: Message | None = None
+        event: str | None = None  # what the bot's gateway hears of it, once it is answered
         if rtype == 4:
             msg = new_message(ix, build_revision(emu, ix.channel.id, data, files), flags)
-            await publish(msg, "MESSAGE_CREATE")
+            event = "MESSAGE_CREATE"
         elif rtype == 5:
             msg = new_message(ix, Revision("", [], [], [], LOADING | (flags & EPHEMERAL)), flags)
         elif rtype in (6, 7):
@@ -77,7 +78,7 @@ def add_routes(app: web.Application, emu: Emulator) -> None:
             if rtype == 7 and msg is not None:
                 store.edit(msg, build_revision(emu, ix.channel.id, data, files, msg.current,
                                                what="update"))
-                await publish(msg, "MESSAGE_UPDATE")
+                event = "MESSAGE_UPDATE"
         elif rtype == 8:
             problems = rules.check_choices(data.get("choices") or [], ix.focused_type or 3)
             if problems:
@@ -94,7 +95,11 @@ def add_routes(app: web.Application, emu: Emulator) -> None:
                 store.violate("modal_limits", "; ".join(problems), ix)
                 raise DiscordHTTPError(400, 50035, "Invalid Form Body", {"_errors": problems})
         ix.response_type, ix.response_data, ix.original = rtype, data, msg
+        # Discord has the answer now, and the user sees it, however slowly the bot's own
+        # gateway connection takes the MESSAGE_CREATE/UPDATE that follows.
         ix.answered.set()
+        if msg is not None and event is not None:
+            await publish(msg, event)
         result: dict[str, Any] = {"interaction": {
             "id": str(ix.id), "type": ix.type, "response_message_loading": rtype == 5,
             "response_message_ephemeral": bool(flags & EPHEMERAL)}}
