@@ -38,7 +38,7 @@ from bot.game.exchange import claim_reason, discards_left, legal_contract, recei
 from bot.game.limits import auction_cap, forced_opening, highest_allowed, lowest_bid
 from bot.game.rules import Rules
 from bot.game.state import Phase, State
-from bot.game.tricks import apply_play, legal_plays, playable_mask, plays_of, winning_card
+from bot.game.tricks import apply_play, legal_card_mask, legal_plays, plays_of, winning_card
 
 Policy = Callable[[State, list[Action], random.Random], Action]
 
@@ -252,8 +252,6 @@ def play_hand(state: State, rng: random.Random, events: list[Event] | None = Non
     ``inplace=True`` plays it in ``state`` itself, for a caller that keeps no earlier state.
     """
     s = state if inplace else state.copy()
-    rules = s.rules
-    must_trump, must_beat = rules.must_trump_when_void, rules.must_beat
     for move in random_deal(s, rng):
         if isinstance(move, Deal):
             apply_deal(s, move, events, trusted=True)
@@ -270,11 +268,8 @@ def play_hand(state: State, rng: random.Random, events: list[Event] | None = Non
             # after card to the end of the hand.
             while s.phase is _PLAY:
                 seat = s.to_act
-                trick = s.trick
-                if trick:  # following: the legal cards (legal_card_mask), no declarations
-                    held = s.held[seat]
-                    choices: Sequence[Action] = plays_of(seat, held if s.stock_pos < len(
-                        s.stock) else playable_mask(held, trick, s.trump, must_trump, must_beat))
+                if s.trick:  # following: the legal cards, no declarations possible
+                    choices: Sequence[Action] = plays_of(seat, legal_card_mask(s, seat))
                 else:
                     choices = legal_plays(s, seat)
                 apply_play(s, choices[int(rand() * len(choices))], events, trusted=True)

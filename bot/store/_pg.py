@@ -172,7 +172,7 @@ class PgTx(PgRecordWrites):
                 await (await self._connection()).execute(text)
             except asyncpg.UniqueViolationError as exc:
                 if exc.constraint_name == _ONE_LIVE_PER_CHANNEL:
-                    raise ChannelTaken(exc.table_name or "tables") from exc
+                    raise ChannelTaken(exc.detail or str(exc)) from exc
                 raise
 
     async def create_table(self, *, guild_id: int | None, channel_id: int, host_id: int,

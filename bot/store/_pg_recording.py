@@ -54,31 +54,33 @@ def _add(table: str) -> str:
 
 
 _DAY = "FLOOR(m.finished_at / 86400)::INTEGER"  # as SQLite's CAST (times are positive)
-_SEEN_HUMAN = (
-    "INSERT INTO players (kind, user_id, level, name, first_seen, last_seen)"
-    " VALUES ('human', $1, '', $2, $3, $3) ON CONFLICT (user_id) WHERE kind = 'human'"
-    " DO UPDATE SET name = EXCLUDED.name,"
-    " last_seen = GREATEST(players.last_seen, EXCLUDED.last_seen)")
+_INSERT_PLAYER = "INSERT INTO players (kind, user_id, level, name, first_seen, last_seen)"
+_SEEN = (" DO UPDATE SET name = EXCLUDED.name,"
+         " last_seen = GREATEST(players.last_seen, EXCLUDED.last_seen)")
+_UPSERT = {  # answers nothing (with the kept writes); touch_players adds RETURNING id
+    PlayerKind.HUMAN: (
+        f"{_INSERT_PLAYER} VALUES ('human', $1, '', $2, $3, $3)"
+        f" ON CONFLICT (user_id) WHERE kind = 'human'{_SEEN}"),
+    PlayerKind.AI: (
+        f"{_INSERT_PLAYER} VALUES ('ai', NULL, $1, $2, $3, $3)"
+        f" ON CONFLICT (level) WHERE kind = 'ai'{_SEEN}"),
+}
 # An AI level's row is shared by every table: DO NOTHING takes no lock on it, and the UPDATE
 # locks it only when it matches (a rename, or once every AI_SEEN_EVERY).
-_NEW_AI = (
-    "INSERT INTO players (kind, user_id, level, name, first_seen, last_seen)"
-    " VALUES ('ai', NULL, $1, $2, $3, $3) ON CONFLICT (level) WHERE kind = 'ai' DO NOTHING")
+_NEW_AI = (f"{_INSERT_PLAYER} VALUES ('ai', NULL, $1, $2, $3, $3)"
+           " ON CONFLICT (level) WHERE kind = 'ai' DO NOTHING")
 _STALE_AI = (
     "UPDATE players SET name = $2, last_seen = GREATEST(last_seen, $3)"
     " WHERE kind = 'ai' AND level = $1 AND (name <> $2 OR last_seen < $4)")
-_TOUCH = {
-    PlayerKind.HUMAN: (
-        "INSERT INTO players (kind, user_id, level, name, first_seen, last_seen)"
-        " VALUES ('human', $1, '', $2, $3, $3) ON CONFLICT (user_id) WHERE kind = 'human'"
-        " DO UPDATE SET name = EXCLUDED.name,"
-        " last_seen = GREATEST(players.last_seen, EXCLUDED.last_seen) RETURNING id"),
-    PlayerKind.AI: (
-        "INSERT INTO players (kind, user_id, level, name, first_seen, last_seen)"
-        " VALUES ('ai', NULL, $1, $2, $3, $3) ON CONFLICT (level) WHERE kind = 'ai'"
-        " DO UPDATE SET name = EXCLUDED.name,"
-        " last_seen = GREATEST(players.last_seen, EXCLUDED.last_seen) RETURNING id"),
-}
+
+
+def _in_order(players: Sequence[PlayerRef]) -> list[tuple[tuple[str, int, str], PlayerRef]]:
+    """Each player once, keyed, in one order for every transaction (two that share players
+    cannot deadlock); ValueError for a human without a user id."""
+    for p in players:
+        if p.kind is PlayerKind.HUMAN and p.user_id is None:
+            raise ValueError("a human player needs a user id")
+    return sorted({(p.kind.value, p.user_id or 0, p.level): p for p in players}.items())
 
 
 def _count(status: str) -> int:
@@ -103,14 +105,9 @@ class PgRecordWrites:
 
     async def touch_players(self, players: Sequence[PlayerRef], now: float) -> list[int]:
         """Upsert players (humans by user id, with their name; AI one per level); ids."""
-        for p in players:
-            if p.kind is PlayerKind.HUMAN and p.user_id is None:
-                raise ValueError("a human player needs a user id")
-        # In one order for every transaction: two that share players cannot deadlock.
-        keys = sorted({(p.kind.value, p.user_id or 0, p.level): p for p in players}.items())
         ids: dict[tuple[str, int, str], int] = {}
         c = await self.begun()
-        for key, p in keys:
+        for key, p in _in_order(players):
             if p.kind is PlayerKind.AI:  # fresh enough: read it without locking the row
                 found = await c.fetchval(
                     "SELECT id FROM players WHERE kind = 'ai' AND level = $1 AND name = $2"
@@ -119,20 +116,16 @@ class PgRecordWrites:
                     ids[key] = int(found)
                     continue
             first = p.user_id if p.kind is PlayerKind.HUMAN else p.level
-            ids[key] = int(await c.fetchval(_TOUCH[p.kind], first, p.name, now))
+            ids[key] = int(await c.fetchval(f"{_UPSERT[p.kind]} RETURNING id", first, p.name, now))
         return [ids[(p.kind.value, p.user_id or 0, p.level)] for p in players]
 
     async def seen_players(self, players: Sequence[PlayerRef], now: float) -> None:
         """Players seen now (as :meth:`touch_players`), written with the other kept writes:
         no answer is awaited, and an AI level's row is neither locked nor rewritten unless
         it is new, renamed or stale (see ``AI_SEEN_EVERY``)."""
-        for p in players:
-            if p.kind is PlayerKind.HUMAN and p.user_id is None:
-                raise ValueError("a human player needs a user id")
-        keys = sorted({(p.kind.value, p.user_id or 0, p.level): p for p in players}.items())
-        for _, p in keys:  # in one order for every transaction, as touch_players
+        for _, p in _in_order(players):
             if p.kind is PlayerKind.HUMAN:
-                self.later(_SEEN_HUMAN, p.user_id, p.name, now)
+                self.later(_UPSERT[p.kind], p.user_id, p.name, now)
             else:
                 self.later(_NEW_AI, p.level, p.name, now)
                 self.later(_STALE_AI, p.level, p.name, now, now - AI_SEEN_EVERY)

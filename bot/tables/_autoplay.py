@@ -109,11 +109,13 @@ class Autoplay:
             self._busy += 1
 
     async def _until_saved(self, table: Table, attempt: Callable[[], Awaitable[None]]) -> None:
-        """Run ``attempt``; while the database cannot save it, again after a growing wait."""
+        """Run ``attempt`` as background work (answers to people get a database connection
+        first); while the database cannot save it, again after a growing wait."""
         wait = 0.0
         while True:
             try:
-                await attempt()
+                with background_work():
+                    await attempt()
                 return
             except TableError as exc:
                 if exc.key != "error.not_saved":
@@ -126,10 +128,9 @@ class Autoplay:
     async def _ai_turn(self, table: Table, version: int, seat: int) -> None:
         async def attempt() -> None:
             gate = self.gate() if self.gate is not None else contextlib.nullcontext()
-            with background_work():  # answers to people get a connection first
-                async with gate, table.lock:
-                    if table.version == version and table.status is TableStatus.PLAYING:
-                        await self._move(table, seat, [], None)
+            async with gate, table.lock:
+                if table.version == version and table.status is TableStatus.PLAYING:
+                    await self._move(table, seat, [], None)
 
         try:
             await self._sleep(self.ai_delay)
@@ -151,10 +152,6 @@ class Autoplay:
             await self._sleep(table.timer - table.timer / 2)
 
             async def attempt() -> None:
-                with background_work():
-                    await timed_out()
-
-            async def timed_out() -> None:
                 async with table.lock:
                     if table.version != version or table.status is not TableStatus.PLAYING:
                         return

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Awaitable
+from typing import TypeVar
 
 from bot.store import PgStore, open_store
 from bot.tables import FakeClock, TableService
@@ -12,29 +14,43 @@ from bot.tables import FakeClock, TableService
 from .conftest import ANN, BOB, CID, play_human_turn
 
 ACTORS = {a.user_id: a for a in (ANN, BOB, CID)}
+T = TypeVar("T")
+
+
+async def _log_queries(store: PgStore) -> list[str]:
+    """Every query the store's one connection sends from now on (a pool of one)."""
+    seen: list[str] = []
+    async with store.pool.acquire() as conn:
+        conn.add_query_logger(lambda record: seen.append(record.query))
+    return seen
+
+
+async def _sent(seen: list[str], work: Awaitable[T]) -> tuple[T, list[str]]:
+    """What ``work`` returns, and the queries it sent."""
+    seen.clear()
+    result = await work
+    for _ in range(3):
+        await asyncio.sleep(0)  # the logger is called soon after the query
+    return result, list(seen)
 
 
 async def test_a_move_is_one_query_and_is_committed_when_answered(pg_server):
     url = await pg_server.new_database()
     store = await PgStore.open(url, max_size=1)  # one connection: every query is seen
     service = TableService(store, clock=FakeClock(), seed=7, ai_delay=0.0, ai_in_thread=False)
-    seen: list[str] = []
     try:
         await service.restore()
         tid = (await service.create(ANN, channel_id=7, guild_id=1)).table.id
         for a in (BOB, CID):
             await service.join(tid, a)
         await service.start(tid, ANN)
-        async with store.pool.acquire() as conn:
-            conn.add_query_logger(lambda record: seen.append(record.query))
+        seen = await _log_queries(store)
         rng = random.Random(4)
         for _ in range(30):  # bids, the talon, tricks, and hands that end and are dealt anew
-            seen.clear()
-            assert await play_human_turn(service, tid, ACTORS, rng)
-            for _ in range(3):
-                await asyncio.sleep(0)  # the logger is called soon after the query
-            assert len(seen) == 1, seen
-            assert not seen[0].lstrip().upper().startswith("BEGIN")
+            moved, sent = await _sent(seen, play_human_turn(service, tid, ACTORS, rng))
+            assert moved
+            assert len(sent) == 1, sent
+            assert not sent[0].lstrip().upper().startswith("BEGIN")
         table = service.get(tid)
         other = await open_store(url)
         try:
@@ -52,27 +68,17 @@ async def test_opening_a_table_and_starting_its_match_take_few_round_trips(pg_se
     store = await PgStore.open(await pg_server.new_database(), max_size=1)
     service = TableService(store, clock=FakeClock(), seed=7, ai_delay=3600.0,
                            ai_in_thread=False)
-    seen: list[str] = []
     try:
         await service.restore()
-        async with store.pool.acquire() as conn:
-            conn.add_query_logger(lambda record: seen.append(record.query))
-
-        async def queries(work):
-            seen.clear()
-            result = await work
-            for _ in range(3):
-                await asyncio.sleep(0)  # the logger is called soon after the query
-            return result, list(seen)
-
-        outcome, opened = await queries(service.create(ANN, channel_id=7, guild_id=1))
+        seen = await _log_queries(store)
+        outcome, opened = await _sent(seen, service.create(ANN, channel_id=7, guild_id=1))
         # the guild's settings, BEGIN, the new table's id, then its seats with COMMIT
         assert len(opened) == 4, opened
         assert not any("SAVEPOINT" in q.upper() for q in opened)
         tid = outcome.table.id
         for a in (BOB, CID):
             await service.join(tid, a)
-        _, started = await queries(service.start(tid, ANN))
+        _, started = await _sent(seen, service.start(tid, ANN))
         # the players seen, the match, its deal, seats and status: one query, no answer
         assert len(started) == 1, started
         assert not started[0].lstrip().upper().startswith("BEGIN")
