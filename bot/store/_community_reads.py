@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from bot.store._community import (
@@ -25,22 +26,24 @@ class RecordReads(Queries):
     """Guild settings, recorded matches, leaderboards and profiles."""
 
     dialect: str
-    settings_cache: dict[int, GuildSettings]
-    # False where other processes may write the settings too (PostgreSQL): read each time.
+    settings_cache: dict[int, tuple[float, GuildSettings]]  # guild: (read at, settings)
+    # True where this process is the database's only writer (SQLite): what it read stays
+    # right until it writes them itself. PostgreSQL: other processes may write them too.
     cache_settings: bool = True
 
-    async def guild_settings(self, guild_id: int) -> GuildSettings:
-        """A guild's settings (the defaults if none are stored)."""
+    async def guild_settings(self, guild_id: int, *, max_age: float = 0.0) -> GuildSettings:
+        """A guild's settings (the defaults if none are stored); ``max_age``: where other
+        processes may write them, a copy read that many seconds ago will do."""
         cached = self.settings_cache.get(guild_id)
-        if cached is not None:
-            return cached
+        now = time.monotonic()
+        if cached is not None and (self.cache_settings or now - cached[0] <= max_age):
+            return cached[1]
         row = await self._one(
             "SELECT default_preset, turn_timer, language, ai_rated, web FROM guild_settings"
             " WHERE guild_id = ?", (guild_id,))
         got = (GuildSettings(guild_id) if row is None else GuildSettings(
             guild_id, row[0], int(row[1]), row[2], bool(row[3]), bool(row[4])))
-        if self.cache_settings:
-            self.settings_cache[guild_id] = got
+        self.settings_cache[guild_id] = (now, got)
         return got
 
     async def player_id_of(self, user_id: int) -> int | None:

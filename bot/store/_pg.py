@@ -11,6 +11,7 @@ connects again by itself once the server is back.
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
@@ -35,6 +36,7 @@ from bot.store._turns import Turns, is_background
 
 log = logging.getLogger(__name__)
 # Seconds between tries to reach the server at start-up (then it gives up): about 3 min.
+TABLE_IDS = 32  # table ids taken from the identity sequence at once (see PgStore.table_id)
 CONNECT_DELAYS: tuple[float, ...] = (1, 2, 4, 8, 16, 30, 30, 30, 30, 30)
 # Connections per process: a transaction holds one for a round trip or three, and on a busy
 # loop each costs a pass (measured at 400 tables: answers waited for one of 10; a few
@@ -121,8 +123,10 @@ class PgTx(PgRecordWrites):
     made answers queue for one: measured at 400 tables, waits of 1-3 s for the pool).
     """
 
-    def __init__(self, acquire: Callable[[], Awaitable[asyncpg.Connection]]) -> None:
+    def __init__(self, acquire: Callable[[], Awaitable[asyncpg.Connection]],
+                 table_id: Callable[[], Awaitable[int]]) -> None:
         self._acquire = acquire
+        self._table_id = table_id
         self.conn: asyncpg.Connection | None = None  # taken at the first send
         self.settings_changed: set[int] = set()
         self.pending: list[str] = []  # statements not sent yet, values written in
@@ -178,16 +182,16 @@ class PgTx(PgRecordWrites):
     async def create_table(self, *, guild_id: int | None, channel_id: int, host_id: int,
                            preset: str, rules: dict[str, Any], timer: int, now: float,
                            locale: str = "") -> int:
-        c = await self.begun()
-        try:
-            return int(await c.fetchval(
-                "INSERT INTO tables (guild_id, channel_id, host_id, preset, rules, timer,"
-                " status, created_at, updated_at, last_human_at, locale)"
-                " VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11) RETURNING id",
-                guild_id, channel_id, host_id, preset, _dumps(rules), timer,
-                TableStatus.SEATING.value, now, now, now, locale))
-        except asyncpg.UniqueViolationError as exc:
-            raise ChannelTaken(channel_id) from exc
+        # The id comes from the store's block, so the row is kept with the other writes
+        # (no RETURNING round trip); a taken channel raises ChannelTaken when it is sent.
+        table_id = await self._table_id()
+        self.later(
+            "INSERT INTO tables (id, guild_id, channel_id, host_id, preset, rules, timer,"
+            " status, created_at, updated_at, last_human_at, locale)"
+            " VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12)",
+            table_id, guild_id, channel_id, host_id, preset, _dumps(rules), timer,
+            TableStatus.SEATING.value, now, now, now, locale)
+        return table_id
 
     async def update_table(self, table_id: int, **changes: Any) -> None:
         text, values = table_update(changes)
@@ -267,13 +271,15 @@ class PgStore(TableReads, RecordReads):
     """Open with ``await PgStore.open(url)``; close with ``await store.close()``."""
 
     dialect = "postgresql"
-    cache_settings = False  # other processes may change them: read each time
+    cache_settings = False  # other processes may write them: read unless told an age
 
     def __init__(self, pool: asyncpg.Pool, url: str, size: int = POOL_SIZE) -> None:
         self.pool = pool
         self.turns = Turns(size)  # who gets the next connection: answers first
         self.where = describe_url(url)
-        self.settings_cache: dict[int, GuildSettings] = {}  # stays empty (see above)
+        self.settings_cache: dict[int, tuple[float, GuildSettings]] = {}
+        self._table_ids: collections.deque[int] = collections.deque()
+        self._table_ids_lock = asyncio.Lock()
 
     @classmethod
     async def open(cls, url: str, *, connect_delays: Sequence[float] = CONNECT_DELAYS,
@@ -348,7 +354,7 @@ class PgStore(TableReads, RecordReads):
         Committed on the server when the ``async with`` block is left: callers answer only
         after that. :class:`StoreUnavailable` if the server went away (nothing committed).
         A block of writes that return nothing costs one round trip (see :class:`PgTx`)."""
-        tx = PgTx(self._acquire)
+        tx = PgTx(self._acquire, self.table_id)
         try:
             try:
                 yield tx
@@ -376,9 +382,25 @@ class PgStore(TableReads, RecordReads):
                     # answer as if it had (a restart replays whatever did commit).
                     raise StoreUnavailable(self._gone(exc)) from exc
                 raise
+            for guild in tx.settings_changed:
+                self.settings_cache.pop(guild, None)
         finally:
             if tx.conn is not None:
                 await self._release(tx.conn)
+
+    async def table_id(self) -> int:
+        """A new table's id, from a block of the identity sequence this process took.
+
+        Opening a table then sends its rows with one query instead of waiting for the id
+        (each round trip waits a pass of a busy event loop). Ids are unique across
+        processes but not in order of opening, and a stopped process leaves a gap."""
+        async with self._table_ids_lock:
+            if not self._table_ids:
+                rows = await self._all(
+                    "SELECT nextval(pg_get_serial_sequence('tables', 'id'))"
+                    " FROM generate_series(1, ?)", (TABLE_IDS,))
+                self._table_ids.extend(int(r[0]) for r in rows)
+            return self._table_ids.popleft()
 
     async def _acquire(self) -> asyncpg.Connection:
         """A pooled connection, answers before background work (the pool connects again

@@ -188,7 +188,7 @@ class Store(TableReads, RecordReads):
         # Guild settings are read on every /table new and match end, and written rarely:
         # kept here once read, forgotten when a transaction writes them (this process is
         # the database's only writer).
-        self.settings_cache: dict[int, GuildSettings] = {}
+        self.settings_cache: dict[int, tuple[float, GuildSettings]] = {}
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:

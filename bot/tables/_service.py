@@ -45,6 +45,10 @@ log = logging.getLogger(__name__)
 
 DEFAULT_TIMER = 300
 ABANDON_AFTER = 24 * 3600.0
+# A new table takes the guild's defaults from a copy up to this old (seconds) where other
+# processes may change them: one round trip less per table opened, and an admin's new
+# default reaches the other processes' tables within seconds.
+SETTINGS_AGE = 10.0
 AI_NAMES = ("Ada", "Boris", "Celina", "Dmitri")
 SEATING, PLAYING, FINISHED = TableStatus.SEATING, TableStatus.PLAYING, TableStatus.FINISHED
 
@@ -198,7 +202,8 @@ class TableService:
         """Open a table; ``locale`` is the language of its public messages. What is not
         given comes from the guild's settings (``/admin defaults``)."""
         self._need_owned(guild_id)
-        settings = await self.store.guild_settings(guild_id) if guild_id is not None else None
+        settings = (await self.store.guild_settings(guild_id, max_age=SETTINGS_AGE)
+                    if guild_id is not None else None)
         if preset is None:
             preset = settings.default_preset if settings else "russian"
         if timer is None:

@@ -86,8 +86,7 @@ async def test_an_answer_gets_the_next_connection_before_background_transactions
 
         async def hold() -> None:  # a real transaction keeps its connection to the end
             async with store.transaction() as tx:
-                await tx.create_table(guild_id=1, channel_id=20, host_id=1, preset="russian",
-                                      rules={}, timer=0, now=0.0)
+                await tx.reset_guild(1, 0.0)  # a write with an answer: BEGIN is sent
                 holding.set()
                 await release.wait()
 

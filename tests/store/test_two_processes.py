@@ -88,8 +88,11 @@ async def test_settings_one_process_writes_the_other_reads_at_once(pg_server):
         assert (await two.guild_settings(5)).default_preset == "russian"
         async with one.transaction() as tx:
             await tx.set_guild_settings(5, default_preset="polish", turn_timer=60)
+        # opening a table may use a copy a few seconds old; everything else reads again
+        assert (await two.guild_settings(5, max_age=60)).default_preset == "russian"
         got = await two.guild_settings(5)
         assert (got.default_preset, got.turn_timer) == ("polish", 60)
+        assert (await two.guild_settings(5, max_age=60)).default_preset == "polish"
     finally:
         await one.close()
         await two.close()

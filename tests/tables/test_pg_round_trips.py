@@ -63,8 +63,9 @@ async def test_a_move_is_one_query_and_is_committed_when_answered(pg_server):
 
 
 async def test_opening_a_table_and_starting_its_match_take_few_round_trips(pg_server):
-    """The lobby's answers wait on their commits too: no savepoints, COMMIT sent with the
-    last statements, and a match starts in one query (7 and 8 queries before)."""
+    """The lobby's answers wait on their commits too: a table opens in one query once the
+    guild's settings and a block of table ids are at hand, and a match starts in one query
+    (7 and 8 queries in session 5)."""
     store = await PgStore.open(await pg_server.new_database(), max_size=1)
     service = TableService(store, clock=FakeClock(), seed=7, ai_delay=3600.0,
                            ai_in_thread=False)
@@ -72,9 +73,12 @@ async def test_opening_a_table_and_starting_its_match_take_few_round_trips(pg_se
         await service.restore()
         seen = await _log_queries(store)
         outcome, opened = await _sent(seen, service.create(ANN, channel_id=7, guild_id=1))
-        # the guild's settings, BEGIN, the new table's id, then its seats with COMMIT
-        assert len(opened) == 4, opened
-        assert not any("SAVEPOINT" in q.upper() for q in opened)
+        # the guild's settings, this process's block of table ids, then the table and seats
+        assert len(opened) == 3, opened
+        assert not any("SAVEPOINT" in q.upper() or "BEGIN" in q.upper() for q in opened)
+        second, again = await _sent(seen, service.create(BOB, channel_id=8, guild_id=1))
+        assert len(again) == 1, again
+        assert second.table.id != outcome.table.id
         tid = outcome.table.id
         for a in (BOB, CID):
             await service.join(tid, a)
