@@ -8,8 +8,10 @@ ephemeral hand, press a random enabled card button / choose a random select opti
 Pass or a talon button, and wait for the hand to say it is their turn again.
 
 For every interaction the time from sending it to the bot's initial response is measured
-(at the emulator, so it includes the gateway and the callback request). Errors: refusals
-of a move offered as legal, failed or unexpected interaction answers, rule violations the
+at the emulator, as Discord's 3-second rule counts it: from the INTERACTION_CREATE on the
+gateway to the moment the callback request is taken (the gateway, the bot and the callback
+request, but not the emulated player's own wake-up after the answer). Errors: refusals of a
+move offered as legal, failed or unexpected interaction answers, rule violations the
 emulator recorded, and ERROR lines in the bot's log. The bot's event-loop watchdog
 (bot/watchdog.py) reports the longest stall of its loop in that log. The last line printed
 is one JSON object.
@@ -105,7 +107,10 @@ class Bench:
         except Exception as exc:
             self.stats.error(f"{type(exc).__name__}: {exc}"[:300])
             return None
-        self.stats.acks.append(time.monotonic() - t0)
+        # Discord's clock: from sending the interaction until the answer reached it (not
+        # until this emulated player's own task got its turn on a busy loop afterwards)
+        answered = getattr(getattr(r, "interaction", None), "answered_at", None)
+        self.stats.acks.append((answered or time.monotonic()) - t0)
         if r is not None and r.interaction.channel is not None:
             proc = self.layout.process_of(r.interaction.channel.guild_id)
             self.stats.by_process.setdefault(proc, []).append(self.stats.acks[-1])

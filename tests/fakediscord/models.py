@@ -292,6 +292,7 @@ class Interaction:
     late: bool = False
     focused_type: int | None = None  # autocomplete: type of the focused option
     answered: asyncio.Event = field(default_factory=asyncio.Event)
+    answered_at: float | None = None  # time.monotonic() when the initial response came
 
     @property
     def responded(self) -> bool:

@@ -9,6 +9,7 @@ the error Discord would give, so the bot fails as it would in production.
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
@@ -97,6 +98,7 @@ def add_routes(app: web.Application, emu: Emulator) -> None:
         ix.response_type, ix.response_data, ix.original = rtype, data, msg
         # Discord has the answer now, and the user sees it, however slowly the bot's own
         # gateway connection takes the MESSAGE_CREATE/UPDATE that follows.
+        ix.answered_at = time.monotonic()
         ix.answered.set()
         if msg is not None and event is not None:
             await publish(msg, event)
