@@ -58,6 +58,21 @@ async def test_lanes_shrink_while_the_loop_runs_late():
     lanes.close()
 
 
+async def test_lanes_do_not_grow_while_the_loop_has_no_time_to_spare():
+    """A loop some ms late on every tick (short of the CPU) is not late enough to cut the
+    lanes, but must not let more background work in either."""
+    lanes = Lanes(64, least=2, tick=0.005, target=0.05, slack=0.002)
+    release, running = asyncio.Event(), []
+    jobs = [asyncio.create_task(_hold(lanes, release, running)) for _ in range(10)]
+    for _ in range(40):  # each tick comes about 4 ms late
+        time.sleep(0.009)  # noqa: ASYNC251 (the point: the loop is busy)
+        await asyncio.sleep(0)
+    assert lanes.limit == 2 and len(running) == 2
+    release.set()
+    await asyncio.gather(*jobs)
+    lanes.close()
+
+
 async def test_a_cancelled_waiter_gives_no_lane_away():
     lanes = Lanes(64, least=1)
     release, running = asyncio.Event(), []
