@@ -131,6 +131,12 @@ class Bench:
             self.stats.error(f"/table new failed in #{channel.name}: {r and r.content}")
             return
         table_msg = r.message
+        # A slow /table new is deferred ("thinking"): the table comes as the bot's follow-up,
+        # which replaces the loading message. An acknowledgement all the same, not an error.
+        for _ in range(100):
+            if not (r.deferred and table_msg.loading):
+                break
+            await self.changes(table_msg, 0.1)
         ids = [c for c in table_msg.custom_ids if c.startswith("t1000:")]
         if not ids:  # an error answered in place of the table
             self.stats.error(f"/table new in #{channel.name} answered {r.content!r}"[:300])
