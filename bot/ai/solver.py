@@ -5,7 +5,9 @@ declarer's side (``maxside``) takes from now on (card points of its tricks plus 
 declarations) and the other side minimises them. It is alpha-beta over single cards with a
 transposition table at the start of each trick, keyed by the cards still held, the leader,
 the trump and (for marriages valued by order) how many were declared: the value of the rest
-of a hand depends on nothing else. The trick-taking rules are the preset's (follow suit, the
+of a hand depends on nothing else. At a trick's start a position is cut when every card point
+left and the side's marriages cannot reach the window (a make test from the second trick
+searches a tenth of the positions). The trick-taking rules are the preset's (follow suit, the
 trump when void, must-beat); ``tests/ai`` checks the moves against the engine's own.
 
 Unsupported here (the caller plays on with club players instead): a stock still to draw
