@@ -63,6 +63,9 @@ class Style:
     # choices, each played out both ways against simple). 80 would leave the beginner, as
     # the forced opener, failing 40% of its polish contracts; 20 keeps it under 35%.
     compete: int = 20
+    # Points a better card player takes beyond the club player with the same cards: the
+    # strong player bids, raises and gives up counting on them.
+    play_bonus: int = 0
 
 
 NORMAL = Style()
@@ -204,7 +207,7 @@ class ClubPlayer:
         claims = [a for a in legal if a.verb is Verb.REDEAL]
         hand = to_mask(o.hand)
         value = hand_value(o, hand, with_talon=True)
-        value -= self.style.margin
+        value += self.style.play_bonus - self.style.margin
         if claims and value < o.rules.min_bid - 20:
             return claims[0]
         limit = value + self._urge(o) + rng.randrange(-3, 4)
@@ -247,8 +250,8 @@ class ClubPlayer:
     def _declarer_value(self, o: Observation, hand: int) -> int:
         """What the declarer counts on with the talon in hand."""
         if self._fitted(o):
-            return declarer_estimate(o, hand) + ESTIMATE_SHIFT
-        return hand_value(o, hand, with_talon=False)
+            return declarer_estimate(o, hand) + ESTIMATE_SHIFT + self.style.play_bonus
+        return hand_value(o, hand, with_talon=False) + self.style.play_bonus
 
     # ---- exchange and contract ----------------------------------------------------------
     def _exchange(self, o: Observation, legal: list[Action], rng: random.Random) -> Action:

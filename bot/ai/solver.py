@@ -5,7 +5,9 @@ declarer's side (``maxside``) takes from now on (card points of its tricks plus 
 declarations) and the other side minimises them. It is alpha-beta over single cards with a
 transposition table at the start of each trick, keyed by the cards still held, the leader,
 the trump and (for marriages valued by order) how many were declared: the value of the rest
-of a hand depends on nothing else. The trick-taking rules are the preset's (follow suit, the
+of a hand depends on nothing else. At a trick's start a position is cut when every card point
+left and the side's marriages cannot reach the window (a make test from the second trick
+searches a tenth of the positions). The trick-taking rules are the preset's (follow suit, the
 trump when void, must-beat); ``tests/ai`` checks the moves against the engine's own.
 
 Unsupported here (the caller plays on with club players instead): a stock still to draw
@@ -17,13 +19,25 @@ from __future__ import annotations
 import time
 
 from bot.game.actions import Action, Flag, Verb
-from bot.game.cards import ALL_ACES, CARD_POINTS, RANK_OF, RK, RQ, SUIT_OF, beats
+from bot.game.cards import (
+    ALL_ACES,
+    CARD_POINTS,
+    RANK_OF,
+    RK,
+    RQ,
+    SUIT_OF,
+    beats,
+    card,
+    mask_points,
+)
 from bot.game.limits import on_lviv_barrel
 from bot.game.rules import MarriageValueMode, Rules
 from bot.game.state import Phase, State
 from bot.game.tricks import playable_mask
 
 _ORDER_VALUES = (40, 60, 80, 100)
+_KINGS = sum(1 << card(RK, s) for s in range(4))
+_QUEENS = sum(1 << card(RQ, s) for s in range(4))
 _INF = 10_000
 
 
@@ -44,6 +58,8 @@ class Solver:
         self.nxt = {p: order[(i + 1) % self.k] for i, p in enumerate(order)}
         self.maxside = maxside
         self.mvals = marriage_values  # per seat, per suit (0 where it scores nothing)
+        self.top_marriage = [_ORDER_VALUES[-1] if rules.marriage_value_mode is
+                             MarriageValueMode.BY_ORDER else max(v) for v in marriage_values]
         self.by_order = rules.marriage_value_mode is MarriageValueMode.BY_ORDER
         self.may_declare_first = may_declare_first
         self.trump_locked = trump_locked  # four aces made it no-trump for good
@@ -91,6 +107,20 @@ class Solver:
         if not trick:
             if not hands[seat]:
                 return 0
+            if beta <= 0:
+                return 0  # no side loses points it has taken
+            # The most the side could still take: every card left and its marriages.
+            left = 0
+            for h in hands:
+                left |= h
+            most = mask_points(left)
+            for p in self.maxside:
+                h = hands[p]
+                kings = h & _KINGS & (h & _QUEENS) << 1
+                if kings:
+                    most += kings.bit_count() * self.top_marriage[p]
+            if most <= alpha:
+                return most
             key = (*hands, seat, trump, ndecl if self.by_order else 0, declare)
             lo, hi = self.tt.get(key, (-_INF, _INF))
             if lo >= beta:

@@ -1,0 +1,130 @@
+"""The strong player's auction, raise and rospisat: the club player's, counting on its card play."""
+
+from __future__ import annotations
+
+import random
+
+from bot.ai.club import ClubPlayer, hand_value
+from bot.ai.search import STRONG, SearchPlayer
+from bot.ai.solver import action_reaches, action_values, solver_for
+from bot.game.actions import Action, Verb
+from bot.game.cards import to_mask
+from bot.game.dealing import new_match, random_deal
+from bot.game.engine import apply_into, legal_actions
+from bot.game.observation import Observation, observe
+from bot.game.presets import PRESETS
+from bot.game.state import Phase, State
+
+
+def _choices(phase: Phase, want: int, seed: int) -> list[Observation]:
+    """Observations of ``phase`` met while club players play russian matches."""
+    rules = PRESETS["russian"].rules
+    club = ClubPlayer()
+    rng = random.Random(seed)
+    found: list[Observation] = []
+    s = new_match(rules, 0)
+    while len(found) < want:
+        if s.phase is Phase.MATCH_OVER:
+            s = new_match(rules, 0)
+        for move in random_deal(s, rng):
+            s = apply_into(s, move, None)
+        while s.phase not in (Phase.DEALING, Phase.MATCH_OVER):
+            o = observe(s, s.to_act)
+            if s.phase is phase:
+                found.append(o)
+            s = apply_into(s, club.choose(o, rng), None)
+    return found
+
+
+def _both(o: Observation, seed: int) -> tuple[Action, Action]:
+    """What the strong and the club player choose, with the same dice."""
+    strong = SearchPlayer(budget=0.01).choose(o, random.Random(seed))
+    return strong, ClubPlayer().choose(o, random.Random(seed))
+
+
+def test_strong_bids_on_what_its_card_play_takes() -> None:
+    open_bids = [o for o in _choices(Phase.BIDDING, 300, 1)
+                 if any(a.verb is Verb.PASS for a in o.legal)]
+    more = 0
+    for i, o in enumerate(open_bids):
+        strong, club = _both(o, i)
+        if club.verb is Verb.BID:
+            assert strong == club  # a club player's bid is the next step: strong bids it too
+        more += strong.verb is Verb.BID and club.verb is Verb.PASS
+    assert more >= 5
+
+
+def test_strong_passes_hopeless_hands_and_bids_strong_ones() -> None:
+    first = [o for o in _choices(Phase.BIDDING, 400, 2)
+             if o.high == o.rules.min_bid and any(a.verb is Verb.PASS for a in o.legal)]
+    first.sort(key=lambda o: hand_value(o, to_mask(o.hand), with_talon=True))
+    ai = SearchPlayer(budget=0.01)
+    for o in first[:10]:
+        assert ai.choose(o, random.Random(3)).verb is Verb.PASS
+    for o in first[-5:]:
+        assert ai.choose(o, random.Random(3)).verb is Verb.BID
+
+
+def test_strong_raises_higher_and_gives_up_less_often() -> None:
+    contracts = _choices(Phase.CONTRACT, 150, 3)
+    higher = gave_up = 0
+    for i, o in enumerate(contracts):
+        strong, club = _both(o, i)
+        if strong.verb is not Verb.CONTRACT:
+            assert club.verb is strong.verb  # it gives up only where the club player does
+            continue
+        if club.verb is Verb.CONTRACT:
+            assert strong.amount >= club.amount
+            higher += strong.amount > club.amount
+        else:
+            gave_up += 1
+    assert higher >= 10 and gave_up >= 3
+
+
+def test_the_strong_style_differs_from_the_club_players_only_by_its_card_play() -> None:
+    assert STRONG.play_bonus > 0
+    assert SearchPlayer().club.style == STRONG
+
+
+def _late_defences() -> list[State]:
+    """Defenders to play in the last tricks of club players' russian hands, where the card
+    decides whether the contract is made."""
+    rules = PRESETS["russian"].rules
+    club = ClubPlayer()
+    rng = random.Random(6)
+    out: list[State] = []
+    s = new_match(rules, 0)
+    while len(out) < 40:
+        if s.phase is Phase.MATCH_OVER:
+            s = new_match(rules, 0)
+        for move in random_deal(s, rng):
+            s = apply_into(s, move, None)
+        while s.phase not in (Phase.DEALING, Phase.MATCH_OVER):
+            d = s.declarer
+            if s.phase is Phase.PLAY and s.trick_no >= 4 and s.to_act != d:
+                plays = [a for a in legal_actions(s, s.to_act) if a.verb is Verb.PLAY]
+                need = s.contract - s.points[d] - s.decl[d]
+                if len(set(action_reaches(s, solver_for(s, frozenset({d})), plays, need))) > 1:
+                    out.append(s.copy())
+            s = apply_into(s, club.choose(observe(s, s.to_act), rng), None)
+    return out
+
+
+def test_a_strong_defender_plays_to_defeat_the_contract_or_for_his_points() -> None:
+    """Judged on the real deal: "fail" defeats more contracts, "own" takes more points."""
+    fail = SearchPlayer(budget=5.0, max_worlds=12)
+    own = SearchPlayer(budget=5.0, max_worlds=12, defence="own")
+    defeats = {"fail": 0, "own": 0}
+    points = {"fail": 0, "own": 0}
+    for i, s in enumerate(_late_defences()):
+        me, d = s.to_act, s.declarer
+        o = observe(s, me)
+        need = s.contract - s.points[d] - s.decl[d]
+        for name, ai in (("fail", fail), ("own", own)):
+            a = ai.choose(o, random.Random(i))
+            if a.verb is not Verb.PLAY:
+                continue
+            defeats[name] += not action_reaches(s, solver_for(s, frozenset({d})), [a], need)[0]
+            points[name] += action_values(s, solver_for(s, frozenset({me})), [a])[0]
+    assert defeats["fail"] > defeats["own"]
+    assert points["own"] > points["fail"]
