@@ -27,7 +27,7 @@ from bot.game.cards import (
     RQ,
     SUIT_OF,
     beats,
-    card,
+    marriage_count,
     mask_points,
 )
 from bot.game.limits import on_lviv_barrel
@@ -36,8 +36,6 @@ from bot.game.state import Phase, State
 from bot.game.tricks import playable_mask
 
 _ORDER_VALUES = (40, 60, 80, 100)
-_KINGS = sum(1 << card(RK, s) for s in range(4))
-_QUEENS = sum(1 << card(RQ, s) for s in range(4))
 _INF = 10_000
 
 
@@ -115,10 +113,7 @@ class Solver:
                 left |= h
             most = mask_points(left)
             for p in self.maxside:
-                h = hands[p]
-                kings = h & _KINGS & (h & _QUEENS) << 1
-                if kings:
-                    most += kings.bit_count() * self.top_marriage[p]
+                most += marriage_count(hands[p]) * self.top_marriage[p]
             if most <= alpha:
                 return most
             key = (*hands, seat, trump, ndecl if self.by_order else 0, declare)

@@ -172,6 +172,11 @@ def has_marriage(mask: int) -> bool:
     return bool(mask & _KINGS & (mask & _QUEENS) << 1)
 
 
+def marriage_count(mask: int) -> int:
+    """How many suits the mask holds both king and queen of."""
+    return int((mask & _KINGS & (mask & _QUEENS) << 1).bit_count())
+
+
 def marriages_in(mask: int) -> list[int]:
     """Suits in which the mask holds both king and queen."""
     kings = mask & _KINGS & (mask & _QUEENS) << 1

@@ -14,6 +14,7 @@ from bot.game.cards import (
     card_str,
     has_marriage,
     is_red,
+    marriage_count,
     marriages_in,
     mask_points,
     parse_card,
@@ -97,6 +98,8 @@ def test_the_beaters_table_is_beats() -> None:
 def test_has_marriage_is_marriages_in() -> None:
     for mask in (0, _mask("KH QH"), _mask("KH QS"), _mask("KS QS 9C"), _mask("QH KS QS KH")):
         assert has_marriage(mask) == bool(marriages_in(mask))
+        assert marriage_count(mask) == len(marriages_in(mask))
+    assert marriage_count(_mask("QH KS QS KH")) == 2
 
 
 def _mask(text: str) -> int:
