@@ -36,8 +36,8 @@ from bot.store._turns import Turns, is_background
 
 log = logging.getLogger(__name__)
 # Seconds between tries to reach the server at start-up (then it gives up): about 3 min.
-TABLE_IDS = 32  # table ids taken from the identity sequence at once (see PgStore.table_id)
 CONNECT_DELAYS: tuple[float, ...] = (1, 2, 4, 8, 16, 30, 30, 30, 30, 30)
+TABLE_IDS = 32  # table ids taken from the identity sequence at once (see PgStore.table_id)
 # Connections per process: a transaction holds one for a round trip or three, and on a busy
 # loop each costs a pass (measured at 400 tables: answers waited for one of 10; a few
 # processes of 20 stay well inside PostgreSQL's default of 100 connections).
@@ -109,13 +109,14 @@ class PgTx(PgRecordWrites):
 
     Each ``await`` of the server costs a pass of the busy event loop, so the writes that
     return nothing are not sent at once: they are kept as SQL text with their values
-    written in (:func:`inline`). A block made only of those (a move, a look, new seats)
-    goes out at its end as ONE simple-protocol query: PostgreSQL runs the statements of one
-    query string as one implicit transaction, all or nothing, with no BEGIN or COMMIT round
-    trips. A method that needs an answer opens a real transaction: BEGIN goes out with what
-    was kept, and at the end COMMIT goes with the rest, so a transaction with one answer costs
-    three round trips. No savepoints: a write refused because the channel is taken fails the
-    whole transaction, which its one caller (opening a table) gives up anyway.
+    written in (:func:`inline`). A block made only of those (a move, a look, new seats, a new
+    table, whose id comes from the store's block) goes out at its end as ONE simple-protocol
+    query: PostgreSQL runs the statements of one query string as one implicit transaction,
+    all or nothing, with no BEGIN or COMMIT round trips. A method that needs an answer opens
+    a real transaction: BEGIN goes out with what was kept, and at the end COMMIT goes with the
+    rest, so a transaction with one answer costs three round trips. No savepoints: a write
+    refused because the channel is taken fails the whole transaction, which its one caller
+    (opening a table) gives up anyway.
 
     The pooled connection is taken only when something is sent: a block of kept writes holds
     one for a single round trip, not while its caller works between the writes (the pool is
