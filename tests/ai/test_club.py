@@ -4,7 +4,6 @@ auction."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import replace
 
 from bot.ai.club import ClubPlayer, contract_worth, declarer_estimate, hand_value
@@ -23,33 +22,12 @@ from bot.game.cards import (
     suit_of,
     to_mask,
 )
-from bot.game.dealing import new_match, random_deal
-from bot.game.engine import apply_into
 from bot.game.observation import Observation, observe
 from bot.game.presets import rules_for
-from bot.game.rules import Rules
 from bot.game.state import Phase, State
 from bot.game.tricks import winning_card
 
-
-def _self_play(rules: Rules, seed: int, want: int,
-               pick: Callable[[State], Observation | None]) -> list[Observation]:
-    """Club players play matches until ``pick`` has chosen ``want`` observations."""
-    club = ClubPlayer()
-    rng = random.Random(seed)
-    found: list[Observation] = []
-    s = new_match(rules, 0)
-    while len(found) < want:
-        if s.phase is Phase.MATCH_OVER:
-            s = new_match(rules, 0)
-        for move in random_deal(s, rng):
-            s = apply_into(s, move, None)
-        while s.phase not in (Phase.DEALING, Phase.MATCH_OVER):
-            o = pick(s)
-            if o is not None:
-                found.append(o)
-            s = apply_into(s, club.choose(observe(s, s.to_act), rng), None)
-    return found
+from .selfplay import self_play
 
 
 def _last_to_play(rules_name: str, options: dict[str, object] | None,
@@ -68,7 +46,7 @@ def _last_to_play(rules_name: str, options: dict[str, object] | None,
         o = observe(s, me)
         return o if ally and any(beats(a.card, best, s.trump) for a in o.legal) else None
 
-    return _self_play(rules, 5, want, pick)
+    return self_play(rules, 5, want, pick)
 
 
 def test_a_defender_takes_over_the_other_defenders_trick_when_he_can() -> None:
@@ -119,7 +97,7 @@ def test_the_declarer_estimate_values_what_takes_tricks() -> None:
 
 def _decisions(rules_name: str, phase: Phase, want: int) -> list[Observation]:
     """Observations of club players choosing in ``phase`` (self-play, russian deals)."""
-    return _self_play(rules_for(rules_name), 7, want,
+    return self_play(rules_for(rules_name), 7, want,
                       lambda s: observe(s, s.to_act) if s.phase is phase else None)
 
 

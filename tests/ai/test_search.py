@@ -15,25 +15,13 @@ from bot.game.observation import Observation, observe
 from bot.game.presets import PRESETS
 from bot.game.state import Phase, State
 
+from .selfplay import self_play
+
 
 def _choices(phase: Phase, want: int, seed: int) -> list[Observation]:
     """Observations of ``phase`` met while club players play russian matches."""
-    rules = PRESETS["russian"].rules
-    club = ClubPlayer()
-    rng = random.Random(seed)
-    found: list[Observation] = []
-    s = new_match(rules, 0)
-    while len(found) < want:
-        if s.phase is Phase.MATCH_OVER:
-            s = new_match(rules, 0)
-        for move in random_deal(s, rng):
-            s = apply_into(s, move, None)
-        while s.phase not in (Phase.DEALING, Phase.MATCH_OVER):
-            o = observe(s, s.to_act)
-            if s.phase is phase:
-                found.append(o)
-            s = apply_into(s, club.choose(o, rng), None)
-    return found
+    return self_play(PRESETS["russian"].rules, seed, want,
+                     lambda s: observe(s, s.to_act) if s.phase is phase else None)
 
 
 def _both(o: Observation, seed: int) -> tuple[Action, Action]:

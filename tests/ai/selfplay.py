@@ -1,0 +1,33 @@
+"""Observations met while club players play whole matches (for the AI tests)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from bot.ai.club import ClubPlayer
+from bot.game.dealing import new_match, random_deal
+from bot.game.engine import apply_into
+from bot.game.observation import Observation, observe
+from bot.game.rules import Rules
+from bot.game.state import Phase, State
+
+
+def self_play(rules: Rules, seed: int, want: int,
+              pick: Callable[[State], Observation | None]) -> list[Observation]:
+    """Club players play matches until ``pick`` has chosen ``want`` observations."""
+    club = ClubPlayer()
+    rng = random.Random(seed)
+    found: list[Observation] = []
+    s = new_match(rules, 0)
+    while len(found) < want:
+        if s.phase is Phase.MATCH_OVER:
+            s = new_match(rules, 0)
+        for move in random_deal(s, rng):
+            s = apply_into(s, move, None)
+        while s.phase not in (Phase.DEALING, Phase.MATCH_OVER):
+            o = pick(s)
+            if o is not None:
+                found.append(o)
+            s = apply_into(s, club.choose(observe(s, s.to_act), rng), None)
+    return found
