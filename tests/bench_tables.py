@@ -109,7 +109,7 @@ class Bench:
             return None
         # Discord's clock: from sending the interaction until the answer reached it (not
         # until this emulated player's own task got its turn on a busy loop afterwards)
-        answered = getattr(getattr(r, "interaction", None), "answered_at", None)
+        answered = r.interaction.answered_at if r is not None else None
         self.stats.acks.append((answered or time.monotonic()) - t0)
         if r is not None and r.interaction.channel is not None:
             proc = self.layout.process_of(r.interaction.channel.guild_id)

@@ -1,24 +1,27 @@
-"""Observations met while club players play whole matches (for the AI tests)."""
+"""Positions met while club players play whole matches (for the AI tests)."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import TypeVar
 
 from bot.ai.club import ClubPlayer
 from bot.game.dealing import new_match, random_deal
 from bot.game.engine import apply_into
-from bot.game.observation import Observation, observe
+from bot.game.observation import observe
 from bot.game.rules import Rules
 from bot.game.state import Phase, State
 
+T = TypeVar("T")
 
-def self_play(rules: Rules, seed: int, want: int,
-              pick: Callable[[State], Observation | None]) -> list[Observation]:
-    """Club players play matches until ``pick`` has chosen ``want`` observations."""
+
+def self_play(rules: Rules, seed: int, want: int, pick: Callable[[State], T | None]) -> list[T]:
+    """Club players play matches until ``pick`` has chosen ``want`` things (observations,
+    copies of states) from the positions they meet."""
     club = ClubPlayer()
     rng = random.Random(seed)
-    found: list[Observation] = []
+    found: list[T] = []
     s = new_match(rules, 0)
     while len(found) < want:
         if s.phase is Phase.MATCH_OVER:

@@ -9,8 +9,7 @@ from bot.ai.search import STRONG, SearchPlayer
 from bot.ai.solver import action_reaches, action_values, solver_for
 from bot.game.actions import Action, Verb
 from bot.game.cards import to_mask
-from bot.game.dealing import new_match, random_deal
-from bot.game.engine import apply_into, legal_actions
+from bot.game.engine import legal_actions
 from bot.game.observation import Observation, observe
 from bot.game.presets import PRESETS
 from bot.game.state import Phase, State
@@ -77,25 +76,17 @@ def test_the_strong_style_differs_from_the_club_players_only_by_its_card_play() 
 def _late_defences() -> list[State]:
     """Defenders to play in the last tricks of club players' russian hands, where the card
     decides whether the contract is made."""
-    rules = PRESETS["russian"].rules
-    club = ClubPlayer()
-    rng = random.Random(6)
-    out: list[State] = []
-    s = new_match(rules, 0)
-    while len(out) < 40:
-        if s.phase is Phase.MATCH_OVER:
-            s = new_match(rules, 0)
-        for move in random_deal(s, rng):
-            s = apply_into(s, move, None)
-        while s.phase not in (Phase.DEALING, Phase.MATCH_OVER):
-            d = s.declarer
-            if s.phase is Phase.PLAY and s.trick_no >= 4 and s.to_act != d:
-                plays = [a for a in legal_actions(s, s.to_act) if a.verb is Verb.PLAY]
-                need = s.contract - s.points[d] - s.decl[d]
-                if len(set(action_reaches(s, solver_for(s, frozenset({d})), plays, need))) > 1:
-                    out.append(s.copy())
-            s = apply_into(s, club.choose(observe(s, s.to_act), rng), None)
-    return out
+
+    def pick(s: State) -> State | None:
+        d = s.declarer
+        if s.phase is not Phase.PLAY or s.trick_no < 4 or s.to_act == d:
+            return None
+        plays = [a for a in legal_actions(s, s.to_act) if a.verb is Verb.PLAY]
+        need = s.contract - s.points[d] - s.decl[d]
+        reach = set(action_reaches(s, solver_for(s, frozenset({d})), plays, need))
+        return s.copy() if len(reach) > 1 else None
+
+    return self_play(PRESETS["russian"].rules, 6, 40, pick)
 
 
 def test_a_strong_defender_plays_to_defeat_the_contract_or_for_his_points() -> None:
