@@ -185,6 +185,15 @@ class _Hand:
     ready: bool = False  # the message exists (the interaction was answered)
 
 
+@dataclass(eq=False)
+class _TableEdit:
+    """A paced edit of a table message on its way: an in-place answer to a click may reach
+    Discord before it, and that answer's token puts the newer view back when it lands."""
+
+    shown: int  # the table version the edit shows
+    answer: discord.Interaction[Any] | None = None  # a newer answer it may overwrite
+
+
 _UNKNOWN = object()
 _NONE: dict[int, _Hand] = {}
 
@@ -202,6 +211,7 @@ class Publisher:
         self._channels: dict[int, _Channel] = {}
         self._hands: dict[int, dict[int, _Hand]] = {}  # table -> user -> hand message
         self._pictures: dict[int, dict[int, _Picture]] = {}  # table -> user -> latest one
+        self._editing: dict[int, _TableEdit] = {}  # table -> its paced edit on its way
         self._tables: Latest[int, Table] = Latest(
             self._send_table, delay=debounce, budget=self._table_budget,
             gone=lambda exc: isinstance(exc, discord.NotFound), failed=self._table_failed,
@@ -261,10 +271,17 @@ class Publisher:
         if table.message_id is not None:
             self._put_table(table)
 
-    def settled(self, table: Table, version: int) -> None:
-        """The table message already shows ``version`` (edited by an interaction answer,
-        which carries no image: a table with one still gets its paced edit with the image;
-        a closed table's last edit is never dropped)."""
+    def settled(self, table: Table, version: int,
+                answer: discord.Interaction[Any] | None = None) -> None:
+        """The table message already shows ``version``, edited in place by ``answer``
+        (which carries no image: a table with one still gets its paced edit with the image;
+        a closed table's last edit is never dropped). A paced edit of an older version
+        already on its way may land after the answer: the answer's view is then put back
+        through its token as soon as that edit returns, not after the channel's budget."""
+        edit = self._editing.get(table.id)
+        if edit is not None and edit.shown < version:
+            edit.answer = answer or edit.answer
+            return
         if (table.version == version and table.live
                 and not (self.images.enabled and table.state is not None)):
             self._tables.drop(table.id)
@@ -374,6 +391,7 @@ class Publisher:
             if message_id is None:
                 return
             going()
+            edit = self._editing[table.id] = _TableEdit(table.version)
             try:
                 await self.channel(table.channel_id).get_partial_message(message_id).edit(
                     content=parts.content, embed=parts.embed, view=parts.view,
@@ -383,7 +401,25 @@ class Publisher:
                     raise
                 self._tables.put(table.id, table)  # posted again meanwhile: edit that one
                 return
+            finally:
+                if self._editing.get(table.id) is edit:
+                    del self._editing[table.id]
         self.sent += 1
+        if edit.answer is not None:
+            await self._put_back(table, edit.answer)
+
+    async def _put_back(self, table: Table, answer: discord.Interaction[Any]) -> None:
+        """A paced edit may have overwritten ``answer``'s newer view: show the latest view
+        again at once through the answer's token (the paced edit that follows brings the
+        image back)."""
+        parts = table_message(table, table.locale)
+        try:
+            await answer.edit_original_response(content=parts.content, embed=parts.embed,
+                                                view=parts.view)
+        except discord.HTTPException as exc:
+            log.info("putting back the view of table %s failed: %s", table.id, exc)
+            if table.live:
+                self._tables.put(table.id, table)
 
     def _table_failed(self, table_id: int, table: Table, exc: Exception) -> None:
         if isinstance(exc, discord.NotFound):

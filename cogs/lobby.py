@@ -79,7 +79,7 @@ class Lobby(commands.Cog):
         parts = table_message(table, table.locale)
         await send(interaction, parts, update=True)
         if interaction.message is not None and interaction.message.id == table.message_id:
-            self.bot.publisher.settled(table, version)
+            self.bot.publisher.settled(table, version, interaction)
 
     # ---- commands ------------------------------------------------------------------------------
     @table.command(name="new", description=ls("cmd.table.new"))

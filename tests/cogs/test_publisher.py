@@ -15,6 +15,7 @@ import cogs._images as images_mod
 from cogs._images import HAND_FILE
 from cogs._latest import Latest
 from cogs._publisher import RateLimiter
+from tests.fakediscord.models import walk_components
 
 from .conftest import hand_of, open_table, play_turn
 
@@ -79,6 +80,45 @@ async def test_a_closed_tables_message_is_closed_though_a_new_table_follows_at_o
     texts = [m.content for m in fd.visible(bob, ch) if not m.ephemeral and m.content]
     assert f"Table #{old.id} was closed." in texts, texts
     assert not any(x == "The table was closed." for x in texts)
+
+
+async def test_a_late_paced_edit_does_not_bring_back_the_seating_buttons(world):
+    """A paced edit of the seated table is on its way (slow: 1 s) when the host presses
+    Start, whose answer shows the playing table at once. The old edit lands afterwards; the
+    Start answer's view is put back at once through its token, not after the next paced
+    edit (slower still here: 5 s), so nobody is left with the seating buttons."""
+    w = world
+    fd, alice, bob, carol = w.fd, w.users[0], w.users[1], w.users[2]
+    r = await fd.slash(alice, w.channel, "table new", preset="russian")
+    await w.settle()
+    msg = r.message
+    tid = w.table().id
+    for u in (bob, carol):
+        await fd.click(u, msg, f"t1000:{tid}:join:")
+    await w.settle()
+    late = fd.inject("PATCH", f"/messages/{msg.id}", status=None, delay=1.0)
+    fd.inject("PATCH", f"/messages/{msg.id}", status=None, delay=5.0)
+    w.bot.publisher.refresh_table(w.table())  # a paced edit of the seated table
+    await fd.wait_until(lambda: late.hits == 1, 5)
+    start = await fd.click(alice, msg, f"t1000:{tid}:start:")
+    assert start.type == 7 and f"t1000:{tid}:hand:" in msg.custom_ids
+
+    after = len(msg.history)  # the revisions after Start's answer
+
+    def ids(rev) -> list[str]:
+        return [c["custom_id"] for c in walk_components(rev.components) if "custom_id" in c]
+
+    def stale_at() -> int | None:
+        return next((i for i, rev in enumerate(msg.history) if i >= after
+                     and f"t1000:{tid}:join:" in ids(rev)), None)
+
+    await fd.wait_until(lambda: stale_at() is not None, 3)  # the old edit landed
+    await fd.wait_until(lambda: f"t1000:{tid}:hand:" in msg.custom_ids, 3)
+    i = stale_at()
+    fixed = next(rev for rev in msg.history[i:] if f"t1000:{tid}:hand:" in ids(rev))
+    assert (fixed.at - msg.history[i].at).total_seconds() < 0.5
+    await w.settle()
+    assert f"t1000:{tid}:hand:" in msg.custom_ids and msg.attachments
 
 
 async def test_a_failed_table_edit_is_retried(world):
