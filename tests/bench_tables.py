@@ -160,7 +160,8 @@ class Bench:
         """Wait until ``msg`` is edited (or ``timeout`` passes)."""
         ev = self.changed.setdefault(msg.id, asyncio.Event())
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(ev.wait(), timeout)
+            async with asyncio.timeout(timeout):  # no task per wait, as wait_for makes
+                await ev.wait()
         ev.clear()
 
     async def my_hand(self, user: User, table_msg: Message, tid: str) -> Message | None:

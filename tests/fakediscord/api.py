@@ -67,6 +67,7 @@ class FakeDiscord(Emulator):
     def __init__(self, **config: Any) -> None:
         super().__init__(**config)
         self._pending: list[Interaction] = []  # interactions settle() waits for
+        self._prune_at = 64  # its length at which the answered ones are dropped
 
     # -- waiting ------------------------------------------------------------
     async def wait_ready(self, timeout: float = 10.0, *,  # noqa: ASYNC109
@@ -96,10 +97,7 @@ class FakeDiscord(Emulator):
         store, end = self.store, time.monotonic() + timeout
         while True:
             now = time.monotonic()
-            pending = [ix for ix in self._pending if not ix.responded and not ix.late]
-            loading = [ix for ix in self._pending if ix.original is not None
-                       and ix.original.loading and not ix.original.deleted]
-            self._pending = pending + loading
+            pending, loading = self._prune_pending()
             idle_since = max(store.last_activity, store.busy_until)
             if not (store.inflight or pending or loading or now - idle_since < quiet):
                 break
@@ -108,6 +106,15 @@ class FakeDiscord(Emulator):
                                    f" {len(loading)} still thinking")
             await asyncio.sleep(quiet / 2)
         self.check()
+
+    def _prune_pending(self) -> tuple[list[Interaction], list[Interaction]]:
+        """Keep only the interactions still unanswered or still thinking."""
+        pending = [ix for ix in self._pending if not ix.responded and not ix.late]
+        loading = [ix for ix in self._pending if ix.original is not None
+                   and ix.original.loading and not ix.original.deleted]
+        self._pending = pending + loading
+        self._prune_at = 2 * len(self._pending) + 64
+        return pending, loading
 
     def check(self) -> None:
         """Raise :class:`RuleViolation` for breaches not reported yet."""
@@ -314,7 +321,9 @@ class FakeDiscord(Emulator):
         if not await self.gateway.dispatch("INTERACTION_CREATE", payload):
             raise RuntimeError(f"no bot session holds the shard of guild {guild.id} in the "
                                f"fake Discord")
-        self._pending = [*self._pending, ix]
+        self._pending.append(ix)
+        if len(self._pending) > self._prune_at:  # a long run without settle(): stay small
+            self._prune_pending()
         try:
             await asyncio.wait_for(ix.answered.wait(), self.response_deadline)
         except TimeoutError:
