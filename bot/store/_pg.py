@@ -276,7 +276,7 @@ class PgStore(TableReads, RecordReads):
 
     def __init__(self, pool: asyncpg.Pool, url: str, size: int = POOL_SIZE) -> None:
         self.pool = pool
-        self.turns = Turns(size)  # who gets the next connection: answers first
+        self.turns = Turns(size, size // 4)  # who gets the next connection: answers first
         self.where = describe_url(url)
         self.settings_cache: dict[int, tuple[float, GuildSettings]] = {}
         self._table_ids: collections.deque[int] = collections.deque()

@@ -31,6 +31,25 @@ async def test_a_waiting_answer_goes_before_background_work_that_waited_longer()
     assert order == ["answer", "background"]
 
 
+async def test_background_work_leaves_the_reserved_turns_to_answers():
+    """With every turn but the reserved one held by background work, more background work
+    waits, and an answer still gets a connection at once."""
+    turns = Turns(4, reserve=1)
+    for _ in range(3):
+        await turns.enter(background=True)
+    more = asyncio.create_task(turns.enter(background=True))
+    await asyncio.sleep(0)
+    assert not more.done() and turns.free == 1
+    await asyncio.wait_for(turns.enter(background=False), 0.1)  # the reserved turn
+    assert turns.free == 0
+    turns.leave()  # the answer is done: one free turn, the reserved one
+    await asyncio.sleep(0)
+    assert not more.done()
+    turns.leave()  # a background transaction is done: two free, one may go
+    await asyncio.wait_for(more, 0.1)
+    assert turns.free == 1 and turns.waiting == 0
+
+
 async def test_a_cancelled_waiter_gives_its_turn_on():
     turns = Turns(1)
     await turns.enter(background=False)
