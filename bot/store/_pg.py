@@ -15,7 +15,7 @@ import collections
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -281,6 +281,7 @@ class PgStore(TableReads, RecordReads):
         self.settings_cache: dict[int, tuple[float, GuildSettings]] = {}
         self._table_ids: collections.deque[int] = collections.deque()
         self._table_ids_lock = asyncio.Lock()
+        self._refill: asyncio.Task[None] | None = None  # the next block, taken ahead
 
     @classmethod
     async def open(cls, url: str, *, connect_delays: Sequence[float] = CONNECT_DELAYS,
@@ -319,6 +320,10 @@ class PgStore(TableReads, RecordReads):
         return store
 
     async def close(self) -> None:
+        if self._refill is not None:
+            self._refill.cancel()
+            with suppress(asyncio.CancelledError):
+                await self._refill
         try:
             await asyncio.wait_for(self.pool.close(), 10)
         except Exception:  # a connection that does not answer: do not wait for it
@@ -395,13 +400,30 @@ class PgStore(TableReads, RecordReads):
         Opening a table then sends its rows with one query instead of waiting for the id
         (each round trip waits a pass of a busy event loop). Ids are unique across
         processes but not in order of opening, and a stopped process leaves a gap."""
+        while not self._table_ids:
+            await self._more_table_ids(0)
+        if len(self._table_ids) <= TABLE_IDS // 4 and self._refill is None:
+            # the next block is taken while this one lasts: no opening waits for it
+            self._refill = asyncio.get_running_loop().create_task(self._prefetch())
+        return self._table_ids.popleft()
+
+    async def _more_table_ids(self, low: int) -> None:
+        """Take a block of ids unless more than ``low`` are left (one block at a time)."""
         async with self._table_ids_lock:
-            if not self._table_ids:
-                rows = await self._all(
-                    "SELECT nextval(pg_get_serial_sequence('tables', 'id'))"
-                    " FROM generate_series(1, ?)", (TABLE_IDS,))
-                self._table_ids.extend(int(r[0]) for r in rows)
-            return self._table_ids.popleft()
+            if len(self._table_ids) > low:
+                return
+            rows = await self._all(
+                "SELECT nextval(pg_get_serial_sequence('tables', 'id'))"
+                " FROM generate_series(1, ?)", (TABLE_IDS,))
+            self._table_ids.extend(int(r[0]) for r in rows)
+
+    async def _prefetch(self) -> None:
+        try:
+            await self._more_table_ids(TABLE_IDS // 4)
+        except Exception as exc:  # the server away: an opening that needs ids tries again
+            log.info("taking table ids ahead failed: %s", exc)
+        finally:
+            self._refill = None
 
     async def _acquire(self) -> asyncpg.Connection:
         """A pooled connection, answers before background work (the pool connects again

@@ -89,3 +89,27 @@ async def test_opening_a_table_and_starting_its_match_take_few_round_trips(pg_se
     finally:
         await service.close()
         await store.close()
+
+
+async def test_the_next_block_of_table_ids_is_taken_before_an_opening_needs_it(pg_server):
+    """When a process's block of table ids runs low the next one is taken ahead, so the
+    opening after the block's last id still sends only its own write."""
+    from bot.store._pg import TABLE_IDS
+
+    store = await PgStore.open(await pg_server.new_database(), max_size=1)
+    service = TableService(store, clock=FakeClock(), seed=7, ai_delay=3600.0,
+                           ai_in_thread=False)
+    try:
+        await service.restore()
+        seen = await _log_queries(store)
+        ids = []
+        for channel in range(TABLE_IDS + 1):
+            outcome, sent = await _sent(seen, service.create(ANN, channel_id=100 + channel,
+                                                             guild_id=1))
+            ids.append(outcome.table.id)
+            if channel == TABLE_IDS:  # the first id of the second block
+                assert len(sent) == 1 and "nextval" not in sent[0], sent
+        assert len(set(ids)) == len(ids)
+    finally:
+        await service.close()
+        await store.close()
