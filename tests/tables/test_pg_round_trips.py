@@ -4,11 +4,13 @@ server costs a pass of a busy event loop), and it is committed when the answer c
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
-from collections.abc import Awaitable
+from collections.abc import AsyncIterator, Awaitable
 from typing import TypeVar
 
 from bot.store import PgStore, open_store
+from bot.store._pg import TABLE_IDS
 from bot.tables import FakeClock, TableService
 
 from .conftest import ANN, BOB, CID, play_human_turn
@@ -32,6 +34,20 @@ async def _sent(seen: list[str], work: Awaitable[T]) -> tuple[T, list[str]]:
     for _ in range(3):
         await asyncio.sleep(0)  # the logger is called soon after the query
     return result, list(seen)
+
+
+@contextlib.asynccontextmanager
+async def _lobby(pg_server) -> AsyncIterator[tuple[TableService, list[str]]]:
+    """A service on a store of one connection (no AI moves), and the queries it sends."""
+    store = await PgStore.open(await pg_server.new_database(), max_size=1)
+    service = TableService(store, clock=FakeClock(), seed=7, ai_delay=3600.0,
+                           ai_in_thread=False)
+    try:
+        await service.restore()
+        yield service, await _log_queries(store)
+    finally:
+        await service.close()
+        await store.close()
 
 
 async def test_a_move_is_one_query_and_is_committed_when_answered(pg_server):
@@ -66,12 +82,7 @@ async def test_opening_a_table_and_starting_its_match_take_few_round_trips(pg_se
     """The lobby's answers wait on their commits too: a table opens in one query once the
     guild's settings and a block of table ids are at hand, and a match starts in one query
     (7 and 8 queries in session 5)."""
-    store = await PgStore.open(await pg_server.new_database(), max_size=1)
-    service = TableService(store, clock=FakeClock(), seed=7, ai_delay=3600.0,
-                           ai_in_thread=False)
-    try:
-        await service.restore()
-        seen = await _log_queries(store)
+    async with _lobby(pg_server) as (service, seen):
         outcome, opened = await _sent(seen, service.create(ANN, channel_id=7, guild_id=1))
         # the guild's settings, this process's block of table ids, then the table and seats
         assert len(opened) == 3, opened
@@ -86,22 +97,12 @@ async def test_opening_a_table_and_starting_its_match_take_few_round_trips(pg_se
         # the players seen, the match, its deal, seats and status: one query, no answer
         assert len(started) == 1, started
         assert not started[0].lstrip().upper().startswith("BEGIN")
-    finally:
-        await service.close()
-        await store.close()
 
 
 async def test_the_next_block_of_table_ids_is_taken_before_an_opening_needs_it(pg_server):
     """When a process's block of table ids runs low the next one is taken ahead, so the
     opening after the block's last id still sends only its own write."""
-    from bot.store._pg import TABLE_IDS
-
-    store = await PgStore.open(await pg_server.new_database(), max_size=1)
-    service = TableService(store, clock=FakeClock(), seed=7, ai_delay=3600.0,
-                           ai_in_thread=False)
-    try:
-        await service.restore()
-        seen = await _log_queries(store)
+    async with _lobby(pg_server) as (service, seen):
         ids = []
         for channel in range(TABLE_IDS + 1):
             outcome, sent = await _sent(seen, service.create(ANN, channel_id=100 + channel,
@@ -110,6 +111,3 @@ async def test_the_next_block_of_table_ids_is_taken_before_an_opening_needs_it(p
             if channel == TABLE_IDS:  # the first id of the second block
                 assert len(sent) == 1 and "nextval" not in sent[0], sent
         assert len(set(ids)) == len(ids)
-    finally:
-        await service.close()
-        await store.close()
