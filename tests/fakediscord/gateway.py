@@ -13,6 +13,10 @@ Sharding as Discord does it: IDENTIFY carries ``shard: [id, count]`` (absent:
 ``(guild_id >> 22) % count == id``, and what belongs to no guild (DMs) goes to shard 0.
 A shard id outside ``0..count-1`` is closed with 4010 "Invalid shard"; a shard holding
 more than ``max_guilds_per_shard`` guilds with 4011 "Sharding required".
+
+Intents as Discord applies them: a session receives an event only if IDENTIFY asked for
+its intent (message events of a guild need GUILD_MESSAGES, of a DM DIRECT_MESSAGES;
+guild, channel and thread events GUILDS). INTERACTION_CREATE needs none.
 """
 
 from __future__ import annotations
@@ -37,6 +41,18 @@ log = logging.getLogger("fakediscord.gateway")
 DISPATCH, HEARTBEAT, IDENTIFY, RESUME = 0, 1, 2, 6
 REQUEST_MEMBERS, INVALID_SESSION, HELLO, HEARTBEAT_ACK = 8, 9, 10, 11
 INVALID_SHARD, SHARDING_REQUIRED = 4010, 4011
+GUILDS, GUILD_MESSAGES, DIRECT_MESSAGES = 1 << 0, 1 << 9, 1 << 12
+ALL_INTENTS = (1 << 26) - 1  # an IDENTIFY without intents (an old client): everything
+
+
+def intent_of(event: str, guild_id: int | None) -> int:
+    """The intent bit a session needs to receive ``event``; 0: none needed."""
+    if event.startswith("MESSAGE_"):
+        return GUILD_MESSAGES if guild_id is not None else DIRECT_MESSAGES
+    if event.startswith(("GUILD_", "CHANNEL_", "THREAD_")) and event != "GUILD_MEMBERS_CHUNK":
+        return GUILDS
+    return 0
+
 
 
 def shard_of(guild_id: int | None, count: int) -> int:
@@ -80,9 +96,10 @@ class Connection:
 class Session:
     """A gateway session: sequence numbers and the dispatches not yet acknowledged."""
 
-    def __init__(self, shard: tuple[int, int] = (0, 1)) -> None:
+    def __init__(self, shard: tuple[int, int] = (0, 1), intents: int = ALL_INTENTS) -> None:
         self.id = secrets.token_hex(16)
         self.shard = shard  # (id, count) as identified
+        self.intents = intents  # the bits IDENTIFY asked for
         self.delivered: collections.Counter[tuple[str, int | None]] = collections.Counter()
         # (event, guild id) -> how many were sent to this session
         self.seq = 0
@@ -93,6 +110,11 @@ class Session:
     def receives(self, guild_id: int | None) -> bool:
         """Whether events of ``guild_id`` are this session's (its shard's)."""
         return shard_of(guild_id, self.shard[1]) == self.shard[0]
+
+    def wants(self, event: str, guild_id: int | None) -> bool:
+        """Whether the session's intents cover ``event``."""
+        need = intent_of(event, guild_id)
+        return not need or bool(self.intents & need)
 
 
 class Gateway:
@@ -190,7 +212,9 @@ class Gateway:
         mine = [g for g in store.guilds if shard_of(g, count) == shard_id]
         if len(mine) > self.emu.max_guilds_per_shard:
             return await self._refuse(conn, SHARDING_REQUIRED, "Sharding required.")
-        session = Session((shard_id, count))
+        intents = data.get("intents")
+        session = Session((shard_id, count),
+                          int(intents) if isinstance(intents, int) else ALL_INTENTS)
         session.conn = conn
         # The same shard identifying again is a restarted process: it takes the shard over.
         old = self.shards.get(session.shard)
@@ -274,8 +298,9 @@ class Gateway:
         guild = guild_of(event, data)
         sessions = self.sessions_for(guild)
         for session in sessions:
-            session.delivered[(event, guild)] += 1
-            await self._send(session, event, data)
+            if session.wants(event, guild):
+                session.delivered[(event, guild)] += 1
+                await self._send(session, event, data)
         return bool(sessions)
 
     async def drop(self, code: int = 4000, *, shard: int | None = None) -> None:

@@ -19,9 +19,11 @@ from . import FakeDiscord
 from .client_setup import point_discord_py_at
 
 
-def sharded_bot(label: str, **shards: Any) -> commands.AutoShardedBot:
+def sharded_bot(label: str, intents: discord.Intents | None = None,
+                **shards: Any) -> commands.AutoShardedBot:
     """A bot whose /where says which client answered, on which shard."""
-    bot = commands.AutoShardedBot(command_prefix="!", intents=discord.Intents(guilds=True),
+    bot = commands.AutoShardedBot(command_prefix="!",
+                                  intents=intents or discord.Intents(guilds=True),
                                   guild_ready_timeout=0.1,
                                   **shards)
     bot.interactions = []  # type: ignore[attr-defined]  # guild ids of what reached it
@@ -140,3 +142,35 @@ async def test_too_many_guilds_on_one_shard_is_refused_with_4011():
         async with running(fd, first):
             await fd.wait_ready(timeout=20)
             assert fd.gateway.connected_shards() == [(0, 2), (1, 2)]
+
+
+async def test_message_events_reach_only_a_session_that_asked_for_them():
+    async with FakeDiscord() as fd:
+        alice, guilds, chans = world(fd, 2)
+        plain = sharded_bot("plain", shard_count=2, shard_ids=[0])
+        listening = sharded_bot("listening", discord.Intents(guilds=True, guild_messages=True),
+                                shard_count=2, shard_ids=[1])
+        seen: list[str] = []
+
+        @plain.event
+        async def on_raw_message_edit(payload: Any) -> None:
+            seen.append("plain")
+
+        @listening.event
+        async def on_raw_message_edit(payload: Any) -> None:  # noqa: F811
+            seen.append("listening")
+
+        async with running(fd, plain), running(fd, listening):
+            await fd.wait_ready(timeout=20)
+            for i in (0, 1):  # the bot's own message, posted and edited in each guild
+                msg = await (plain if i == 0 else listening).get_channel(
+                    chans[i].id).send("hello")  # type: ignore[union-attr]
+                await msg.edit(content="hello again")
+            await fd.post(alice, chans[0], "a user's message")
+            await fd.wait_until(lambda: seen == ["listening"])
+            await asyncio.sleep(0.1)
+            assert seen == ["listening"]
+            got = [dict(fd.gateway.shards[(i, 2)].delivered) for i in (0, 1)]
+            assert not any(event.startswith("MESSAGE_") for event, _ in got[0])
+            assert got[1][("MESSAGE_CREATE", guilds[1].id)] == 1
+            assert got[1][("MESSAGE_UPDATE", guilds[1].id)] == 1
