@@ -527,7 +527,7 @@ async def _own_postgresql(stack: contextlib.ExitStack) -> str:
 
     server = await asyncio.to_thread(PgServer, durable=True)
     stack.callback(server.close)
-    return await server.new_database()
+    return await server.new_database(unix_socket=True)
 
 
 async def _stop(proc: asyncio.subprocess.Process) -> str | None:

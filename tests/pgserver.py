@@ -95,15 +95,19 @@ class PgServer:
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
 
-    async def new_database(self) -> str:
-        """A fresh, empty database; its URL."""
+    def socket_url(self, database: str = "postgres") -> str:
+        """The URL through the server's Unix socket (same host, no TCP)."""
+        return f"postgresql://postgres@/{database}?host={self.root}&port={self.port}"
+
+    async def new_database(self, *, unix_socket: bool = False) -> str:
+        """A fresh, empty database; its URL (through the Unix socket if asked)."""
         name = f"t{os.getpid()}_{next(self._names)}"
         conn = await asyncpg.connect(self.url())
         try:
             await conn.execute(f'CREATE DATABASE "{name}" TEMPLATE template0')
         finally:
             await conn.close()
-        return self.url(name)
+        return self.socket_url(name) if unix_socket else self.url(name)
 
     def close(self) -> None:
         """Stop the server and remove its files."""
