@@ -11,7 +11,8 @@ failed send retried. Four of them:
 * each channel's posts (hand results and notices, in order), paced by the same limiter; the
   limiter serves its waiters in turn, so a busy table's edits do not starve them;
 * each hand message's text and components, and its image in its own later edit, through
-  the interaction token while it is valid (webhook routes, not the channel's budget).
+  the interaction token while it is valid (webhook routes, not the channel's budget); when
+  both wait for a lane (under load), the first to get one carries the other, one edit.
 
 Images (``cogs._images``) are rendered here, never on an interaction's acknowledgement
 path: the table image only when its coalesced edit is actually sent (from the state of that
@@ -50,9 +51,11 @@ from cogs._images import (
     SUMMARY_FILE,
     TABLE_FILE,
     TABLE_URL,
+    HandImage,
     Images,
     MatchSnapshot,
     image_file,
+    seat_hand_view,
 )
 from cogs._lanes import Lanes
 from cogs._latest import Latest
@@ -183,6 +186,7 @@ class _Hand:
     picture: _Picture
     drawn: object = None  # the hand state its image was last drawn for
     ready: bool = False  # the message exists (the interaction was answered)
+    rendered: HandImage | None = None  # drawn and waiting for a lane: a text edit takes it
 
 
 @dataclass(eq=False)
@@ -559,17 +563,34 @@ class Publisher:
             if not self._owns(ref) or sig == ref.signature:
                 return  # a newer answer owns the message now, or nothing changed
             parts: MessageParts = hand_message(table, ref.seat, ref.loc)
+            # An image already drawn of what the hand shows now goes along: one edit
+            # instead of two when both waited for a lane (under load, most hand changes).
+            image, picture = ref.rendered, ref.picture
+            if image is not None and (image.view == picture.view
+                                      or image.view != seat_hand_view(table, ref.seat, ref.loc)):
+                image = None
+            extra: dict[str, Any] = {}
+            if image is not None:
+                picture.uploads += 1
+                upload, picture.view = picture.uploads, _UNKNOWN
+                extra["attachments"] = (
+                    [image_file(image.data, HAND_FILE, "your hand")] if image.data else [])
             going()
             msg = await ref.interaction.edit_original_response(
-                content=parts.content, view=parts.view)
+                content=parts.content, view=parts.view, **extra)
         ref.signature = sig
+        if image is not None:
+            if picture.uploads == upload:
+                picture.view = image.view
+            ref.drawn = sig
         if ref.picture.message_id is None:
             ref.picture.message_id = msg.id
 
     async def _send_image(self, ref: _Hand, table: Table, going: Callable[[], None]) -> None:
         """Attach (replace) the hand message's image, drawn from the latest state when a
         render slot is free; an image of a hand that changed again while it was drawn is
-        not sent (the latest one is drawn instead). The edit carries the attachment only."""
+        not sent (the latest one is drawn instead). A text refresh that is due as well
+        goes in the same edit, and one that gets a lane first takes this image along."""
         if not self._owns(ref) or hand_signature(table, ref.seat) == ref.drawn:
             return
         got = await self.images.hand_png(
@@ -580,23 +601,42 @@ class Publisher:
             self._images.put(ref, table)  # drawn for a hand that is gone already
             return
         picture = ref.picture
+        drawn = got.signature
         if got.view != picture.view:  # an unchanged image is not uploaded again
-            async with self.lanes.background():
-                if not self._owns(ref):
-                    return
-                if got.signature != hand_signature(table, ref.seat):
-                    self._images.put(ref, table)  # changed while waiting for a lane
-                    return
-                picture.uploads += 1
-                upload, picture.view = picture.uploads, _UNKNOWN
-                going()
-                msg = await ref.interaction.edit_original_response(attachments=(
-                    [image_file(got.data, HAND_FILE, "your hand")] if got.data else []))
+            ref.rendered = got
+            try:
+                async with self.lanes.background():
+                    if not self._owns(ref):
+                        return
+                    sig = hand_signature(table, ref.seat)
+                    if got.signature != sig and got.view != seat_hand_view(
+                            table, ref.seat, ref.loc):
+                        self._images.put(ref, table)  # changed while waiting for a lane
+                        return
+                    drawn = sig  # what the image shows is still what the hand shows
+                    if got.view == picture.view:  # a text edit took it along meanwhile
+                        ref.drawn = drawn
+                        return
+                    extra: dict[str, Any] = {}
+                    if sig != ref.signature:  # the text is due too: both in one edit
+                        parts = hand_message(table, ref.seat, ref.loc)
+                        extra = {"content": parts.content, "view": parts.view}
+                    picture.uploads += 1
+                    upload, picture.view = picture.uploads, _UNKNOWN
+                    going()
+                    msg = await ref.interaction.edit_original_response(attachments=(
+                        [image_file(got.data, HAND_FILE, "your hand")] if got.data else []),
+                        **extra)
+                    if extra:
+                        ref.signature = sig
+            finally:
+                if ref.rendered is got:
+                    ref.rendered = None
             if picture.uploads == upload:  # no later upload to that message started
                 picture.view = got.view
             if picture.message_id is None:
                 picture.message_id = msg.id
-        ref.drawn = got.signature
+        ref.drawn = drawn
 
     def _hand_failed(self, ref: _Hand, table: Table, exc: Exception) -> None:
         """An edit of a hand message failed: Discord refused it (an expired token, a

@@ -12,6 +12,9 @@ import time
 import pytest
 
 import cogs._images as images_mod
+from bot.game.actions import Flag, Verb
+from bot.game.cards import SUIT_OF
+from bot.game.state import Phase
 from cogs._images import HAND_FILE
 from cogs._latest import Latest
 from cogs._publisher import RateLimiter
@@ -159,6 +162,99 @@ async def test_a_late_upload_of_an_old_hand_message_does_not_confuse_the_new_one
     assert picture.message_id == m2.id
     assert picture.view == images_mod.seat_hand_view(table, seat)
     assert hand_of(w, user).id == m2.id
+
+
+async def test_a_hand_whose_text_and_image_both_wait_for_a_lane_gets_one_edit(world):
+    """Under load edits wait for a background lane. When the turn reaches a player whose
+    hand message is open, both its text (your turn, the buttons) and its image (the cards
+    he may play) are due; the image is drawn while the edits wait, so the first edit to
+    get a lane carries both: one edit of the message, not two."""
+    w = world
+    fd = w.fd
+    await open_table(w)
+    rng = random.Random(3)
+    while w.table().state.phase is not Phase.PLAY:
+        assert await play_turn(w, rng)
+        await w.settle()
+    table = w.table()
+    nxt = (table.to_act() + 1) % 3
+    user = w.user(table.seats[nxt].user_id)
+    msg = (await fd.click(user, w.table_message(user), f"t1000:{table.id}:hand:")).message
+    await w.settle()
+    assert "your turn" not in msg.content.lower() and msg.attachments
+    before, old_image = len(msg.history), msg.attachments[0].id
+    lanes = w.bot.lanes
+    lanes.most = lanes.least = 1
+    lanes.limit = 1.0
+    async with lanes.background():  # the only lane: every background edit waits
+        assert await play_turn(w, rng)
+        assert w.table().to_act() == nxt
+        ref = w.bot.publisher._hands[table.id][user.id]
+        await fd.wait_until(lambda: ref.rendered is not None, 5)  # drawn, waiting
+    await w.settle()
+    edits = msg.history[before:]
+    assert len(edits) == 1, [(bool(r.attachments), r.content[-40:]) for r in edits]
+    assert "your turn" in msg.content.lower()
+    assert msg.attachments and msg.attachments[0].id != old_image
+    assert msg.custom_ids and any(":play:" in c for c in msg.custom_ids)
+
+
+class _Plays:
+    """A policy that plays one given card (plain, no declaration)."""
+
+    def __init__(self, card: int) -> None:
+        self.card = card
+
+    def choose(self, obs, rng):
+        return next(a for a in obs.legal if a.verb is Verb.PLAY and a.card == self.card
+                    and a.flag is Flag.NONE)
+
+
+async def test_a_waiting_hand_image_carries_the_text_that_fell_due_after_it(world):
+    """A player leads a card while the lanes are busy: his answer shows his text, the image
+    of his smaller hand is drawn and waits for a lane. The next player beats the card and
+    the trick ends, so his text is due again (a new trick) while the image still shows his
+    hand as it is: the image's edit brings the text along, one edit."""
+    w = world
+    fd = w.fd
+    await open_table(w)
+    rng = random.Random(3)
+    lead = follow = None
+    for _ in range(60):  # find a trick whose leader can be beaten by the next player
+        table = w.table()
+        if table.state.phase is Phase.PLAY and not table.state.trick:
+            me = table.to_act()
+            mine = table.observation(me)
+            theirs = table.observation((me + 1) % 3).hand
+            pairs = [(c, d) for c in sorted(mine.hand) for d in theirs
+                     if SUIT_OF[d] == SUIT_OF[c] and d > c and any(
+                         a.verb is Verb.PLAY and a.card == c and a.flag is Flag.NONE
+                         for a in mine.legal)]
+            if pairs:
+                lead, follow = pairs[0]
+                trick_no = table.state.trick_no
+                break
+        assert await play_turn(w, rng)
+        await w.settle()
+    assert lead is not None, "no trick to test with"
+    user = w.user(table.seats[me].user_id)
+    lanes = w.bot.lanes
+    lanes.most = lanes.least = 1
+    lanes.limit = 1.0
+    async with lanes.background():  # the only lane: every background edit waits
+        assert await play_turn(w, rng, policy=_Plays(lead))
+        msg = hand_of(w, user)
+        before = len(msg.history)
+        ref = w.bot.publisher._hands[table.id][user.id]
+        await fd.wait_until(lambda: ref.rendered is not None, 5)  # drawn, waiting
+        assert await play_turn(w, rng, policy=_Plays(follow))
+        assert await play_turn(w, rng)  # the third card: the trick is over, not his
+        assert w.table().state.trick_no == trick_no + 1
+        assert w.table().to_act() != me
+    await w.settle()
+    edits = msg.history[before:]
+    assert len(edits) == 1, [(bool(r.attachments), r.content[-40:]) for r in edits]
+    assert edits[0].attachments and edits[0].content != msg.history[before - 1].content
 
 
 @pytest.mark.parametrize("bot_options", [{"edit_limit": 5, "edit_per": 0.5}])
