@@ -317,6 +317,9 @@ class PgStore(TableReads, RecordReads):
                     f"PostgreSQL at {where} could not be prepared ({_reason(exc)}): check "
                     f"that the user of DATABASE_URL may create tables there.") from None
             raise
+        # The first block too is taken ahead: the first openings of a busy start (every
+        # table restored at once, people waiting) would otherwise all wait for it.
+        store._refill = asyncio.get_running_loop().create_task(store._prefetch())
         return store
 
     async def close(self) -> None:
