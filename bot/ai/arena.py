@@ -13,7 +13,9 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from bot.ai import ALL_LEVELS, Player, player
 from bot.game.actions import Action
@@ -85,10 +87,15 @@ def _deck(rules: Rules, seed: int, deal_no: int) -> list[int]:
 
 
 def run(rules: Rules, levels: list[str], *, hands: int = 0, matches: int = 0, seed: int = 0,
-        budget: float | None = None, max_hands_per_match: int = 400) -> list[Entry]:
-    """Play ``hands`` duplicate deals, or ``matches`` whole matches per rotation."""
+        budget: float | None = None, max_hands_per_match: int = 400,
+        make: Callable[[str], Player] | None = None) -> list[Entry]:
+    """Play ``hands`` duplicate deals, or ``matches`` whole matches per rotation.
+
+    ``make`` builds the player of a seat-list name (default: the AI level of that name), so
+    an experiment can seat variants of a level under names of its own.
+    """
     for level in levels:
-        if level not in ALL_LEVELS:
+        if make is None and level not in ALL_LEVELS:
             raise ValueError(f"unknown AI level {level!r}; the levels are {', '.join(ALL_LEVELS)}")
     n = rules.seats
     if len(levels) != n:
@@ -104,7 +111,8 @@ def run(rules: Rules, levels: list[str], *, hands: int = 0, matches: int = 0, se
         for r, stream in enumerate(streams):
             seat_of = [(i + r) % n for i in range(n)]
             deltas = _play_hand(rules, stream, deck, dealer, levels, seat_of, entries,
-                                random.Random(f"arena:{seed}:{deal_no}:{r}"), budget)
+                                random.Random(f"arena:{seed}:{deal_no}:{r}"),
+                                make or partial(player, budget=budget))
             for i in range(n):
                 sums[i] += deltas[seat_of[i]]
             s = stream.state
@@ -127,13 +135,13 @@ def run(rules: Rules, levels: list[str], *, hands: int = 0, matches: int = 0, se
 
 def _play_hand(rules: Rules, stream: Stream, deck: list[int], dealer: int, levels: list[str],
                seat_of: list[int], entries: list[Entry], rng: random.Random,
-               budget: float | None) -> list[int]:
+               make: Callable[[str], Player]) -> list[int]:
     s = stream.state
     s.match = replace(s.match, dealer=dealer)
     s = s.copy()
     apply_deal(s, canonical_deal(rules, dealer, deck), None)
     entry_at = {seat_of[i]: i for i in range(len(levels))}
-    players: dict[int, Player] = {p: player(levels[entry_at[p]], budget=budget)
+    players: dict[int, Player] = {p: make(levels[entry_at[p]])
                                   for p in range(rules.seats)}
     while s.phase not in (Phase.DEALING, Phase.MATCH_OVER):
         p = s.to_act

@@ -38,7 +38,9 @@ _MAX_CANDIDATES = 8
 # beyond the club player's with the same cards. Fitted on 1,366 contracts played in a
 # russian arena (strong against two club players, --budget 0.05): the chance to make C with
 # the estimate E is that of a normal deviate (sd 35) above C - E - b, with b = +6 for strong
-# (95%: +2 to +10) and -3 for the club players (-7 to 0).
+# (95%: +2 to +10) and -3 for the club players (-7 to 0). Bidding more or less readily
+# than this (compete 40 to -20, play_bonus 0 to 30, a bid on the estimate over sampled
+# talons) measured within noise of it or worse against normal (scripts/bid_sweep.py).
 STRONG = replace(NORMAL, play_bonus=10)
 
 

@@ -33,6 +33,18 @@ def test_unknown_level_is_an_error_naming_the_levels() -> None:
         run(PRESETS["russian"].rules, ["normal", "normal", "hard"], hands=1)
 
 
+def test_an_arena_seats_players_an_experiment_builds_under_names_of_its_own() -> None:
+    built: list[str] = []
+
+    def make(name: str) -> ClubPlayer:
+        built.append(name)
+        return ClubPlayer()
+
+    entries = run(PRESETS["russian"].rules, ["variant", "normal", "normal"], hands=2, make=make)
+    assert [e.level for e in entries] == ["variant", "normal", "normal"]
+    assert "variant" in built and all(len(e.per_deal) == 2 for e in entries)
+
+
 def _mixes(seats: int) -> list[list[str]]:
     mixes = [["strong", "normal", "easy", "normal"], ["easy", "simple", "random", "strong"],
              ["normal", "easy", "strong", "simple"]]

@@ -1,0 +1,202 @@
+"""Variants of a player in seat 0 against two normal players over duplicate deals (issue 13).
+
+    .venv/bin/python scripts/bid_sweep.py --hands 3000 --seed 7 base compete=0 mc:0.65
+
+Each argument is one variant; ``name=value`` pairs are ``Style`` fields on top of the normal
+player (``base`` is the normal player itself):
+
+- ``compete=0,play_bonus=20``: a club player with that style (with ``--budget``: the strong
+  player with that style and budget);
+- ``mc:TAU[:STYLE]``: bids the next step when the fitted post-talon estimate, averaged over
+  24 sampled talons (after two gifts), makes it with a chance of at least TAU;
+- ``cheat:TAU[:STYLE]``: the same with the real talon (it peeks: a bound, not a player);
+- ``seeall[:STYLE]``: strong's card play solving the real deal (it peeks: a bound);
+- ``seeall+cheat:TAU[:STYLE]``: that card play with the cheat's bidding.
+
+One JSON line per variant: the variant's mean per hand minus the mean of the two normals'
+(paired over the deals) with its 95% half-width, and its contracts. ``declared`` counts
+hands (three per deal), rospisat included.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import time
+from collections.abc import Iterator
+from dataclasses import fields, replace
+
+from bot.ai import Player, arena, player
+from bot.ai.club import (
+    NORMAL,
+    ClubPlayer,
+    Style,
+    _chance,
+    declarer_estimate,
+    hand_value,
+)
+from bot.ai.search import SearchPlayer
+from bot.game.actions import Action, Flag, Verb
+from bot.game.cards import (
+    RA,
+    RANK_OF,
+    RANK_POINTS,
+    RK,
+    RQ,
+    SUIT_MASK,
+    SUIT_OF,
+    cards_of,
+    marriages_in,
+    to_mask,
+)
+from bot.game.observation import Observation, observe
+from bot.game.presets import preset
+from bot.game.state import State
+
+_SEEN: list[State | None] = [None]  # the state the arena last observed, for the bounds
+
+
+def _peek(s: State, p: int | None) -> Observation:
+    _SEEN[0] = s
+    return observe(s, p)
+
+
+def style_of(spec: str) -> Style:
+    """``compete=0,play_bonus=20`` as a Style on top of NORMAL."""
+    if spec == "base":
+        return NORMAL
+    kinds = {f.name: str(f.type) for f in fields(Style)}
+    changes: dict[str, object] = {}
+    for part in spec.split(","):
+        name, _, value = part.partition("=")
+        kind = kinds[name]
+        changes[name] = (value == "1" if kind == "bool" else
+                         float(value) if kind == "float" else int(value))
+    return replace(NORMAL, **changes)  # type: ignore[arg-type]
+
+
+def after_gifts(hand: int, n: int) -> int:
+    """``hand`` less the ``n`` cards the club player would give away first."""
+    keep = set()
+    for suit in marriages_in(hand):
+        keep |= {suit * 8 + RK, suit * 8 + RQ}
+    counts = [(hand & SUIT_MASK[s]).bit_count() for s in range(4)]
+
+    def cost(c: int) -> int:
+        return (RANK_POINTS[RANK_OF[c]] + (100 if c in keep else 0)
+                + (30 if RANK_OF[c] == RA else 0) + counts[SUIT_OF[c]])
+
+    for c in sorted(cards_of(hand), key=cost)[:n]:
+        hand &= ~(1 << c)
+    return hand
+
+
+class TalonBidder(ClubPlayer):
+    """Bids the next step while the fitted estimate makes it with a chance of ``tau``."""
+
+    def __init__(self, style: Style, tau: float, cheat: bool = False, samples: int = 24) -> None:
+        super().__init__(style)
+        self.tau = tau
+        self.cheat = cheat
+        self.samples = samples
+
+    def _bid(self, o: Observation, legal: list[Action], rng: random.Random) -> Action:
+        bids = [a for a in legal if a.verb is Verb.BID and a.flag is Flag.NONE]
+        passes = [a for a in legal if a.verb is Verb.PASS]
+        claims = [a for a in legal if a.verb is Verb.REDEAL]
+        hand = to_mask(o.hand)
+        if claims and hand_value(o, hand, with_talon=True) < o.rules.min_bid - 20:
+            return claims[0]
+        if not bids or not passes:
+            return bids[0] if bids else (passes[0] if passes else legal[0])
+        gifts = len(o.active) - 1
+        seen = _SEEN[0]
+        if self.cheat and seen is not None:
+            talons = [seen.talons[0]]
+        else:
+            unknown = cards_of(o.rules.deck_mask & ~hand)
+            k = max(o.rules.talons)
+            srng = random.Random(hash((o.hand, o.hand_no)))
+            talons = [to_mask(srng.sample(unknown, k)) for _ in range(self.samples)]
+        extra = self.style.play_bonus + self._urge(o)
+        step = bids[0]
+        p = statistics.fmean(
+            _chance(declarer_estimate(o, after_gifts(hand | t, gifts)) + extra - step.amount)
+            for t in talons)
+        return step if p >= self.tau else passes[0]
+
+
+class SeeAll(SearchPlayer):
+    """Strong's card play with the real deal as its only world."""
+
+    def _worlds(self, o: Observation, deadline: float, rng: random.Random) -> Iterator[State]:
+        seen = _SEEN[0]
+        if seen is not None:
+            yield seen.copy()
+
+
+def measure(spec: str, hands: int, seed: int, rules_name: str,
+            budget: float | None = None) -> dict[str, object]:
+    """One variant against two normals: the paired difference and the contracts."""
+    kind, _, rest = spec.partition(":")
+    tau = None
+    if kind in ("mc", "cheat", "seeall+cheat"):
+        tau_text, _, rest = rest.partition(":")
+        tau = float(tau_text)
+    elif kind not in ("seeall", "seeall+cheat"):
+        kind, rest = "style", spec
+    style = style_of(rest or "base")
+    arena.observe = _peek if kind not in {"style", "mc"} else observe  # type: ignore[attr-defined,assignment]
+
+    def make(level: str) -> Player:
+        if level != "x":
+            return player(level)
+        if kind.startswith("seeall"):
+            strong = SeeAll(budget or 0.5, style=style)
+            if tau is not None:
+                strong.club = TalonBidder(style, tau, cheat=True)
+            return strong
+        if tau is not None:
+            return TalonBidder(style, tau, cheat=kind == "cheat")
+        return ClubPlayer(style) if budget is None else SearchPlayer(budget, style=style)
+
+    t0 = time.perf_counter()
+    e = arena.run(preset(rules_name), ["x", "normal", "normal"], hands=hands, seed=seed,
+                  make=make)
+    d = [a - (b + c) / 2 for a, b, c in zip(e[0].per_deal, e[1].per_deal, e[2].per_deal,
+                                           strict=True)]
+    played = e[0].contracts_made + e[0].contracts_failed
+    other = e[1].contracts_made + e[1].contracts_failed
+    return {
+        "variant": spec, "deals": hands, "seed": seed, "budget": budget,
+        "diff": round(statistics.fmean(d), 2),
+        "ci95": round(1.96 * statistics.stdev(d) / math.sqrt(len(d)), 2),
+        "mean": round(statistics.fmean(e[0].per_deal), 2),
+        "declared": played + e[0].rospisat, "failed": e[0].contracts_failed,
+        "rospisat": e[0].rospisat, "normal_declared": other + e[1].rospisat,
+        "normal_failed": e[1].contracts_failed,
+        "p95_s": e[0].summary()["decision_p95_s"],
+        "seconds": round(time.perf_counter() - t0, 1),
+    }
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    p.add_argument("variants", nargs="+")
+    p.add_argument("--hands", type=int, default=2000)
+    p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--preset", default="russian")
+    p.add_argument("--budget", type=float, default=None,
+                   help="seat the strong player with this budget and the variant's style")
+    args = p.parse_args()
+    for spec in args.variants:
+        print(json.dumps(measure(spec, args.hands, args.seed, args.preset, args.budget)),
+              flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
