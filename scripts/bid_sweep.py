@@ -36,22 +36,12 @@ from bot.ai.club import (
     Style,
     _chance,
     declarer_estimate,
+    gift_cost,
     hand_value,
 )
 from bot.ai.search import SearchPlayer
 from bot.game.actions import Action, Flag, Verb
-from bot.game.cards import (
-    RA,
-    RANK_OF,
-    RANK_POINTS,
-    RK,
-    RQ,
-    SUIT_MASK,
-    SUIT_OF,
-    cards_of,
-    marriages_in,
-    to_mask,
-)
+from bot.game.cards import cards_of, to_mask
 from bot.game.observation import Observation, observe
 from bot.game.presets import preset
 from bot.game.state import State
@@ -80,16 +70,7 @@ def style_of(spec: str) -> Style:
 
 def after_gifts(hand: int, n: int) -> int:
     """``hand`` less the ``n`` cards the club player would give away first."""
-    keep = set()
-    for suit in marriages_in(hand):
-        keep |= {suit * 8 + RK, suit * 8 + RQ}
-    counts = [(hand & SUIT_MASK[s]).bit_count() for s in range(4)]
-
-    def cost(c: int) -> int:
-        return (RANK_POINTS[RANK_OF[c]] + (100 if c in keep else 0)
-                + (30 if RANK_OF[c] == RA else 0) + counts[SUIT_OF[c]])
-
-    for c in sorted(cards_of(hand), key=cost)[:n]:
+    for c in sorted(cards_of(hand), key=gift_cost(hand))[:n]:
         hand &= ~(1 << c)
     return hand
 

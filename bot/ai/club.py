@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.ai.memory import Memory, recall
@@ -28,6 +29,7 @@ from bot.game.cards import (
     beats,
     card,
     cards_of,
+    marriage_cards,
     marriages_in,
     mask_points,
     to_mask,
@@ -120,6 +122,20 @@ def hand_value(o: Observation, hand: int, *, with_talon: bool) -> int:
     if with_talon and r.talons:
         pts += 5 * max(r.talons) + (10 if not suits else 0)
     return pts
+
+
+def gift_cost(hand: int) -> Callable[[int], int]:
+    """How dear each card of ``hand`` is to give away (the cheapest goes first): its points,
+    a marriage's king and queen, an ace, and the length of its suit (short suits go first:
+    voids let trumps in)."""
+    keep = marriage_cards(hand)
+    counts = [(hand & SUIT_MASK[s]).bit_count() for s in range(4)]
+
+    def cost(c: int) -> int:
+        return (RANK_POINTS[RANK_OF[c]] + (100 if c in keep else 0)
+                + (30 if RANK_OF[c] == RA else 0) + counts[SUIT_OF[c]])
+
+    return cost
 
 
 def contract_worth(o: Observation, amount: int) -> int:
@@ -262,22 +278,17 @@ class ClubPlayer:
         if not moves:
             return legal[0]
         hand = to_mask(o.hand)
-        keep = set()
-        for suit in marriages_in(hand):
-            keep |= {suit * 8 + RK, suit * 8 + RQ}
-        counts = [(hand & SUIT_MASK[s]).bit_count() for s in range(4)]
-        r = o.rules
-        to_self = r.discards_count_for is DiscardsCountFor.DECLARER
+        keep = marriage_cards(hand)
+        worth = gift_cost(hand)
+        to_self = o.rules.discards_count_for is DiscardsCountFor.DECLARER
 
         def cost(a: Action) -> tuple[float, float]:
             c = a.card
-            pts = RANK_POINTS[RANK_OF[c]]
             guarded = RANK_OF[c] == RA or (hand >> card(RA, SUIT_OF[c]) & 1 and RANK_OF[c] >= RK)
             if a.verb is Verb.DISCARD and to_self and not guarded and c not in keep:
-                return (-pts, rng.random())  # points laid away count for the declarer
-            value = pts + (100 if c in keep else 0) + (30 if RANK_OF[c] == RA else 0)
-            value += counts[SUIT_OF[c]]  # short suits go first: voids let trumps in
-            return (value, rng.random())
+                # points laid away count for the declarer
+                return (-RANK_POINTS[RANK_OF[c]], rng.random())
+            return (worth(c), rng.random())
 
         return min(moves, key=cost)
 
@@ -384,9 +395,7 @@ class Table:
         if marriages:
             return max(marriages, key=lambda a: (marriage_worth(o, SUIT_OF[a.card]),
                                                  RANK_OF[a.card] == RQ))
-        keep = set()
-        for suit in marriages_in(self.hand):
-            keep |= {suit * 8 + RK, suit * 8 + RQ}
+        keep = marriage_cards(self.hand)
         opponents = [p for p in o.active if p not in self.friends]
         # who may take a lead from me: the opponents, and a defender playing for his points
         rivals = opponents if self.one_score else [p for p in o.active if p != self.me]
@@ -433,9 +442,7 @@ class Table:
         i = order.index(self.me)
         later = [order[(i + j) % k] for j in range(1, k - len(trick))]
         later_foes = [p for p in later if p not in self.friends]
-        keep = set()
-        for suit in marriages_in(self.hand):
-            keep |= {suit * 8 + RK, suit * 8 + RQ}
+        keep = marriage_cards(self.hand)
 
         def cheap(a: Action) -> tuple[int, int, float]:
             c = a.card

@@ -185,6 +185,11 @@ def marriages_in(mask: int) -> list[int]:
     return [s for s in range(4) if kings >> (s * 8 + RK) & 1]
 
 
+def marriage_cards(mask: int) -> frozenset[int]:
+    """The kings and queens of the mask's marriages (the cards a player keeps together)."""
+    return frozenset(card(r, s) for s in marriages_in(mask) for r in (RK, RQ))
+
+
 def mask_str(mask: int) -> str:
     """Space-separated notation of the cards of a mask, display order."""
     return " ".join(card_str(c) for c in sorted_for_display(mask))

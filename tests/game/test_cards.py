@@ -14,6 +14,7 @@ from bot.game.cards import (
     card_str,
     has_marriage,
     is_red,
+    marriage_cards,
     marriage_count,
     marriages_in,
     mask_points,
@@ -100,6 +101,12 @@ def test_has_marriage_is_marriages_in() -> None:
         assert has_marriage(mask) == bool(marriages_in(mask))
         assert marriage_count(mask) == len(marriages_in(mask))
     assert marriage_count(_mask("QH KS QS KH")) == 2
+
+
+def test_marriage_cards_are_the_kings_and_queens_of_the_marriages() -> None:
+    assert marriage_cards(_mask("KH QH KS 9S QC AD")) == set(_cards("KH QH"))
+    assert marriage_cards(_mask("QH KS QS KH 10D")) == set(_cards("KH QH KS QS"))
+    assert marriage_cards(_mask("KH QS")) == frozenset()
 
 
 def _mask(text: str) -> int:
