@@ -171,6 +171,20 @@ class _Picture:
     view: object = None  # the HandView in the image: None = no image, or _UNKNOWN
     uploads: int = 0  # uploads started: only the latest one records what the image shows
 
+    def upload(self, image: HandImage) -> tuple[int, list[discord.File]]:
+        """Start uploading ``image``: its number and the edit's attachments (none: the old
+        image is removed); what the message shows is unknown until it lands."""
+        self.uploads += 1
+        self.view = _UNKNOWN
+        return self.uploads, ([image_file(image.data, HAND_FILE, "your hand")]
+                              if image.data else [])
+
+    def uploaded(self, upload: int, image: HandImage) -> None:
+        """Upload number ``upload`` landed: the message shows ``image`` unless a later
+        upload started meanwhile."""
+        if self.uploads == upload:
+            self.view = image.view
+
 
 @dataclass(eq=False)
 class _Hand:
@@ -571,17 +585,13 @@ class Publisher:
                 image = None
             extra: dict[str, Any] = {}
             if image is not None:
-                picture.uploads += 1
-                upload, picture.view = picture.uploads, _UNKNOWN
-                extra["attachments"] = (
-                    [image_file(image.data, HAND_FILE, "your hand")] if image.data else [])
+                upload, extra["attachments"] = picture.upload(image)
             going()
             msg = await ref.interaction.edit_original_response(
                 content=parts.content, view=parts.view, **extra)
         ref.signature = sig
         if image is not None:
-            if picture.uploads == upload:
-                picture.view = image.view
+            picture.uploaded(upload, image)
             ref.drawn = sig
         if ref.picture.message_id is None:
             ref.picture.message_id = msg.id
@@ -621,19 +631,16 @@ class Publisher:
                     if sig != ref.signature:  # the text is due too: both in one edit
                         parts = hand_message(table, ref.seat, ref.loc)
                         extra = {"content": parts.content, "view": parts.view}
-                    picture.uploads += 1
-                    upload, picture.view = picture.uploads, _UNKNOWN
+                    upload, files = picture.upload(got)
                     going()
-                    msg = await ref.interaction.edit_original_response(attachments=(
-                        [image_file(got.data, HAND_FILE, "your hand")] if got.data else []),
-                        **extra)
+                    msg = await ref.interaction.edit_original_response(attachments=files,
+                                                                       **extra)
                     if extra:
                         ref.signature = sig
             finally:
                 if ref.rendered is got:
                     ref.rendered = None
-            if picture.uploads == upload:  # no later upload to that message started
-                picture.view = got.view
+            picture.uploaded(upload, got)
             if picture.message_id is None:
                 picture.message_id = msg.id
         ref.drawn = drawn

@@ -6,8 +6,10 @@ primitive (``cogs._latest``) and the rate limiter on their own."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import time
+from collections.abc import AsyncIterator
 
 import pytest
 
@@ -50,6 +52,16 @@ def uploads(msg) -> int:
     """Images uploaded to a message (each upload is a new attachment)."""
     ids = {a.id for rev in msg.history for a in rev.attachments}
     return len(ids | {a.id for a in msg.attachments})
+
+
+@contextlib.asynccontextmanager
+async def the_only_lane(w) -> AsyncIterator[None]:
+    """The bot's background work gets one lane, and the test holds it."""
+    lanes = w.bot.lanes
+    lanes.most = lanes.least = 1
+    lanes.limit = 1.0
+    async with lanes.background():
+        yield
 
 
 # ---- end to end --------------------------------------------------------------------------
@@ -183,10 +195,7 @@ async def test_a_hand_whose_text_and_image_both_wait_for_a_lane_gets_one_edit(wo
     await w.settle()
     assert "your turn" not in msg.content.lower() and msg.attachments
     before, old_image = len(msg.history), msg.attachments[0].id
-    lanes = w.bot.lanes
-    lanes.most = lanes.least = 1
-    lanes.limit = 1.0
-    async with lanes.background():  # the only lane: every background edit waits
+    async with the_only_lane(w):  # every background edit waits
         assert await play_turn(w, rng)
         assert w.table().to_act() == nxt
         ref = w.bot.publisher._hands[table.id][user.id]
@@ -238,10 +247,7 @@ async def test_a_waiting_hand_image_carries_the_text_that_fell_due_after_it(worl
         await w.settle()
     assert lead is not None, "no trick to test with"
     user = w.user(table.seats[me].user_id)
-    lanes = w.bot.lanes
-    lanes.most = lanes.least = 1
-    lanes.limit = 1.0
-    async with lanes.background():  # the only lane: every background edit waits
+    async with the_only_lane(w):  # every background edit waits
         assert await play_turn(w, rng, policy=_Plays(lead))
         msg = hand_of(w, user)
         before = len(msg.history)

@@ -54,7 +54,6 @@ def intent_of(event: str, guild_id: int | None) -> int:
     return 0
 
 
-
 def shard_of(guild_id: int | None, count: int) -> int:
     """The shard Discord sends a guild's events to (None, no guild: shard 0)."""
     return 0 if guild_id is None or count <= 1 else (guild_id >> 22) % count
