@@ -38,9 +38,9 @@ class Lanes:
                  slack: float = 0.002, tick: float = 0.020) -> None:
         # A floor of one: when the CPU is short, one background step at a time, so that
         # people wait for their turn (AI moves, edits) rather than for their answers. Measured
-        # at 400 tables in two processes flat out, alternating runs: ack p99 median 283 ms
-        # (seven runs) against 383 ms with a floor of four, as many interactions a second;
-        # the lanes grow again on the first ticks with time to spare.
+        # at 400 tables in two processes flat out, ten alternating runs: ack p99 median
+        # 276 ms against 340 ms with a floor of four, as many interactions a second; the
+        # lanes grow again on the first ticks with time to spare.
         self.most, self.least = most, max(1, min(least, most or least))
         # Grow only on a tick that came on time: a loop a few ms late has no time to spare.
         # Growing on every tick not over ``target`` (fifty a second) outpaced the cuts where
