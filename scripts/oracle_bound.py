@@ -1,17 +1,22 @@
 """A perfect-information oracle in seat x against two normals (issue 13): the headroom.
 
-    nice -n 19 .venv/bin/python scripts/oracle_bound.py --hands 300 --seed 7
+    nice -n 19 .venv/bin/python scripts/oracle_bound.py --hands 400 --seed 7 --gifts 3 \
+        --nodes 150000 [--own] [--verbose]
 
 The oracle sees every card (all hands and the talon, through ``bid_sweep``'s peek) and
-solves them double-dummy (``bot.ai.solver``): it bids while it can make the next step with
+solves them double-dummy (``bot.ai.solver``): it bids the next step while it makes it with
 the talon and its best gifts, gives those gifts, raises to the most it makes against best
-defence and gives up (rospisat) below the bid; it plays every card by the solver, as
-declarer to make the contract, as defender to defeat it. It cheats: a bound, not a player.
-Gifts are searched among the ``--gifts`` cheapest cards by the club player's gift cost (both
-orders); a solve that passes ``--nodes`` counts as not made.
+defence and gives up (rospisat, unless it is the third and penalised one) below the bid; it
+plays every card by the solver, as declarer to make the contract, as defender to defeat it
+(with ``--own``, where the contract's fate is the same, for its own points). It cheats: a
+bound, not a player. Gifts are searched among the ``--gifts`` cheapest cards by the club
+player's gift cost (both orders); a solve that passes ``--nodes`` counts as not made (a card
+decision then falls back on the club player's card), so the bound errs low.
 
-One JSON line: the oracle's mean per hand minus the mean of the two normals (paired over the
-deals) with its 95% half-width, split by whether the oracle declared, and the contracts.
+A line per deal goes to stderr (its difference, the share of the hands the oracle declared);
+the last line on stdout is the JSON summary: the oracle's mean per hand minus the mean of the
+two normals (paired over the deals) with its 95% half-width, that difference split into what
+the hands it declared and the others bring, and the contracts.
 """
 
 from __future__ import annotations
@@ -24,18 +29,20 @@ import statistics
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import permutations
 
-from bid_sweep import _SEEN, _peek  # type: ignore[import-not-found]
+from bid_sweep import _SEEN, _peek
 
 from bot.ai import Player, arena, player
 from bot.ai.club import ClubPlayer, gift_cost
-from bot.ai.solver import Aborted, Solver, action_reaches, solver_for
+from bot.ai.solver import Aborted, Solver, action_reaches, action_values, solver_for
 from bot.game.actions import Action, Verb
 from bot.game.cards import cards_of, marriages_in
 from bot.game.observation import Observation
 from bot.game.presets import preset
+from bot.game.rules import Rules
 from bot.game.state import Phase, State
 
 _NO_TRUMP = -1
@@ -112,8 +119,9 @@ class Plan:
 class Oracle:
     """Sees the real state, bids on its solved best and plays every card by the solver."""
 
-    def __init__(self, gifts: int = 2, nodes: int = 60_000) -> None:
+    def __init__(self, gifts: int = 2, nodes: int = 60_000, own: bool = False) -> None:
         self.gifts = gifts
+        self.own = own  # play for its own points where the contract's fate is the same
         self.nodes = nodes
         self.club = ClubPlayer()
         self.plans: dict[tuple[object, ...], Plan] = {}
@@ -194,17 +202,7 @@ class Oracle:
         d = s.declarer
         if len(plays) < 2 or d < 0:
             return fallback if fallback in plays or not plays else plays[0]
-        key = (s.dealt, s.talons, s.match, s.gifts, d)
-        solver = self.solvers.get(key)
-        if solver is None:
-            self.solvers.clear()
-            # One solver a hand: its table holds for every later decision of the deal, and
-            # the declarer's own starts with what its plan found.
-            plan = self.plans.get((s.dealt, s.talons, s.match, me)) if d == me else None
-            solver = plan.solver if plan is not None else solver_for(
-                s, frozenset({d}), node_limit=self.nodes)
-            self.solvers[key] = solver
-        solver.nodes = 0
+        solver = self._solver(s, me, d)
         need = s.contract - s.points[d] - s.decl[d]
         COUNTS["play_solves"] += 1
         try:
@@ -213,31 +211,58 @@ class Oracle:
             COUNTS["play_aborted"] += 1
             return fallback
         want = me == d
-        good = [a for a, m in zip(plays, made, strict=True) if m == want]
-        if not good or len(good) == len(plays) or fallback in good:
-            return fallback if fallback in plays else plays[0]
-        return good[0]
+        good = [a for a, m in zip(plays, made, strict=True) if m == want] or plays
+        if len(good) > 1 and self.own:
+            # The contract's fate is the same: the oracle's own points decide (a point taken
+            # from the declarer's side moves the difference as much as one kept from him).
+            own = self._solver(s, me, me)
+            COUNTS["own_solves"] += 1
+            try:
+                values = action_values(s, own, good)
+            except Aborted:
+                COUNTS["own_aborted"] += 1
+            else:
+                top = max(values)
+                good = [a for a, v in zip(good, values, strict=True) if v == top]
+        return fallback if fallback in good else good[0]
+
+    def _solver(self, s: State, me: int, side: int) -> Solver:
+        """The hand's solver for the points of ``side`` (its table kept for the deal)."""
+        key = (s.dealt, s.talons, s.match, s.gifts, side)
+        solver = self.solvers.get(key)
+        if solver is None:
+            if not any(k[:4] == key[:4] for k in self.solvers):
+                self.solvers.clear()
+            # The declarer's own starts with what its plan found.
+            plan = self.plans.get((s.dealt, s.talons, s.match, me)) if side == me else None
+            solver = plan.solver if plan is not None else solver_for(
+                s, frozenset({side}), node_limit=self.nodes)
+            self.solvers[key] = solver
+        solver.nodes = 0  # the node limit is per decision
+        return solver
 
 
 def measure(hands: int, seed: int, rules_name: str, gifts: int, nodes: int,
-            verbose: bool) -> dict[str, object]:
+            verbose: bool, own: bool = False) -> dict[str, object]:
     """The oracle in seat x against two normals: the paired difference and the contracts."""
-    arena.observe = _peek  # type: ignore[attr-defined]
+    arena.observe = _peek  # type: ignore[attr-defined,assignment]
     oracles: list[Oracle] = []
     hands_x: list[tuple[bool, float]] = []  # per hand: the oracle declared, its difference
 
     def make(level: str) -> Player:
         if level != "x":
             return player(level)
-        o = Oracle(gifts, nodes)
+        o = Oracle(gifts, nodes, own)
         oracles.append(o)
         return o
 
     # which deals the oracle declared: a hand's result names its declarer
     real_play = arena._play_hand
 
-    def play_hand(rules, stream, deck, dealer, levels, seat_of, entries, rng, mk):  # type: ignore[no-untyped-def]
-        deltas = real_play(rules, stream, deck, dealer, levels, seat_of, entries, rng, mk)
+    def play_hand(rules: Rules, stream: arena.Stream, deck: list[int], dealer: int,
+                  levels: list[str], seat_of: list[int], entries: list[arena.Entry],
+                  rng: random.Random, make: Callable[[str], Player]) -> list[int]:
+        deltas = real_play(rules, stream, deck, dealer, levels, seat_of, entries, rng, make)
         res = stream.state.last_result
         x_seat = seat_of[0]
         hands_x.append((res is not None and res.declarer == x_seat,
@@ -258,13 +283,13 @@ def measure(hands: int, seed: int, rules_name: str, gifts: int, nodes: int,
                   flush=True)
         return deltas
 
-    arena._play_hand = play_hand  # type: ignore[assignment]
+    arena._play_hand = play_hand
     t0 = time.perf_counter()
     try:
         e = arena.run(preset(rules_name), ["x", "normal", "normal"], hands=hands, seed=seed,
                       make=make)
     finally:
-        arena._play_hand = real_play  # type: ignore[assignment]
+        arena._play_hand = real_play
     n = len(e[0].per_deal)
     d = [a - (b + c) / 2 for a, b, c in zip(e[0].per_deal, e[1].per_deal, e[2].per_deal,
                                            strict=True)]
@@ -275,7 +300,8 @@ def measure(hands: int, seed: int, rules_name: str, gifts: int, nodes: int,
     n_decl = sum(dec for dec, _ in hands_x)
     mean_decl = [v for dec, v in hands_x if dec]
     return {
-        "variant": "oracle", "deals": n, "seed": seed, "gifts": gifts, "nodes": nodes,
+        "variant": "oracle+own" if own else "oracle", "deals": n, "seed": seed,
+        "gifts": gifts, "nodes": nodes,
         "diff": round(statistics.fmean(d), 2),
         "ci95": round(1.96 * statistics.stdev(d) / math.sqrt(n), 2),
         "mean": round(statistics.fmean(e[0].per_deal), 2),
@@ -297,10 +323,12 @@ def main() -> int:
     p.add_argument("--preset", default="russian")
     p.add_argument("--gifts", type=int, default=2, help="cheapest cards tried as gifts")
     p.add_argument("--nodes", type=int, default=60_000, help="node limit per solve")
+    p.add_argument("--own", action="store_true",
+                   help="where the contract's fate is the same, play for its own points")
     p.add_argument("--verbose", action="store_true", help="a line per hand the oracle declared")
     args = p.parse_args()
     print(json.dumps(measure(args.hands, args.seed, args.preset, args.gifts, args.nodes,
-                             args.verbose)), flush=True)
+                             args.verbose, args.own)), flush=True)
     return 0
 
 
