@@ -13,6 +13,9 @@ player (``base`` is the normal player itself):
 - ``seeall[:STYLE]``: strong's card play solving the real deal (it peeks: a bound);
 - ``seeall+cheat:TAU[:STYLE]``: that card play with the cheat's bidding.
 
+``scripts/oracle_bound.py`` seats a player that sees every card and solves them for its
+bidding, gifts, raise and card play: the bound these peeking variants are not.
+
 One JSON line per variant: the variant's mean per hand minus the mean of the two normals'
 (paired over the deals) with its 95% half-width, and its contracts. ``declared`` counts
 hands (three per deal), rospisat included.
