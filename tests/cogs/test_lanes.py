@@ -58,6 +58,31 @@ async def test_lanes_shrink_while_the_loop_runs_late():
     lanes.close()
 
 
+async def test_a_loop_short_of_cpu_leaves_one_background_job_running():
+    """By default, while the loop runs late, background work goes one job at a time, so
+    that the answers to people get the CPU (the floor is one lane)."""
+    lanes = Lanes(64, tick=0.005)
+    lanes.limit = 8.0
+    release, running = asyncio.Event(), []
+    holders = [asyncio.create_task(_hold(lanes, release, running)) for _ in range(8)]
+    for _ in range(150):  # every tick comes 15 ms late or more
+        if lanes.limit == 1.0:
+            break
+        time.sleep(0.02)  # noqa: ASYNC251 (the point: the loop is busy)
+        await asyncio.sleep(0)
+    assert lanes.limit == 1.0
+    release.set()
+    await asyncio.gather(*holders)
+    again, running = asyncio.Event(), []
+    jobs = [asyncio.create_task(_hold(lanes, again, running)) for _ in range(3)]
+    await asyncio.sleep(0)
+    await asyncio.sleep(0)
+    assert len(running) == 1 and lanes.waiting == 2
+    again.set()
+    await asyncio.gather(*jobs)
+    lanes.close()
+
+
 async def test_lanes_do_not_grow_while_the_loop_has_no_time_to_spare():
     """A loop some ms late on every tick (short of the CPU) is not late enough to cut the
     lanes, but must not let more background work in either."""
