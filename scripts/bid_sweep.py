@@ -150,20 +150,29 @@ def measure(spec: str, hands: int, seed: int, rules_name: str,
     t0 = time.perf_counter()
     e = arena.run(preset(rules_name), ["x", "normal", "normal"], hands=hands, seed=seed,
                   make=make)
+    return {
+        "variant": spec, "deals": hands, "seed": seed, "budget": budget, **paired(e),
+        "p95_s": e[0].summary()["decision_p95_s"],
+        "seconds": round(time.perf_counter() - t0, 1),
+    }
+
+
+def paired(e: list[arena.Entry]) -> dict[str, object]:
+    """Seat x's mean per hand minus the two normals' (paired over the deals, with its 95%
+    half-width) and the contracts of seat x and of the first normal."""
     d = [a - (b + c) / 2 for a, b, c in zip(e[0].per_deal, e[1].per_deal, e[2].per_deal,
                                            strict=True)]
-    played = e[0].contracts_made + e[0].contracts_failed
-    other = e[1].contracts_made + e[1].contracts_failed
+
+    def declared(x: arena.Entry) -> int:
+        return x.contracts_made + x.contracts_failed + x.rospisat
+
     return {
-        "variant": spec, "deals": hands, "seed": seed, "budget": budget,
         "diff": round(statistics.fmean(d), 2),
         "ci95": round(1.96 * statistics.stdev(d) / math.sqrt(len(d)), 2),
         "mean": round(statistics.fmean(e[0].per_deal), 2),
-        "declared": played + e[0].rospisat, "failed": e[0].contracts_failed,
-        "rospisat": e[0].rospisat, "normal_declared": other + e[1].rospisat,
-        "normal_failed": e[1].contracts_failed,
-        "p95_s": e[0].summary()["decision_p95_s"],
-        "seconds": round(time.perf_counter() - t0, 1),
+        "declared": declared(e[0]), "failed": e[0].contracts_failed,
+        "rospisat": e[0].rospisat, "normal_declared": declared(e[1]),
+        "normal_failed": e[1].contracts_failed, "normal_rospisat": e[1].rospisat,
     }
 
 

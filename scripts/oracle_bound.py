@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import statistics
 import sys
@@ -33,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import permutations
 
-from bid_sweep import _SEEN, _peek
+from bid_sweep import _SEEN, _peek, paired
 
 from bot.ai import Player, arena, player
 from bot.ai.club import ClubPlayer, gift_cost
@@ -291,8 +290,6 @@ def measure(hands: int, seed: int, rules_name: str, gifts: int, nodes: int,
     finally:
         arena._play_hand = real_play
     n = len(e[0].per_deal)
-    d = [a - (b + c) / 2 for a, b, c in zip(e[0].per_deal, e[1].per_deal, e[2].per_deal,
-                                           strict=True)]
     # The difference per hand is the sum of what the hands it declared and the others
     # bring, each over every hand (split of the mean, not a mean within each group).
     split = {f"diff_{name}": round(sum(v for dec, v in hands_x if dec == want) / len(hands_x), 2)
@@ -301,17 +298,9 @@ def measure(hands: int, seed: int, rules_name: str, gifts: int, nodes: int,
     mean_decl = [v for dec, v in hands_x if dec]
     return {
         "variant": "oracle+own" if own else "oracle", "deals": n, "seed": seed,
-        "gifts": gifts, "nodes": nodes,
-        "diff": round(statistics.fmean(d), 2),
-        "ci95": round(1.96 * statistics.stdev(d) / math.sqrt(n), 2),
-        "mean": round(statistics.fmean(e[0].per_deal), 2),
-        "declared": e[0].contracts_made + e[0].contracts_failed + e[0].rospisat,
-        "failed": e[0].contracts_failed, "rospisat": e[0].rospisat,
-        "normal_declared": e[1].contracts_made + e[1].contracts_failed + e[1].rospisat,
-        "normal_failed": e[1].contracts_failed, "normal_rospisat": e[1].rospisat,
-        **split, "mean_when_declaring": round(statistics.fmean(mean_decl), 1) if mean_decl
-        else None, "hands": len(hands_x), "hands_declared": n_decl,
-        **COUNTS,
+        "gifts": gifts, "nodes": nodes, **paired(e), **split,
+        "mean_when_declaring": round(statistics.fmean(mean_decl), 1) if mean_decl else None,
+        "hands": len(hands_x), "hands_declared": n_decl, **COUNTS,
         "seconds": round(time.perf_counter() - t0, 1),
     }
 
