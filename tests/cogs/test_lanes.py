@@ -15,12 +15,19 @@ async def _hold(lanes: Lanes, release: asyncio.Event, running: list[int]) -> Non
         running.pop()
 
 
+async def _started(lanes: Lanes, n: int) -> tuple[asyncio.Event, list[int],
+                                                  list[asyncio.Task[None]]]:
+    """``n`` jobs that hold their lane until the event is set, once they had their chance."""
+    release, running = asyncio.Event(), []
+    jobs = [asyncio.create_task(_hold(lanes, release, running)) for _ in range(n)]
+    await asyncio.sleep(0)
+    await asyncio.sleep(0)
+    return release, running, jobs
+
+
 async def test_at_most_the_limit_runs_and_the_rest_waits():
     lanes = Lanes(64, least=3)
-    release, running = asyncio.Event(), []
-    jobs = [asyncio.create_task(_hold(lanes, release, running)) for _ in range(10)]
-    await asyncio.sleep(0)
-    await asyncio.sleep(0)
+    release, running, jobs = await _started(lanes, 10)
     assert len(running) == 3 and lanes.waiting == 7
     release.set()
     await asyncio.gather(*jobs)
@@ -73,10 +80,7 @@ async def test_a_loop_short_of_cpu_leaves_one_background_job_running():
     assert lanes.limit == 1.0
     release.set()
     await asyncio.gather(*holders)
-    again, running = asyncio.Event(), []
-    jobs = [asyncio.create_task(_hold(lanes, again, running)) for _ in range(3)]
-    await asyncio.sleep(0)
-    await asyncio.sleep(0)
+    again, running, jobs = await _started(lanes, 3)
     assert len(running) == 1 and lanes.waiting == 2
     again.set()
     await asyncio.gather(*jobs)
