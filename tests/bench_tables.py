@@ -43,10 +43,13 @@ import tempfile
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tests.fakediscord import FakeDiscord, RateLimitConfig
 from tests.fakediscord.models import Channel, Message, User
+
+if TYPE_CHECKING:
+    from tests.pgserver import PgServer
 
 ROOT = Path(__file__).resolve().parents[1]
 YOUR_TURN = "**Your turn.**"
@@ -393,8 +396,10 @@ async def run(tables: int, seconds: float, *, preset: str = "russian", humans: i
     humans = max(1, min(humans, seats))
     stats = Stats()
     with contextlib.ExitStack() as stack:
+        server: PgServer | None = None
         if layout.database == "postgresql" and not layout.url:
-            layout = replace(layout, url=await _own_postgresql(stack))
+            url, server = await _own_postgresql(stack)
+            layout = replace(layout, url=url)
         if workdir is None:
             workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-")))
         procs_n = layout.processes
@@ -419,6 +424,8 @@ async def run(tables: int, seconds: float, *, preset: str = "russian", humans: i
                 # every shard connected (discord.py identifies a process's shards 5 s apart)
                 await fd.wait_ready(timeout=60 + 6 * layout.shards_per_process)
                 await asyncio.sleep(0.5)  # guild create and command sync settled
+                if server is not None:  # after the bots' migrations: those written too
+                    await server.settle()
                 deadline = time.monotonic() + ramp + seconds  # all N play for ``seconds``
                 bench = Bench(fd, stats, preset=preset, humans=humans, ais=seats - humans,
                               seed=seed, deadline=deadline, think=think, ramp=ramp,
@@ -518,16 +525,17 @@ async def run(tables: int, seconds: float, *, preset: str = "russian", humans: i
     return result
 
 
-async def _own_postgresql(stack: contextlib.ExitStack) -> str:
-    """DATABASE_URL (or BENCH_DATABASE_URL) if set, else a temporary durable server's URL."""
+async def _own_postgresql(stack: contextlib.ExitStack) -> tuple[str, PgServer | None]:
+    """DATABASE_URL (or BENCH_DATABASE_URL) if set, else a temporary durable server's URL
+    and the server."""
     url = os.environ.get("BENCH_DATABASE_URL") or os.environ.get("DATABASE_URL")
     if url:
-        return url
+        return url, None
     from tests.pgserver import PgServer
 
     server = await asyncio.to_thread(PgServer, durable=True)
     stack.callback(server.close)
-    return await server.new_database(unix_socket=True)
+    return await server.new_database(unix_socket=True), server
 
 
 async def _stop(proc: asyncio.subprocess.Process) -> str | None:
