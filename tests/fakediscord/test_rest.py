@@ -7,7 +7,9 @@ import io
 import json
 
 import aiohttp
+import pytest
 
+from tests.fakediscord.errors import DiscordHTTPError
 from tests.fakediscord.rest import parse_multipart
 
 
@@ -40,11 +42,6 @@ def test_images_and_their_payload_come_back_byte_for_byte() -> None:
 
 
 def test_a_form_without_its_boundary_is_refused() -> None:
-    from tests.fakediscord.errors import DiscordHTTPError
-
-    try:
+    with pytest.raises(DiscordHTTPError) as refused:
         parse_multipart(b"--x\r\n\r\n{}\r\n--x--\r\n", "multipart/form-data")
-    except DiscordHTTPError as exc:
-        assert exc.status == 400
-    else:
-        raise AssertionError("a form without a boundary was read")
+    assert refused.value.status == 400
