@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import statistics
 import time
@@ -168,7 +167,7 @@ def paired(e: list[arena.Entry]) -> dict[str, object]:
 
     return {
         "diff": round(statistics.fmean(d), 2),
-        "ci95": round(1.96 * statistics.stdev(d) / math.sqrt(len(d)), 2),
+        "ci95": round(arena.half_width(d), 2),
         "mean": round(statistics.fmean(e[0].per_deal), 2),
         "declared": declared(e[0]), "failed": e[0].contracts_failed,
         "rospisat": e[0].rospisat, "normal_declared": declared(e[1]),

@@ -115,6 +115,12 @@ class Plan:
         return sorted(self.pairs, key=lambda g: g != self.best)  # the best so far first
 
 
+def shortlist(hand: int, k: int, receivers: int) -> list[tuple[int, ...]]:
+    """The gifts tried: the ``k`` cheapest cards by the club player's cost, in every order."""
+    cheap = sorted(cards_of(hand), key=gift_cost(hand))[:k]
+    return list(permutations(cheap, receivers))
+
+
 class Oracle:
     """Sees the real state, bids on its solved best and plays every card by the solver."""
 
@@ -151,8 +157,7 @@ class Oracle:
             self.plans.clear()
             hand = s.dealt[me] | s.talons[0]
             receivers = tuple(p for p in s.active if p != me)
-            cheap = sorted(cards_of(hand), key=gift_cost(hand))[:self.gifts]
-            plan = Plan(me, hand, receivers, list(permutations(cheap, len(receivers))),
+            plan = Plan(me, hand, receivers, shortlist(hand, self.gifts, len(receivers)),
                         solver_for(s, frozenset({me}), node_limit=self.nodes))
             self.plans[key] = plan
         return plan

@@ -29,24 +29,22 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import statistics
 import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from itertools import count, permutations
+from itertools import count
 
-from oracle_bound import COUNTS, Plan
+from oracle_bound import COUNTS, Plan, shortlist
 
 from bot.ai import arena
-from bot.ai.club import NORMAL, ClubPlayer, gift_cost
+from bot.ai.club import NORMAL, ClubPlayer
 from bot.ai.search import STRONG
 from bot.ai.solver import solver_for
 from bot.ai.worlds import Sampler, agrees
 from bot.game.actions import Verb, act
-from bot.game.cards import cards_of
 from bot.game.dealing import apply_deal, canonical_deal, new_match
 from bot.game.engine import apply_into, legal_actions
 from bot.game.observation import Observation, observe
@@ -103,12 +101,6 @@ def after_gifts(s: State, me: int, receivers: tuple[int, ...], gifts: Gifts) -> 
 def contract_amounts(s: State, me: int) -> list[int]:
     """The legal contracts once the gifts are given (they depend on the declarer's cards)."""
     return sorted(a.amount for a in legal_actions(s, me) if a.verb is Verb.CONTRACT)
-
-
-def shortlist(hand: int, k: int, n: int) -> list[Gifts]:
-    """The oracle's gift candidates: the ``k`` cheapest cards by the club's cost, every order."""
-    cheap = sorted(cards_of(hand), key=gift_cost(hand))[:k]
-    return list(permutations(cheap, n))
 
 
 # ---- policies -------------------------------------------------------------------------
@@ -262,16 +254,17 @@ def summarise(rows: list[dict[str, object]]) -> dict[str, object]:
         made = sum(bool(x["made"]) for x in recs)  # type: ignore[index]
         out[name] = {
             "mean": round(statistics.fmean(scores), 2),
-            "ci95": round(1.96 * statistics.stdev(scores) / math.sqrt(n), 2) if n > 1 else None,
+            "ci95": round(arena.half_width(scores), 2) if n > 1 else None,
             "diff_vs_club": round(statistics.fmean(d), 2),
-            "diff_ci95": round(1.96 * statistics.stdev(d) / math.sqrt(n), 2) if n > 1 else None,
+            "diff_ci95": round(arena.half_width(d), 2) if n > 1 else None,
             "diff_makeable": round(statistics.fmean(d[i] for i in live), 2) if live else None,
             "made": made, "failed": n - made,
             "contract": round(statistics.fmean(float(x["contract"]) for x in recs), 1),  # type: ignore[index]
             "over_bid": round(statistics.fmean(
                 float(x["contract"]) - float(r["bid"])  # type: ignore[index,arg-type]
                 for x, r in zip(recs, rows, strict=True)), 1),
-            "p50_s": round(times[n // 2], 3), "p95_s": round(times[min(n - 1, int(0.95 * n))], 3),
+            "p50_s": round(arena.quantile(times, 0.5), 3),
+            "p95_s": round(arena.quantile(times, 0.95), 3),
         }
     return out
 

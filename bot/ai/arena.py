@@ -44,20 +44,20 @@ class Entry:
     def summary(self) -> dict[str, object]:
         n = len(self.per_deal)
         mean = statistics.fmean(self.per_deal) if n else 0.0
-        sd = statistics.stdev(self.per_deal) if n > 1 else 0.0
         times = sorted(self.times)
         return {
             "level": self.level, "mean_per_hand": round(mean, 2),
-            "ci95": round(1.96 * sd / math.sqrt(n), 2) if n > 1 else None,
+            "ci95": round(half_width(self.per_deal), 2) if n > 1 else None,
             "contracts_made": self.contracts_made, "contracts_failed": self.contracts_failed,
             "rospisat": self.rospisat,
             "match_win_rate": round(self.wins / self.matches, 3) if self.matches else None,
-            "decision_p50_s": round(_quantile(times, 0.5), 4),
-            "decision_p95_s": round(_quantile(times, 0.95), 4),
+            "decision_p50_s": round(quantile(times, 0.5), 4),
+            "decision_p95_s": round(quantile(times, 0.95), 4),
         }
 
 
-def _quantile(xs: list[float], q: float) -> float:
+def quantile(xs: list[float], q: float) -> float:
+    """The ``q`` quantile of sorted ``xs`` (0.0 for none)."""
     if not xs:
         return 0.0
     return xs[min(len(xs) - 1, int(q * len(xs)))]
@@ -68,7 +68,12 @@ def difference(a: Entry, b: Entry) -> tuple[float, float]:
     d = [x - y for x, y in zip(a.per_deal, b.per_deal, strict=True)]
     if len(d) < 2:
         return (d[0] if d else 0.0), 0.0
-    return statistics.fmean(d), 1.96 * statistics.stdev(d) / math.sqrt(len(d))
+    return statistics.fmean(d), half_width(d)
+
+
+def half_width(xs: list[float]) -> float:
+    """The 95% half-width of the mean of ``xs`` (normal approximation; 0.0 below two)."""
+    return 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else 0.0
 
 
 @dataclass(slots=True)
