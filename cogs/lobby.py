@@ -24,7 +24,7 @@ from cogs._bot import (
 from cogs._views import (
     MessageParts,
     Pressed,
-    TableButton,
+    Rows,
     confirm_view,
     table_message,
 )
@@ -249,10 +249,9 @@ def rules_page(service: TableService, table: Table, loc: str | None, *,
     button to the other page."""
     summary = service.rules_summary(table)
     embed = all_options_embed(summary, loc) if full else rules_embed(summary, loc)
-    view = discord.ui.View(timeout=None)
-    view.add_item(TableButton(table.id, "rules" if full else "rulesall",
-                              label=t("button.rules_summary" if full else "button.rules_all",
-                                      loc)))
+    view = Rows()
+    view.button(table.id, "rules" if full else "rulesall",
+                label=t("button.rules_summary" if full else "button.rules_all", loc))
     return MessageParts(embed=embed, view=view)
 
 
