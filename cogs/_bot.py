@@ -254,6 +254,7 @@ class TysiacBot(commands.AutoShardedBot):
             with contextlib.suppress(NotImplementedError, RuntimeError):  # systemd, docker
                 asyncio.get_running_loop().add_signal_handler(  # stop: close as on Ctrl+C
                     signal.SIGTERM, lambda: asyncio.ensure_future(self.close()))
+        self.publisher.images.start()  # while nobody waits for an answer yet
         self._service = await open_service(
             s.database, clock=self.clock, ai_delay=s.ai_delay, seed=s.seed,
             listener=self.publisher, gate=self.lanes.background, shards=self.ownership)

@@ -150,6 +150,18 @@ class Images:
         self.reused = 0
         self.failed = 0
 
+    def start(self) -> None:
+        """Start the renderer now rather than at the first image.
+
+        A render process costs an interpreter and the drawing code, at normal priority
+        until it has niced itself: started at the first image, that lands in the middle of
+        a busy start (400 tables opening at once: the first 2.5 s answered 230-250 clicks a
+        second instead of 320-340, p99 280 ms instead of 140)."""
+        if not self.enabled or self._closed or self._pool is not None:
+            return
+        self._pool = self._executor()
+        self._pool.submit(os.getpid)  # a pool spawns its workers at its first job
+
     # ---- the worker thread ---------------------------------------------------------------
     async def _render(self, build: Callable[[], tuple[V, bytes | None] | None],
                       draw: Callable[[V], bytes]) -> tuple[V, bytes] | None:

@@ -400,3 +400,37 @@ async def test_the_render_process_draws_and_a_dying_one_is_replaced_then_given_u
         assert out is not None and out[1].startswith(b"\x89PNG")
     finally:
         images.close()
+
+
+async def test_the_render_process_is_started_before_the_first_image():
+    """``start`` (called as the bot starts) spawns the renderer and warms it up, so that
+    the first images of a busy start do not pay for a new interpreter; the first image
+    then comes from that same process."""
+    import asyncio
+
+    from cogs._images import Images
+    from render import samples
+    from render.table import render_table
+
+    images = Images(in_process=False, enabled=True)
+    try:
+        images.start()
+        pool = images._pool
+        assert pool is not None
+        for _ in range(200):  # the worker is spawned without any image asked for
+            if getattr(pool, "_processes", None):
+                break
+            await asyncio.sleep(0.05)
+        workers = set(pool._processes)  # type: ignore[attr-defined]
+        assert len(workers) == 1
+        images.start()  # once only
+        assert images._pool is pool
+        view = next(iter(samples.tables().values()))
+        out = await images._render(lambda: (view, None), render_table)
+        assert out is not None and out[1].startswith(b"\x89PNG")
+        assert set(pool._processes) == workers  # type: ignore[attr-defined]
+    finally:
+        images.close()
+    closed = Images(in_process=False, enabled=False)
+    closed.start()  # images off: no renderer at all
+    assert closed._pool is None
