@@ -155,8 +155,8 @@ class Images:
 
         A render process costs an interpreter and the drawing code, at normal priority
         until it has niced itself: started at the first image, that lands in the middle of
-        a busy start (400 tables opening at once: the first 2.5 s answered 230-250 clicks a
-        second instead of 320-340, p99 280 ms instead of 140)."""
+        a busy start (400 tables opening at once: the first 2.5 s answered 232-261 clicks a
+        second instead of 288-336, setup p99 257 ms instead of 137, medians)."""
         if not self.enabled or self._closed or self._pool is not None:
             return
         self._pool = self._executor()
