@@ -344,11 +344,17 @@ def _warm_up() -> None:
     draw a hand and a table once (card faces and text sprites are cached from then on)."""
     import threading
 
-    parent = os.getppid()
+    # The bot as multiprocessing knows it, not os.getppid(): a bot that died while this
+    # process was still starting (a failed start, kill -9) has already handed it to init.
+    parent = multiprocessing.parent_process()
 
     def watch() -> None:  # a worker blocks on its job queue, which never sees EOF
-        while os.getppid() == parent:
-            time.sleep(1.0)
+        if parent is not None:
+            parent.join()  # returns once the bot's end of a pipe is closed: it has ended
+        else:
+            first = os.getppid()
+            while os.getppid() == first:
+                time.sleep(1.0)
         os._exit(0)
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()

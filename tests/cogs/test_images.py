@@ -434,3 +434,37 @@ async def test_the_render_process_is_started_before_the_first_image():
     closed = Images(in_process=False, enabled=False)
     closed.start()  # images off: no renderer at all
     assert closed._pool is None
+
+
+def test_a_render_process_ends_when_the_bot_died_while_it_was_starting():
+    """A bot that dies (a failed start, kill -9) right after starting its renderer leaves
+    no render process behind, even one that was still loading when the bot was gone."""
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    script = ("import asyncio, os\n"
+              "from cogs._images import Images\n"
+              "images = Images(in_process=False, enabled=True)\n"
+              "images.start()\n"
+              "print(*images._pool._processes, flush=True)\n"
+              "os._exit(0)\n")  # gone at once: the worker has not even imported Pillow yet
+    root = Path(__file__).resolve().parents[2]
+    # (a worker left behind keeps the output pipe open: then this times out)
+    out = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True,
+                         text=True, timeout=30, check=True)
+    workers = [int(pid) for pid in out.stdout.split()]
+    assert len(workers) == 1
+
+    def alive(pid: int) -> bool:
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            return False
+        return "\nState:\tZ" not in status  # a zombie has ended
+
+    deadline = time.monotonic() + 30
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not any(alive(pid) for pid in workers)
