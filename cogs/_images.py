@@ -347,14 +347,11 @@ def _warm_up() -> None:
     # The bot as multiprocessing knows it, not os.getppid(): a bot that died while this
     # process was still starting (a failed start, kill -9) has already handed it to init.
     parent = multiprocessing.parent_process()
+    assert parent is not None, "a render process is started by the bot's pool"
+    bot_ended = parent.join  # returns once the bot's end of a pipe is closed
 
     def watch() -> None:  # a worker blocks on its job queue, which never sees EOF
-        if parent is not None:
-            parent.join()  # returns once the bot's end of a pipe is closed: it has ended
-        else:
-            first = os.getppid()
-            while os.getppid() == first:
-                time.sleep(1.0)
+        bot_ended()
         os._exit(0)
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
