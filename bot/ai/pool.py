@@ -7,6 +7,7 @@ Synchronous on purpose (the AI layer has no event loop); the table service await
 from __future__ import annotations
 
 import multiprocessing
+import os
 import random
 import threading
 from concurrent.futures import ProcessPoolExecutor
@@ -16,6 +17,9 @@ from bot.game.actions import Action
 from bot.game.observation import Observation
 
 SLOW_LEVELS = frozenset({"strong"})
+# A search may use its whole budget; at a lower priority it takes only the CPU that the
+# bots' event loops leave, so the answers to people never wait for an AI's thinking.
+AI_NICENESS = 10
 
 _lock = threading.Lock()
 _pools: dict[str, ProcessPoolExecutor] = {}  # one shared pool, made on first use
@@ -32,13 +36,20 @@ def decide(level: str, observation: Observation, seed: int,
     return player(level, budget=budget).choose(observation, random.Random(seed))
 
 
-def executor(workers: int = 1) -> ProcessPoolExecutor:
-    """The shared pool (spawned processes: no copy of the caller's state or threads)."""
+def _lower_priority() -> None:
+    """The pool worker's start: below the processes that answer people."""
+    os.nice(AI_NICENESS)
+
+
+def executor(workers: int | None = None) -> ProcessPoolExecutor:
+    """The shared pool, a worker per core by default (spawned processes at a lower priority:
+    no copy of the caller's state or threads)."""
     with _lock:
         pool = _pools.get("pool")
         if pool is None:
             pool = _pools["pool"] = ProcessPoolExecutor(
-                max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+                max_workers=workers or os.cpu_count() or 1,
+                mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority)
         return pool
 
 

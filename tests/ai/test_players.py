@@ -157,3 +157,16 @@ def test_strong_decides_in_the_process_pool() -> None:
     finally:
         shutdown()
     assert a in o.legal
+
+
+def test_the_pool_thinks_below_the_bots_priority() -> None:
+    """A search takes only the CPU the answering processes leave (fails at equal priority)."""
+    import os
+
+    from bot.ai.pool import AI_NICENESS, executor, shutdown
+
+    try:
+        worker = executor().submit(os.nice, 0).result(timeout=60)
+    finally:
+        shutdown()
+    assert worker >= min(19, os.nice(0) + AI_NICENESS)  # 19 is the lowest priority
