@@ -124,7 +124,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                     "--preset", args.preset, "--humans", str(args.humans),
                     "--think", str(args.think), "--ramp", str(args.ramp),
                     "--latency", str(args.latency), "--processes", str(args.processes),
-                    "--database", args.database]
+                    "--database", args.database, "--ai-level", args.ai_level]
             if args.shards_per_process is not None:
                 argv += ["--shards-per-process", str(args.shards_per_process)]
         return subprocess.call([sys.executable, "-m", f"tests.{module}", *argv], cwd=root)
@@ -288,6 +288,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="tables: bot processes, each with its own shards (default 1)")
     p.add_argument("--shards-per-process", type=int, default=None,
                    help="tables: shards each process runs (default 2 with --processes > 1)")
+    p.add_argument("--ai-level", default="normal",
+                   help="tables: the level of the AI seats (default normal)")
     p.add_argument("--database", default="sqlite",
                    help="tables, store: sqlite (default; for tables a file per process), "
                         "postgresql (DATABASE_URL; tables start a temporary server without "

@@ -45,6 +45,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bot.ai import LEVELS
 from tests.fakediscord import FakeDiscord, RateLimitConfig
 from tests.fakediscord.models import Channel, Message, User
 
@@ -85,7 +86,7 @@ class Stats:
 class Bench:
     def __init__(self, fd: FakeDiscord, stats: Stats, *, preset: str, humans: int, ais: int,
                  seed: int, deadline: float, think: float = 0.0, ramp: float = 0.0,
-                 layout: Layout | None = None) -> None:
+                 layout: Layout | None = None, ai_level: str = "normal") -> None:
         self.fd, self.stats = fd, stats
         self.layout = layout or Layout()
         self.think, self.ramp = think, ramp
@@ -100,6 +101,7 @@ class Bench:
 
         fd.store.edit = edit_and_wake  # type: ignore[method-assign]
         self.preset, self.humans, self.ais = preset, humans, ais
+        self.ai_level = ai_level
         self.rng = random.Random(seed)
         self.deadline = deadline
 
@@ -148,9 +150,16 @@ class Bench:
         for u in users[1:]:
             await self.timed(fd.click(u, table_msg, f"t1000:{tid}:join:"), setup=True)
         for _ in range(self.ais):
-            r = await self.timed(fd.click(host, table_msg, f"t1000:{tid}:addai:"), setup=True)
-            if r is not None and r.type != 7:  # not the table message updated: refused
-                self.stats.error(f"#{channel.name}: Add AI answered {r.type}: {r.content}")
+            if self.ai_level == "normal":  # the Add AI button seats the default level
+                r = await self.timed(fd.click(host, table_msg, f"t1000:{tid}:addai:"),
+                                     setup=True)
+                if r is not None and r.type != 7:  # not the table message updated: refused
+                    self.stats.error(f"#{channel.name}: Add AI answered {r.type}: {r.content}")
+                continue
+            r = await self.timed(fd.slash(host, channel, "table ai", level=self.ai_level),
+                                 setup=True)
+            if r is not None and f"(AI, {self.ai_level})" not in r.content:  # refused
+                self.stats.error(f"#{channel.name}: /table ai answered {r.type}: {r.content}")
         r = await self.timed(fd.click(host, table_msg, f"t1000:{tid}:start:"), setup=True)
         if r is None:
             return
@@ -387,7 +396,7 @@ async def spawn_bot(fd: FakeDiscord, db: Path | dict[str, str], log: Path,
 async def run(tables: int, seconds: float, *, preset: str = "russian", humans: int = 1,
               seed: int = 1, workdir: Path | None = None, verbose: bool = True,
               think: float = 0.0, ramp: float = 0.0, latency: float = 0.0,
-              layout: Layout | None = None) -> dict[str, Any]:
+              layout: Layout | None = None, ai_level: str = "normal") -> dict[str, Any]:
     """Run the benchmark; the result dict (also the last line the CLI prints)."""
     from bot.game.presets import PRESETS
 
@@ -429,7 +438,7 @@ async def run(tables: int, seconds: float, *, preset: str = "russian", humans: i
                 deadline = time.monotonic() + ramp + seconds  # all N play for ``seconds``
                 bench = Bench(fd, stats, preset=preset, humans=humans, ais=seats - humans,
                               seed=seed, deadline=deadline, think=think, ramp=ramp,
-                              layout=layout)
+                              layout=layout, ai_level=ai_level)
                 t0 = time.monotonic()
                 await asyncio.gather(*[
                     bench.table(ch, users[i * humans:(i + 1) * humans])
@@ -597,7 +606,12 @@ def main(argv: list[str] | None = None) -> int:
                    help="what the processes share: sqlite (a file per process, a stand-in), "
                         "postgresql (DATABASE_URL or BENCH_DATABASE_URL if set, else a "
                         "temporary server this bench starts), or a postgresql:// URL")
+    p.add_argument("--ai-level", default="normal",
+                   help="the level of the AI seats (default normal, seated by the Add AI "
+                        "button; another level is seated with /table ai level:LEVEL)")
     args = p.parse_args(argv)
+    if args.ai_level not in LEVELS:
+        p.error(f"--ai-level must be one of {', '.join(LEVELS)}")
     if args.processes < 1 or (args.shards_per_process is not None
                               and args.shards_per_process < 1):
         p.error("--processes and --shards-per-process must be 1 or more")
@@ -611,7 +625,8 @@ def main(argv: list[str] | None = None) -> int:
     result = asyncio.run(run(args.tables, args.seconds, preset=args.preset,
                              humans=args.humans, seed=args.seed,
                              workdir=args.workdir, think=args.think, ramp=args.ramp,
-                             latency=args.latency / 1000, layout=layout))
+                             latency=args.latency / 1000, layout=layout,
+                             ai_level=args.ai_level))
     summary = {k: result[k] for k in ("tables", "seconds", "interactions", "moves",
                                       "hands_scored", "moves_committed", "stalls", "deferred",
                                       "hand_edits", "table_edits",

@@ -71,3 +71,16 @@ def test_a_bot_logs_problems_are_read_whole() -> None:
     assert problems[0].count("Traceback") == 2 and problems[0].endswith("Broken pipe")
     assert problems[1].startswith("2026-11-24 21:00:01,000 ERROR cogs._images: rendering")
     assert problems[1].endswith("ValueError: no cards")
+
+
+def test_bench_tables_with_strong_ai_seats() -> None:
+    """`--ai-level strong` seats the searching AI (through `/table ai`), and play goes on."""
+    out = subprocess.run(
+        [sys.executable, "-m", "bot", "bench", "tables", "--tables", "2", "--seconds", "4",
+         "--ramp", "1", "--ai-level", "strong"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+    assert out.returncode == 0, out.stdout + out.stderr
+    last = json.loads(out.stdout.strip().splitlines()[-1])
+    assert last["errors"] == 0 and last["tables"] == 2
+    summary = json.loads(out.stdout.strip().splitlines()[-2].removeprefix("# "))
+    assert summary["moves"] > 0 and summary["setup_interactions"] == 2 * 4
