@@ -42,6 +42,11 @@ _MAX_CANDIDATES = 8
 # than this (compete 40 to -20, play_bonus 0 to 30, a bid on the estimate over sampled
 # talons) measured within noise of it or worse against normal (scripts/bid_sweep.py).
 STRONG = replace(NORMAL, play_bonus=10)
+# Worlds solved for one decision at most. From the second trick on, a 0.4 s search solved
+# 900-6,800 worlds, most of them the same few deals again (with two cards left a defender's
+# hand has a handful of possibilities); past a few hundred samples the counts' noise is
+# below the gaps between cards that matter, so the rest of the budget bought nothing.
+ENOUGH_WORLDS = 300
 
 
 class SearchPlayer:
@@ -55,7 +60,7 @@ class SearchPlayer:
         # its value) and a full-window solve for own points costs ten times a make test, so
         # "own" solves far fewer worlds in the early tricks; it measured no better.
         self.defence = defence
-        self.max_worlds = max_worlds  # stop early (deterministic tests)
+        self.max_worlds = ENOUGH_WORLDS if max_worlds is None else max_worlds
         self.club = ClubPlayer(style)
         self.last_worlds = 0  # worlds searched for the last decision (for tests and tuning)
 
@@ -104,8 +109,7 @@ class SearchPlayer:
         if the first few samples all fail (the caller keeps the club player's choice)."""
         sampler = Sampler(o)
         given = misses = 0
-        while time.perf_counter() < deadline and (
-                self.max_worlds is None or given < self.max_worlds):
+        while time.perf_counter() < deadline and given < self.max_worlds:
             world = sampler.world(rng)
             if world is None or not agrees(o, world):
                 misses += 1
@@ -122,9 +126,17 @@ class SearchPlayer:
         assert me is not None
         wins = [0.0] * len(candidates)
         worlds = 0
+        seen: dict[tuple[int, ...], list[float]] = {}  # a deal dealt again counts again
         for world in self._worlds(o, deadline, rng):
             if not supported(world):
                 return None
+            key = (*world.held, world.discards, *world.points)  # all a solve depends on
+            again = seen.get(key)
+            if again is not None:
+                for i, v in enumerate(again):
+                    wins[i] += v
+                worlds += 1
+                continue
             d = world.declarer
             try:
                 if d >= 0 and (d == me or self.defence == "fail"):
@@ -138,6 +150,7 @@ class SearchPlayer:
                     got = [float(v) for v in action_values(world, solver, candidates)]
             except Aborted:
                 break
+            seen[key] = got
             for i, v in enumerate(got):
                 wins[i] += v
             worlds += 1

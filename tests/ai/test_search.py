@@ -107,3 +107,21 @@ def test_a_strong_defender_plays_to_defeat_the_contract_or_for_his_points() -> N
             points[name] += action_values(s, solver_for(s, frozenset({me})), [a])[0]
     assert defeats["fail"] > defeats["own"]
     assert points["own"] > points["fail"]
+
+
+def test_strong_stops_once_it_has_enough_worlds() -> None:
+    """Late in a hand the sampler deals the same few worlds again and again: past
+    ENOUGH_WORLDS more of them change nothing, so a long budget is not spent on them."""
+    import time
+
+    from bot.ai.search import ENOUGH_WORLDS
+
+    late = [o for o in _choices(Phase.PLAY, 200, 4)
+            if len(o.hand) == 3 and len([a for a in o.legal if a.seat == o.to_act]) > 1][:3]
+    assert late
+    for i, o in enumerate(late):
+        ai = SearchPlayer(budget=10.0)
+        t0 = time.perf_counter()
+        assert ai.choose(o, random.Random(i)) in o.legal
+        assert time.perf_counter() - t0 < 4.0  # not the 8 s the budget allows
+        assert ai.last_worlds == ENOUGH_WORLDS
