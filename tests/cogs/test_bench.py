@@ -10,12 +10,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_bench_tables_cli() -> None:
-    out = subprocess.run(
-        [sys.executable, "-m", "bot", "bench", "tables", "--tables", "3", "--seconds", "3",
-         "--ramp", "1"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+def bench(*args: str) -> subprocess.CompletedProcess[str]:
+    """`python -m bot bench tables ARGS` run to its end; it must exit 0."""
+    out = subprocess.run([sys.executable, "-m", "bot", "bench", "tables", *args],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
     assert out.returncode == 0, out.stdout + out.stderr
+    return out
+
+
+def test_bench_tables_cli() -> None:
+    out = bench("--tables", "3", "--seconds", "3", "--ramp", "1")
     last = json.loads(out.stdout.strip().splitlines()[-1])
     assert list(last) == ["tables", "interactions_per_s", "ack_p50_ms", "ack_p95_ms",
                           "ack_p99_ms", "errors", "longest_stall_ms"]
@@ -30,11 +34,7 @@ def test_bench_tables_cli() -> None:
 def test_bench_tables_two_processes() -> None:
     """Two bot processes, two shards each (the default): both serve tables, each reported on
     its own."""
-    out = subprocess.run(
-        [sys.executable, "-m", "bot", "bench", "tables", "--tables", "4", "--seconds", "3",
-         "--ramp", "1", "--processes", "2"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
-    assert out.returncode == 0, out.stdout + out.stderr
+    out = bench("--tables", "4", "--seconds", "3", "--ramp", "1", "--processes", "2")
     last = json.loads(out.stdout.strip().splitlines()[-1])
     assert (last["processes"], last["shard_count"], last["database"]) == (2, 4, "sqlite")
     assert last["errors"] == 0 and last["tables"] == 4
@@ -75,11 +75,7 @@ def test_a_bot_logs_problems_are_read_whole() -> None:
 
 def test_bench_tables_with_strong_ai_seats() -> None:
     """`--ai-level strong` seats the searching AI (through `/table ai`), and play goes on."""
-    out = subprocess.run(
-        [sys.executable, "-m", "bot", "bench", "tables", "--tables", "2", "--seconds", "4",
-         "--ramp", "1", "--ai-level", "strong"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
-    assert out.returncode == 0, out.stdout + out.stderr
+    out = bench("--tables", "2", "--seconds", "4", "--ramp", "1", "--ai-level", "strong")
     last = json.loads(out.stdout.strip().splitlines()[-1])
     assert last["errors"] == 0 and last["tables"] == 2
     summary = json.loads(out.stdout.strip().splitlines()[-2].removeprefix("# "))
