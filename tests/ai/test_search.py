@@ -111,9 +111,8 @@ def test_a_strong_defender_plays_to_defeat_the_contract_or_for_his_points() -> N
 
 def test_strong_stops_once_it_has_enough_worlds() -> None:
     """Late in a hand the sampler deals the same few worlds again and again: past
-    ENOUGH_WORLDS more of them change nothing, so a long budget is not spent on them."""
-    import time
-
+    ENOUGH_WORLDS more of them change nothing, so a long budget is not spent on them (without
+    the cap the 8 s this budget allows solve thousands)."""
     from bot.ai.search import ENOUGH_WORLDS
 
     late = [o for o in _choices(Phase.PLAY, 200, 4)
@@ -121,7 +120,5 @@ def test_strong_stops_once_it_has_enough_worlds() -> None:
     assert late
     for i, o in enumerate(late):
         ai = SearchPlayer(budget=10.0)
-        t0 = time.perf_counter()
         assert ai.choose(o, random.Random(i)) in o.legal
-        assert time.perf_counter() - t0 < 4.0  # not the 8 s the budget allows
         assert ai.last_worlds == ENOUGH_WORLDS
