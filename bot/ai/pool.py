@@ -41,6 +41,13 @@ def _lower_priority() -> None:
     os.nice(AI_NICENESS)
 
 
+def _cores() -> int:
+    """The cores this process may run on (a container's affinity, not the host's count)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
+
+
 def executor(workers: int | None = None) -> ProcessPoolExecutor:
     """The shared pool, a worker per core by default (spawned processes at a lower priority:
     no copy of the caller's state or threads)."""
@@ -48,7 +55,7 @@ def executor(workers: int | None = None) -> ProcessPoolExecutor:
         pool = _pools.get("pool")
         if pool is None:
             pool = _pools["pool"] = ProcessPoolExecutor(
-                max_workers=workers or os.cpu_count() or 1,
+                max_workers=workers or _cores(),
                 mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority)
         return pool
 
