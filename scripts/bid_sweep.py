@@ -40,6 +40,7 @@ from bot.ai.club import (
     declarer_estimate,
     gift_cost,
     hand_value,
+    urge,
 )
 from bot.ai.search import SearchPlayer
 from bot.game.actions import Action, Flag, Verb
@@ -104,7 +105,7 @@ class TalonBidder(ClubPlayer):
             k = max(o.rules.talons)
             srng = random.Random(hash((o.hand, o.hand_no)))
             talons = [to_mask(srng.sample(unknown, k)) for _ in range(self.samples)]
-        extra = self.style.play_bonus + self._urge(o)
+        extra = self.style.play_bonus + urge(o, o.seat, self.style)
         step = bids[0]
         p = statistics.fmean(
             _chance(declarer_estimate(o, after_gifts(hand | t, gifts)) + extra - step.amount)
