@@ -1,6 +1,7 @@
 """The strong player: perfect-information Monte Carlo over sampled worlds.
 
-For a card it samples deals that agree with everything the seat knows (``bot.ai.worlds``)
+For a card it samples deals that agree with everything the seat knows (``bot.ai.worlds``),
+weighs each by how likely the other seats' bids and contract were in it (``bot.ai.inference``)
 and solves each one double-dummy (``bot.ai.solver``): does the declarer still make his
 contract after this card? The card that wins the most worlds for the seat's side is played;
 the club player's card stands unless another one is strictly better. Early in a hand, when
@@ -25,6 +26,7 @@ from dataclasses import replace
 from typing import Literal
 
 from bot.ai.club import NORMAL, ClubPlayer, Style
+from bot.ai.inference import Inference
 from bot.ai.solver import Aborted, action_reaches, action_values, solver_for, supported
 from bot.ai.worlds import Sampler, agrees
 from bot.game.actions import Action, Flag, Verb
@@ -53,8 +55,12 @@ class SearchPlayer:
     """Perfect-information Monte Carlo with club-player playouts, within ``budget`` seconds."""
 
     def __init__(self, budget: float = 0.5, max_worlds: int | None = None,
-                 defence: Literal["fail", "own"] = "fail", style: Style = STRONG) -> None:
+                 defence: Literal["fail", "own"] = "fail", style: Style = STRONG,
+                 infer: bool = True) -> None:
         self.budget = budget
+        # Weigh each world by how likely the others' bids and contract were in it, read as
+        # the club player's (``bot.ai.inference``).
+        self.infer = infer
         # A defender plays to defeat the contract ("fail") or for his own points ("own"):
         # the score that counts is relative (a failed contract moves the declarer by twice
         # its value) and a full-window solve for own points costs ten times a make test, so
@@ -83,7 +89,9 @@ class SearchPlayer:
         me = o.seat
         totals = [0.0] * len(candidates)
         worlds = 0
+        inference = Inference(o) if self.infer else None
         for world in self._worlds(o, deadline, rng):
+            w = inference.weight(world) if inference is not None else 1.0
             seed = rng.random()
             results = []
             for a in candidates:
@@ -93,7 +101,7 @@ class SearchPlayer:
             if len(results) < len(candidates):
                 break
             for i, v in enumerate(results):
-                totals[i] += v
+                totals[i] += w * v
             worlds += 1
         self.last_worlds = worlds
         if not worlds:
@@ -127,30 +135,19 @@ class SearchPlayer:
         wins = [0.0] * len(candidates)
         worlds = 0
         seen: dict[tuple[int, ...], list[float]] = {}  # a deal dealt again counts again
+        inference = Inference(o) if self.infer else None
         for world in self._worlds(o, deadline, rng):
             if not supported(world):
                 return None
             key = (*world.held, world.discards, *world.points)  # all a solve depends on
-            again = seen.get(key)
-            if again is not None:
-                for i, v in enumerate(again):
-                    wins[i] += v
-                worlds += 1
-                continue
-            d = world.declarer
-            try:
-                if d >= 0 and (d == me or self.defence == "fail"):
-                    solver = solver_for(world, frozenset({d}), deadline=deadline)
-                    need = world.contract - world.points[d] - world.decl[d]
-                    sign = 1.0 if me == d else -1.0
-                    got = [sign if r else -sign
-                           for r in action_reaches(world, solver, candidates, need)]
-                else:  # everyone for himself, or a defender for his own points
-                    solver = solver_for(world, frozenset({me}), deadline=deadline)
-                    got = [float(v) for v in action_values(world, solver, candidates)]
-            except Aborted:
-                break
-            seen[key] = got
+            got = seen.get(key)
+            if got is None:
+                try:
+                    got = self._solve_world(world, me, candidates, deadline)
+                except Aborted:
+                    break
+                w = inference.weight(world) if inference is not None else 1.0
+                got = seen[key] = [w * v for v in got]
             for i, v in enumerate(got):
                 wins[i] += v
             worlds += 1
@@ -159,6 +156,21 @@ class SearchPlayer:
             return candidates[0]  # the club player's card
         best = max(range(len(candidates)), key=lambda i: (wins[i], i == 0))
         return candidates[best]
+
+    def _solve_world(self, world: State, me: int, candidates: list[Action],
+                     deadline: float) -> list[float]:
+        """Each candidate's outcome in one world: +1/-1 as the seat's side makes or loses
+        the contract, or (a defender for his own points) the points the seat takes."""
+        d = world.declarer
+        if d >= 0 and (d == me or self.defence == "fail"):
+            solver = solver_for(world, frozenset({d}), deadline=deadline)
+            need = world.contract - world.points[d] - world.decl[d]
+            sign = 1.0 if me == d else -1.0
+            return [sign if r else -sign
+                    for r in action_reaches(world, solver, candidates, need)]
+        # everyone for himself, or a defender for his own points
+        solver = solver_for(world, frozenset({me}), deadline=deadline)
+        return [float(v) for v in action_values(world, solver, candidates)]
 
 
 def _candidates(o: Observation, fallback: Action) -> list[Action]:
