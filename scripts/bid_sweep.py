@@ -11,7 +11,9 @@ player (``base`` is the normal player itself):
   24 sampled talons (after two gifts), makes it with a chance of at least TAU;
 - ``cheat:TAU[:STYLE]``: the same with the real talon (it peeks: a bound, not a player);
 - ``seeall[:STYLE]``: strong's card play solving the real deal (it peeks: a bound);
-- ``seeall+cheat:TAU[:STYLE]``: that card play with the cheat's bidding.
+- ``seeall+cheat:TAU[:STYLE]``: that card play with the cheat's bidding;
+- ``noinfer[:STYLE]``: the strong player with that style, its worlds not weighed by the
+  others' bids (``bot.ai.inference``).
 
 ``scripts/oracle_bound.py`` seats a player that sees every card and solves them for its
 bidding, gifts, raise and card play: the bound these peeking variants are not.
@@ -130,7 +132,7 @@ def measure(spec: str, hands: int, seed: int, rules_name: str,
     if kind in ("mc", "cheat", "seeall+cheat"):
         tau_text, _, rest = rest.partition(":")
         tau = float(tau_text)
-    elif kind not in ("seeall", "seeall+cheat"):
+    elif kind not in ("seeall", "seeall+cheat", "noinfer"):
         kind, rest = "style", spec
     style = style_of(rest or "base")
     arena.observe = _peek if kind not in {"style", "mc"} else observe  # type: ignore[attr-defined,assignment]
@@ -143,6 +145,8 @@ def measure(spec: str, hands: int, seed: int, rules_name: str,
             if tau is not None:
                 strong.club = TalonBidder(style, tau, cheat=True)
             return strong
+        if kind == "noinfer":
+            return SearchPlayer(budget or 0.5, style=style, infer=False)
         if tau is not None:
             return TalonBidder(style, tau, cheat=kind == "cheat")
         return ClubPlayer(style) if budget is None else SearchPlayer(budget, style=style)
