@@ -207,9 +207,14 @@ def urge(o: Observation, seat: int | None, style: Style) -> int:
     return out
 
 
+def bid_value(o: Observation, hand: int, style: Style, played: int | None = None) -> int:
+    """What a bidder of ``style`` counts on with ``hand`` and the talon to come."""
+    return hand_value(o, hand, with_talon=True, played=played) + style.play_bonus - style.margin
+
+
 def bid_limit(o: Observation, seat: int | None, value: int, style: Style) -> int:
     """The highest bid a club player of ``style`` in ``seat`` makes with a hand worth
-    ``value`` (its :func:`hand_value` with the talon, bonus and margin), before its noise."""
+    ``value`` (its :func:`bid_value`), before its noise."""
     limit = value + urge(o, seat, style)
     if fitted(o) and seat is not None and not (o.on_barrel[seat] or o.locked[seat]):
         limit -= style.compete
@@ -279,8 +284,7 @@ class ClubPlayer:
         passes = [a for a in legal if a.verb is Verb.PASS]
         claims = [a for a in legal if a.verb is Verb.REDEAL]
         hand = to_mask(o.hand)
-        value = hand_value(o, hand, with_talon=True)
-        value += self.style.play_bonus - self.style.margin
+        value = bid_value(o, hand, self.style)
         if claims and value < o.rules.min_bid - 20:
             return claims[0]
         noise = rng.randrange(-3, 4)

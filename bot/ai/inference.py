@@ -13,9 +13,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from bot.ai.club import NORMAL, Style, bid_limit, contract_choice, declarer_value, hand_value
+from bot.ai.club import NORMAL, Style, bid_limit, bid_value, contract_choice, declarer_value
 from bot.game.cards import to_mask
-from bot.game.limits import auction_cap, highest_allowed
+from bot.game.exchange import after_talon
+from bot.game.limits import auction_cap, highest_allowed, opening_bid
 from bot.game.observation import Observation
 from bot.game.state import State
 
@@ -61,7 +62,7 @@ class Inference:
         silenced = {p for p in o.active
                     if r.silence_below is not None and o.totals[p] < r.silence_below}
         for i, (p, amount, blind) in enumerate(o.bids):
-            nxt = r.next_bid(high) if high else (max(120, r.min_bid) if o.golden else r.min_bid)
+            nxt = r.next_bid(high) if high else opening_bid(r, o.golden)
             high = max(high, amount)
             forced = i == 0 and r.opening_bid_forced and not r.dealer_forced_bid
             if p == o.seat or blind or forced or p in silenced:
@@ -81,9 +82,7 @@ class Inference:
         miss = 0
         for b in self.bounds:
             hand = self.auction_hand(world, b.seat)
-            value = (hand_value(o, hand, with_talon=True, played=0) + self.style.play_bonus
-                     - self.style.margin)
-            limit = bid_limit(o, b.seat, value, self.style)
+            limit = bid_limit(o, b.seat, bid_value(o, hand, self.style, played=0), self.style)
             miss += max(0, b.lo - limit)
             if b.passes:
                 cap = auction_cap(world, b.seat, hand)
@@ -96,14 +95,12 @@ class Inference:
 
     def auction_hand(self, world: State, p: int) -> int:
         """The cards seat ``p`` bid with in this world."""
-        now = world.held[p] | self.played_by[p]
         if p == world.declarer:
-            given = to_mask(c for c, _ in world.gifts)
             talon = world.talons[world.talon_index] if 0 <= world.talon_index < len(
                 world.talons) else 0
-            return (now | given | world.discards) & ~talon
+            return (after_talon(world) | self.played_by[p]) & ~talon
         got = to_mask(c for c, to in world.gifts if to == p)
-        return now & ~got
+        return (world.held[p] | self.played_by[p]) & ~got
 
     def club_contract(self, world: State) -> int:
         """The contract a club player holding the declarer's cards of this world names."""
@@ -111,7 +108,7 @@ class Inference:
         r = o.rules
         d = world.declarer
         hand = world.held[d] | self.played_by[d]
-        took = hand | to_mask(c for c, _ in world.gifts) | world.discards
+        took = after_talon(world) | self.played_by[d]
         value = declarer_value(o, hand, self.style, played=0) - self.style.margin
         lo = o.winning_bid
         hi = max(lo, highest_allowed(world, d, hand, took))

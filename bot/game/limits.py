@@ -9,7 +9,12 @@ from bot.game.state import State
 
 def opening_min(s: State) -> int:
     """The lowest opening bid of this hand (120 in a golden hand)."""
-    return max(120, s.rules.min_bid) if s.golden else s.rules.min_bid
+    return opening_bid(s.rules, s.golden)
+
+
+def opening_bid(rules: Rules, golden: bool) -> int:
+    """The lowest opening bid under ``rules``, in a golden hand or not."""
+    return max(120, rules.min_bid) if golden else rules.min_bid
 
 
 def lowest_bid(s: State) -> int:
