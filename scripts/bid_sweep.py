@@ -1,4 +1,4 @@
-"""Variants of a player in seat 0 against two normal players over duplicate deals (issue 13).
+"""Variants of a player in seat 0 against two normal players over duplicate deals.
 
     .venv/bin/python scripts/bid_sweep.py --hands 3000 --seed 7 base compete=0 mc:0.65
 

@@ -1,4 +1,4 @@
-"""A perfect-information oracle in seat x against two normals (issue 13): the headroom.
+"""A perfect-information oracle in seat x against two normals: the headroom.
 
     nice -n 19 .venv/bin/python scripts/oracle_bound.py --hands 400 --seed 7 --gifts 3 \
         --nodes 150000 [--own] [--verbose]

@@ -1,4 +1,4 @@
-"""How much of the oracle's raise an honest raise gets (issue 13): declarer positions compared.
+"""How much of the oracle's raise an honest raise gets: declarer positions compared.
 
     nice -n 19 .venv/bin/python scripts/raise_probe.py --positions 150 --seed 7 --worlds 8 \
         --gifts 2 --nodes 40000 [--log probe.jsonl]

@@ -1,7 +1,7 @@
 """A cheap observation-based player: bids on strength, declares, takes tricks when it can.
 
 The observation-only counterpart of ``bot.game.simulate.greedy_policy``; good enough that
-matches end, and the baseline the AI issue's players must beat.
+matches end, and the baseline the stronger levels are measured against.
 """
 
 from __future__ import annotations

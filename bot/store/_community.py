@@ -71,7 +71,7 @@ class GuildSettings:
     turn_timer: int = 300
     language: str = ""  # "" = the server's preferred locale
     ai_rated: bool = False  # AI matches count for ratings
-    web: bool = False  # (a later issue: the web pages)
+    web: bool = False  # the server's web pages are published
 
 
 @dataclass(frozen=True, slots=True)

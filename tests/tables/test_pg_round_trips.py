@@ -83,7 +83,7 @@ async def test_a_move_is_one_query_and_is_committed_when_answered(pg_server):
 async def test_opening_a_table_and_starting_its_match_take_few_round_trips(pg_server):
     """The lobby's answers wait on their commits too: a table opens in one query once the
     guild's settings are at hand (the store took its first block of table ids when it
-    opened), and a match starts in one query (7 and 8 queries in session 5)."""
+    opened), and a match starts in one query."""
     async with _lobby(pg_server) as (service, seen):
         outcome, opened = await _sent(seen, service.create(ANN, channel_id=7, guild_id=1))
         # the guild's settings, then the table and seats
