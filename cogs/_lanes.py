@@ -41,7 +41,7 @@ class Lanes:
         # at 400 tables in two processes flat out, ten alternating runs: ack p99 median
         # 276 ms against 340 ms with a floor of four, as many interactions a second; the
         # lanes grow again on the first ticks with time to spare. Shrinking at 10 ms late
-        # rather than 15 gave p50 42-44 ms against 47-49 (four pairs; docs/discord.md).
+        # rather than 15 gave p50 42-44 ms against 47-49 (four pairs; docs/performance.md).
         self.most, self.least = most, max(1, min(least, most or least))
         # Grow only on a tick that came on time: a loop a few ms late has no time to spare.
         # Growing on every tick not over ``target`` (fifty a second) outpaced the cuts where
