@@ -215,7 +215,10 @@ def _cmd_db_backup(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from bot import __version__
+
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("run", help="run the Discord bot (needs DISCORD_TOKEN in .env)")
     p.add_argument("--shard-count", metavar="N",

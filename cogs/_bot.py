@@ -23,6 +23,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import __version__
 from bot.config import RenderIn, Settings
 from bot.game.state import HandResult
 from bot.i18n import has, t, translation
@@ -359,6 +360,7 @@ def main(settings: Settings) -> int:
     log in."""
     logging.basicConfig(level=getattr(logging, settings.log_level, logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    log.info("tysiac-bot %s starting", __version__)
     if settings.api_base:
         point_discord_py_at(settings.api_base, settings.gateway_url)
         log.info("using the Discord at %s", settings.api_base)
