@@ -52,9 +52,11 @@ def test_no_tracked_text_speaks_of_how_it_was_developed() -> None:
 
 
 def test_the_pattern_finds_what_it_is_meant_to() -> None:
-    for text in ("as in session 4", "Sessions 3-14", "## Session (2026-11-27)",
-                 "see issue 13", "issues #17"):
-        assert WORK_LOG.search(text), text
+    # numbers added here, so that this file does not match itself
+    for text, number in (("as in session ", "4"), ("Sessions ", "3-14"),
+                         ("## Session", " (2026-11-27)"), ("see issue ", "13"),
+                         ("issues #", "17")):
+        assert WORK_LOG.search(text + number), text + number
     for text in ("a gateway session", "the session's server", "a session fixture",
                  "no issue here", "issued 3 cards"):
         assert not WORK_LOG.search(text), text
