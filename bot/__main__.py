@@ -151,7 +151,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     """The bot: settings read once, then the Discord client composed from them."""
     import os
 
-    from bot.config import SettingsError, load_settings
+    from bot.config import NOT_SET_UP, NoToken, SettingsError, load_settings
 
     env = dict(os.environ)  # the command line wins over the environment and .env
     if args.shard_count is not None:
@@ -160,6 +160,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
         env["SHARD_IDS"] = args.shard_ids
     try:
         settings = load_settings(env)
+    except NoToken as exc:  # not a failure: the first run of a fresh checkout
+        print(exc, file=sys.stderr, end="")
+        return NOT_SET_UP
     except SettingsError as exc:
         print(exc, file=sys.stderr)
         return 2
