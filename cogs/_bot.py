@@ -70,6 +70,12 @@ def locale_of(interaction: discord.Interaction[Any]) -> str:
     return str(interaction.locale.value) if interaction.locale else "en-US"
 
 
+def guild_locale_of(interaction: discord.Interaction[Any]) -> str | None:
+    """The server's preferred language as Discord sends it (None outside a server)."""
+    guild = interaction.guild_locale
+    return str(guild.value) if guild is not None else None
+
+
 def public_locale(interaction: discord.Interaction[Any]) -> str:
     """The language of a new table's public messages: the server's preferred language where
     it has set one other than the default (Community servers), else the opener's."""

@@ -14,6 +14,7 @@ from bot.tables import RulesSummary, Table, TableService, TableStatus, ai_levels
 from cogs._bot import (
     TysiacBot,
     actor_of,
+    guild_locale_of,
     locale_of,
     ls,
     preset_choices,
@@ -93,7 +94,8 @@ class Lobby(commands.Cog):
         out = await within(interaction, self.service.create(
             actor_of(interaction), channel_id=interaction.channel_id or 0,
             guild_id=interaction.guild_id, preset=preset.value if preset else None,
-            players=players, timer=timer, locale=public_locale(interaction)), ephemeral=False)
+            players=players, timer=timer, locale=public_locale(interaction),
+            guild_locale=guild_locale_of(interaction)), ephemeral=False)
         await self.post_table(interaction, out.table)
 
     @table.command(name="join", description=ls("cmd.table.join"))

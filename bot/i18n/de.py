@@ -363,6 +363,7 @@ MESSAGES: dict[str, str] = {
     "ok.optin_off": "Du wirst in der globalen Rangliste nicht mehr gezeigt.",
     "admin.settings": ("Dieser Server: neue Tische spielen **{preset}**, Zugzeit {timer} s, "
                        "Sprache {language}; Partien mit Bots zählen für die Wertung: {ai}."),
+    "admin.preset_by_language": "{preset} (nach der Sprache des Servers)",
     "admin.language_server": "die des Servers",
     "admin.yes": "ja",
     "admin.no": "nein",

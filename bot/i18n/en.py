@@ -351,6 +351,7 @@ MESSAGES: dict[str, str] = {
     "ok.optin_off": "You are no longer shown on the global leaderboard.",
     "admin.settings": ("This server: new tables use **{preset}**, turn timer {timer} s, "
                        "language {language}; AI matches count for ratings: {ai}."),
+    "admin.preset_by_language": "{preset} (the server's language)",
     "admin.language_server": "the server's",
     "admin.yes": "yes",
     "admin.no": "no",

@@ -363,6 +363,7 @@ MESSAGES: dict[str, str] = {
     "admin.settings": ("Ten serwer: nowe stoły grają według **{preset}**, czas na ruch "
                        "{timer} s, język {language}; partie z botami liczą się do rankingu: "
                        "{ai}."),
+    "admin.preset_by_language": "{preset} (według języka serwera)",
     "admin.language_server": "język serwera",
     "admin.yes": "tak",
     "admin.no": "nie",

@@ -359,6 +359,7 @@ MESSAGES: dict[str, str] = {
     "ok.optin_off": "Вы больше не показаны в общем рейтинге.",
     "admin.settings": ("Этот сервер: новые столы играют по **{preset}**, таймер хода "
                        "{timer} с, язык {language}; партии с ботами идут в рейтинг: {ai}."),
+    "admin.preset_by_language": "{preset} (по языку сервера)",
     "admin.language_server": "язык сервера",
     "admin.yes": "да",
     "admin.no": "нет",

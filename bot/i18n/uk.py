@@ -358,6 +358,7 @@ MESSAGES: dict[str, str] = {
     "ok.optin_off": "Вас більше не показано в загальному рейтингу.",
     "admin.settings": ("Цей сервер: нові столи грають за **{preset}**, таймер ходу {timer} с,"
                        " мова {language}; партії з ботами йдуть у рейтинг: {ai}."),
+    "admin.preset_by_language": "{preset} (за мовою сервера)",
     "admin.language_server": "мова сервера",
     "admin.yes": "так",
     "admin.no": "ні",

@@ -17,7 +17,7 @@ from bot.store import (
     TableStatus,
 )
 from bot.tables._autoplay import Gate
-from bot.tables._catalog import RulesSummary, ai_levels, presets
+from bot.tables._catalog import RulesSummary, ai_levels, preset_of_language, presets
 from bot.tables._hands import HandReplay, Step
 from bot.tables._inputs import (
     amount_from_text,
@@ -81,6 +81,7 @@ __all__ = [
     "card_from_text",
     "index_from_text",
     "open_service",
+    "preset_of_language",
     "presets",
     "quote",
     "result_json",

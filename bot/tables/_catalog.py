@@ -39,6 +39,18 @@ def ai_player(level: str) -> Player:
     return player(level or DEFAULT_LEVEL)
 
 
+DEFAULT_PRESET = "russian"
+# The rule set each language's community plays, for a server that has chosen none
+# (docs/rules.md: the presets and where they are played).
+LANGUAGE_PRESETS = {"pl": "polish", "de": "german_house", "uk": "russian", "ru": "russian"}
+
+
+def preset_of_language(locale: str | None) -> str:
+    """The preset of a server whose preferred language is ``locale`` ("pl", "de", "en-US")."""
+    base = (locale or "").replace("_", "-").split("-", 1)[0].lower()
+    return LANGUAGE_PRESETS.get(base, DEFAULT_PRESET)
+
+
 def preset_for(preset: str, players: int | None) -> str:
     """The preset to use for ``players``: russian + 4 players is russian4, and so on."""
     p = PRESETS.get(preset)

@@ -27,6 +27,7 @@ from bot.tables._catalog import (
     option_names,
     option_values,
     preset_for,
+    preset_of_language,
     rules_for,
     rules_summary,
     table_language,
@@ -198,14 +199,17 @@ class TableService:
     # ---- seating -----------------------------------------------------------------------
     async def create(self, actor: Actor, *, channel_id: int, guild_id: int | None,
                      preset: str | None = None, players: int | None = None,
-                     timer: int | None = None, locale: str = "") -> Outcome:
+                     timer: int | None = None, locale: str = "",
+                     guild_locale: str | None = None) -> Outcome:
         """Open a table; ``locale`` is the language of its public messages. What is not
-        given comes from the guild's settings (``/admin defaults``)."""
+        given comes from the guild's settings (``/admin defaults``), the preset where it
+        chose none from the server's language (``guild_locale``)."""
         self._need_owned(guild_id)
         settings = (await self.store.guild_settings(guild_id, max_age=SETTINGS_AGE)
                     if guild_id is not None else None)
         if preset is None:
-            preset = settings.default_preset if settings else "russian"
+            chosen = settings.default_preset if settings else ""
+            preset = chosen or preset_of_language(guild_locale)
         if timer is None:
             timer = settings.turn_timer if settings else DEFAULT_TIMER
         if settings is not None and settings.language:
@@ -236,6 +240,13 @@ class TableService:
                       locale=locale)
         self._register(table)
         return Outcome(table, "ok.created", {"title": table.title_word()}, seat=0)
+
+    async def default_preset(self, guild_id: int | None, guild_locale: str | None) -> str:
+        """The preset ``/table new`` opens without one: the server's choice, else its
+        language's."""
+        settings = (await self.store.guild_settings(guild_id, max_age=SETTINGS_AGE)
+                    if guild_id is not None else None)
+        return (settings.default_preset if settings else "") or preset_of_language(guild_locale)
 
     async def join(self, table_id: int, actor: Actor) -> Outcome:
         table = self.get(table_id, actor)
