@@ -347,6 +347,17 @@ MESSAGES: dict[str, str] = {
                      "hier.",
     "leaderboard.title": "Rangliste · {metric} · {period} · {scope}",
     "leaderboard.empty": "In dieser Rangliste steht noch niemand.",
+    "leaderboard.none_ended": ("Auf diesem Server ist noch keine beendete Partie verzeichnet: "
+                               "die Rangliste füllt sich, sobald Partien zu Ende gespielt sind "
+                               "(`/table new` eröffnet einen Tisch)."),
+    "leaderboard.ai_not_rated": ("Noch keine gewertete Partie: Partien mit Bots zählen auf "
+                                 "diesem Server nicht für die Wertung; die Serververwaltung "
+                                 "kann das mit `/admin ai_rated` einschalten. Siege zählen in "
+                                 "jeder beendeten Partie."),
+    "leaderboard.few_people": ("Noch keine gewertete Partie: eine Partie wird gewertet, wenn "
+                               "mindestens zwei Menschen sie spielen (Bots zählen nicht). "
+                               "Siege zählen in jeder beendeten Partie."),
+    "button.by_wins": "Nach Siegen",
     "leaderboard.page": "Seite {page} von {pages}",
     "stats.title": "{name}",
     "stats.matches": "Partien · Siege · Siegquote",

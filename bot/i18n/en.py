@@ -335,6 +335,16 @@ MESSAGES: dict[str, str] = {
     "history.empty": "No recorded match yet: finish one and it appears here.",
     "leaderboard.title": "Leaderboard · {metric} · {period} · {scope}",
     "leaderboard.empty": "Nobody is on this leaderboard yet.",
+    "leaderboard.none_ended": ("No finished match is on record in this server yet: the "
+                               "leaderboard fills as matches are played to the end (`/table "
+                               "new` opens a table)."),
+    "leaderboard.ai_not_rated": ("No rated match yet: matches with AI players are not rated in "
+                                 "this server; an admin can turn that on with `/admin "
+                                 "ai_rated`. Wins count every finished match."),
+    "leaderboard.few_people": ("No rated match yet: a match is rated when at least two people "
+                               "play it (AI players do not count). Wins count every finished "
+                               "match."),
+    "button.by_wins": "Rank by wins",
     "leaderboard.page": "Page {page} of {pages}",
     "stats.title": "{name}",
     "stats.matches": "Matches · wins · win rate",

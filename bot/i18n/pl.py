@@ -346,6 +346,18 @@ MESSAGES: dict[str, str] = {
     "history.empty": "Nie ma jeszcze zapisanej partii: dokończ jedną, a pojawi się tutaj.",
     "leaderboard.title": "Ranking · {metric} · {period} · {scope}",
     "leaderboard.empty": "Nikogo jeszcze nie ma w tym rankingu.",
+    "leaderboard.none_ended": ("Na tym serwerze nie ma jeszcze zapisanej zakończonej partii: "
+                               "ranking zapełnia się, gdy partie są rozgrywane do końca "
+                               "(`/table new` otwiera stół)."),
+    "leaderboard.ai_not_rated": ("Nie ma jeszcze partii rankingowych: partie z botami nie "
+                                 "liczą się na tym serwerze do rankingu; administracja może to "
+                                 "włączyć poleceniem `/admin ai_rated`. Wygrane liczą się ze "
+                                 "wszystkich zakończonych partii."),
+    "leaderboard.few_people": ("Nie ma jeszcze partii rankingowych: partia liczy się do "
+                               "rankingu, gdy grają w niej co najmniej dwie osoby (boty się "
+                               "nie liczą). Wygrane liczą się ze wszystkich zakończonych "
+                               "partii."),
+    "button.by_wins": "Według wygranych",
     "leaderboard.page": "Strona {page} z {pages}",
     "stats.title": "{name}",
     "stats.matches": "Partie · wygrane · odsetek wygranych",

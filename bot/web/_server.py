@@ -285,6 +285,8 @@ class WebServer:
                                             preset=preset or None, period=period,
                                             page=int(raw_page))
         recent = await self.public.history(ctx["gid"]) if got.page == 1 else None
+        empty = (None if got.items else await self.public.why_empty(
+            ctx["gid"], metric=metric.value, preset=preset or None, period=period))
 
         def link(**change: Any) -> str:
             q = {"metric": metric.value, "preset": preset, "period": period, "page": 1,
@@ -298,7 +300,7 @@ class WebServer:
         ctx.update(
             title=t("web.board", ctx["loc"]), metric=metric, metrics=list(Metric),
             period=period, periods=list(Period), preset=preset, presets=presets(),
-            page=got, rows=[_row(r, metric) for r in got.items], link=link,
+            page=got, rows=[_row(r, metric) for r in got.items], link=link, empty=empty,
             recent=[_match_row(m) for m in recent.items] if recent else [])
         response = self._page("board.html", ctx)
         self._keep_fresh(request, ctx["loc"], response)
