@@ -158,7 +158,24 @@ MESSAGES: dict[str, str] = {
     "ok.leave_confirm": ("Die Partie läuft. Wenn du aufstehst, spielt ein Bot deinen Platz; "
                          "mit **Bin zurück** an der Tischnachricht holst du ihn zurück."),
     "ok.leave_cancelled": "Du bleibst am Tisch.",
-    "cmd.help": "Was die Zeichen auf den Tischbildern bedeuten",
+    "cmd.help": ("So spielst du: erste Schritte, alle Befehle, die Regeln und die Zeichen auf "
+                 "den Bildern"),
+    "help.start_title": "So wird hier Tausend gespielt",
+    "help.steps": "Ein Spiel in drei Schritten",
+    "help.steps_text": ("1. `/table new` in einem Kanal eröffnet einen Tisch mit den Regeln "
+                        "unten (`preset:` wählt andere).\n2. Freunde drücken **{join}**; wer "
+                        "den Tisch eröffnet hat, kann freie Plätze mit **{add_ai}** "
+                        "besetzen.\n3. Dann **{start}** drücken; alle drücken **{hand}**, um "
+                        "die Karten zu sehen und zu spielen."),
+    "help.group.table": "Tisch",
+    "help.group.play": "Spielen",
+    "help.group.records": "Aufzeichnungen",
+    "help.group.admin": "Serververwaltung",
+    "help.rules": "Regeln hier: {title}",
+    "help.rules_more": "Alle Optionen: {command}",
+    "button.help_start": "So spielst du",
+    "button.help_legend": "Zeichen auf den Bildern",
+    "button.help_rules": "Regeln des Tisches",
     "help.title": "So liest du den Tisch",
     "help.table": "Das Tischbild",
     "help.table_text": (

@@ -148,7 +148,22 @@ MESSAGES: dict[str, str] = {
     "ok.leave_confirm": ("The match is running. If you leave, an AI plays your seat; you can "
                          "take it back with **I'm back** on the table message."),
     "ok.leave_cancelled": "You stay at the table.",
-    "cmd.help": "What the marks on the table images mean",
+    "cmd.help": "How to play: first steps, every command, the rules and the marks on the images",
+    "help.start_title": "How to play 1000 here",
+    "help.steps": "Start a game in three steps",
+    "help.steps_text": ("1. `/table new` in a channel opens a table with the rules below "
+                        "(`preset:` picks others).\n2. Friends press **{join}**; the host may "
+                        "press **{add_ai}** for the free seats.\n3. The host presses "
+                        "**{start}**; everyone presses **{hand}** to see the cards and play."),
+    "help.group.table": "Table",
+    "help.group.play": "Play",
+    "help.group.records": "Records",
+    "help.group.admin": "Server admins",
+    "help.rules": "Rules here: {title}",
+    "help.rules_more": "Every option: {command}",
+    "button.help_start": "How to play",
+    "button.help_legend": "Marks on the images",
+    "button.help_rules": "Rules of this table",
     "help.title": "How to read the table",
     "help.table": "The table image",
     "help.table_text": (

@@ -155,7 +155,23 @@ MESSAGES: dict[str, str] = {
     "ok.leave_confirm": ("Partia trwa. Jeśli odejdziesz, twoje miejsce zagra bot; możesz je "
                          "odzyskać przyciskiem **Wracam** w wiadomości stołu."),
     "ok.leave_cancelled": "Zostajesz przy stole.",
-    "cmd.help": "Co znaczą oznaczenia na obrazkach stołu",
+    "cmd.help": "Jak grać: pierwsze kroki, wszystkie polecenia, zasady i oznaczenia na obrazkach",
+    "help.start_title": "Jak grać tutaj w tysiąca",
+    "help.steps": "Gra w trzech krokach",
+    "help.steps_text": ("1. `/table new` na kanale otwiera stół z zasadami poniżej (`preset:` "
+                        "wybiera inne).\n2. Znajomi naciskają **{join}**; osoba prowadząca stół "
+                        "może nacisnąć **{add_ai}** dla wolnych miejsc.\n3. Osoba prowadząca "
+                        "naciska **{start}**; wszyscy naciskają **{hand}**, by zobaczyć karty "
+                        "i grać."),
+    "help.group.table": "Stół",
+    "help.group.play": "Gra",
+    "help.group.records": "Zapisy",
+    "help.group.admin": "Administracja serwera",
+    "help.rules": "Zasady tutaj: {title}",
+    "help.rules_more": "Wszystkie opcje: {command}",
+    "button.help_start": "Jak grać",
+    "button.help_legend": "Oznaczenia na obrazkach",
+    "button.help_rules": "Zasady stołu",
     "help.title": "Jak czytać stół",
     "help.table": "Obrazek stołu",
     "help.table_text": (

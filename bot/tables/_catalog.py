@@ -21,7 +21,7 @@ from bot.game.options import (
 from bot.game.presets import PRESETS
 from bot.game.rules import OPTION_NAMES, Rules, RulesError
 from bot.i18n import CATALOGS
-from bot.i18n.values import Clauses, Msg, TalonWord
+from bot.i18n.values import Clauses, Msg, PresetTitle, TalonWord
 from bot.tables._inputs import option_value, quote
 from bot.tables._model import TableError
 
@@ -232,6 +232,14 @@ def rules_digest(preset: str, rules: Rules) -> tuple[Clauses, ...]:
     talon = TalonWord(preset, p.talon_name if p is not None else "talon")
     return (Clauses(_deal(rules, talon)), Clauses(_auction(rules)), Clauses(_play(rules)),
             Clauses(_score(rules, talon)), Clauses(_end(rules)))
+
+
+def preset_digest(preset: str) -> tuple[tuple[Clauses, ...], PresetTitle]:
+    """A preset's rules in five sentences, and its title (for a channel with no table)."""
+    p = PRESETS.get(preset)
+    if p is None:
+        raise TableError("error.unknown_preset", name=quote(preset), presets=", ".join(PRESETS))
+    return rules_digest(preset, p.rules), PresetTitle(preset, p.title)
 
 
 def _deal(rules: Rules, talon: TalonWord) -> tuple[Msg, ...]:

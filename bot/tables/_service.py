@@ -18,6 +18,7 @@ from bot.game.events import Event
 from bot.game.rules import Rules
 from bot.game.state import HandResult
 from bot.i18n import DEFAULT, language
+from bot.i18n.values import Clauses, PresetTitle
 from bot.store import ChannelTaken, StoreAPI, StoreUnavailable, TableStatus
 from bot.tables._autoplay import Autoplay, Gate
 from bot.tables._catalog import (
@@ -26,6 +27,7 @@ from bot.tables._catalog import (
     ai_level,
     option_names,
     option_values,
+    preset_digest,
     preset_for,
     preset_of_language,
     rules_for,
@@ -360,6 +362,10 @@ class TableService:
     def rules_summary(self, table: Table) -> RulesSummary:
         """The table's preset and every option, marking those changed from the preset."""
         return rules_summary(table.preset, table.rules)
+
+    def preset_digest(self, preset: str) -> tuple[tuple[Clauses, ...], PresetTitle]:
+        """A preset's rules in five sentences and its title (no table to ask)."""
+        return preset_digest(preset)
 
     def may_end(self, table_id: int, actor: Actor) -> Table:
         """The table, if ``actor`` may end it (its host or a channel manager)."""
