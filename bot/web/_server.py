@@ -26,7 +26,7 @@ from typing import Any
 
 from aiohttp import web
 from jinja2 import Environment, PackageLoader, select_autoescape
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from bot.i18n import language, t
 from bot.i18n.values import PresetTitle
@@ -70,6 +70,12 @@ def page_url(base: str, guild_id: int, match_id: int | None = None) -> str:
     return url if match_id is None else f"{url}/m/{match_id}"
 
 
+def inline_code(text: str) -> Markup:
+    """Catalog text as HTML: escaped, its Discord `code` spans as ``<code>``."""
+    parts = str(escape(text)).split("`")
+    return Markup("".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts)))
+
+
 def _date(ts: float) -> str:
     return dt.datetime.fromtimestamp(ts, dt.UTC).strftime("%Y-%m-%d")
 
@@ -108,6 +114,7 @@ class WebServer:
         self.env = Environment(loader=PackageLoader("bot.web", "templates"),
                                autoescape=select_autoescape(default=True),
                                trim_blocks=True, lstrip_blocks=True)
+        self.env.filters["code"] = inline_code
         self.assets: dict[str, Asset] = {}
         for name, kind in (("style.css", "text/css"), ("replay.js", "text/javascript")):
             data = _static(name)

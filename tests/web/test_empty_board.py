@@ -10,6 +10,7 @@ from bot.i18n import t
 from bot.store import Store
 from bot.tables import FakeClock, TableService, TableStatus
 from bot.web import WebServer
+from bot.web._server import inline_code
 from tests.tables.conftest import play_human_turn
 
 from .conftest import ANN, GUILD
@@ -47,13 +48,14 @@ async def test_an_empty_leaderboard_says_why_and_offers_wins(tmp_path):
     await web.start()
     try:
         page = await _get(f"{web.url}/g/{GUILD}")
-        assert t("leaderboard.none_ended", "en") in page
+        assert inline_code(t("leaderboard.none_ended", "en")) in page
+        assert "<code>/table new</code>" in page
         assert "metric=wins" not in page.split("</nav>", 1)[1]  # nothing to offer yet
 
         await _match_with_ais(service)
         page = await _get(f"{web.url}/g/{GUILD}?period=all")  # not the page kept 10 s
         assert "matches with AI players are not rated in this server" in page
-        assert "/admin ai_rated" in page
+        assert "<code>/admin ai_rated</code>" in page and "`" not in page
         by_wins = f'<a href="/g/{GUILD}?metric=wins">{t("button.by_wins", "en")}</a>'
         assert by_wins in page
         wins = await _get(f"{web.url}/g/{GUILD}?metric=wins")
