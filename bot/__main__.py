@@ -1,4 +1,4 @@
-"""Command line: ``python -m bot run|db|replay|simulate|presets|render|i18n|bench|arena``."""
+"""Command line: ``python -m bot run|invite|db|replay|simulate|presets|render|i18n|bench|arena``."""
 
 from __future__ import annotations
 
@@ -151,7 +151,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     """The bot: settings read once, then the Discord client composed from them."""
     import os
 
-    from bot.config import SettingsError, load_settings
+    from bot.config import NOT_SET_UP, NoToken, SettingsError, load_settings
 
     env = dict(os.environ)  # the command line wins over the environment and .env
     if args.shard_count is not None:
@@ -160,6 +160,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
         env["SHARD_IDS"] = args.shard_ids
     try:
         settings = load_settings(env)
+    except NoToken as exc:  # not a failure: the first run of a fresh checkout
+        print(exc, file=sys.stderr, end="")
+        return NOT_SET_UP
     except SettingsError as exc:
         print(exc, file=sys.stderr)
         return 2
@@ -179,6 +182,22 @@ def _cmd_run(args: argparse.Namespace) -> int:
         from cogs._bot import main as discord_main
 
         return discord_main(settings)
+
+
+def _cmd_invite(args: argparse.Namespace) -> int:
+    """The link that adds the bot to a server with the permissions it needs."""
+    from bot.config import merged_env
+    from cogs._invite import PLACEHOLDER, client_id_of, invite_url  # the Discord side
+
+    client_id: int | str | None = args.client_id
+    if client_id is None:  # the application id is the first part of its bot token
+        client_id = client_id_of(merged_env().get("DISCORD_TOKEN", ""))
+    print(invite_url(client_id if client_id is not None else PLACEHOLDER))
+    if client_id is None:
+        print(f"(replace {PLACEHOLDER} with your application's id: Developer Portal -> your "
+              "application -> General Information -> Application ID, or pass --client-id)",
+              file=sys.stderr)
+    return 0
 
 
 def _database_path(args: argparse.Namespace) -> str:
@@ -228,6 +247,11 @@ def main(argv: list[str] | None = None) -> int:
                    help="the shards this process runs, out of --shard-count (default: "
                         "SHARD_IDS, else all)")
     p.set_defaults(func=_cmd_run)
+    p = sub.add_parser("invite", help="print the link that adds the bot to a server with "
+                                      "the permissions it needs")
+    p.add_argument("--client-id", type=int, metavar="ID",
+                   help="the application id (default: read from DISCORD_TOKEN)")
+    p.set_defaults(func=_cmd_invite)
     p = sub.add_parser("db", help="check the database or back it up (safe while the bot runs)")
     db_sub = p.add_subparsers(dest="db_command", required=True)
     q = db_sub.add_parser("check", help="integrity, schema version, and a replay of every live "

@@ -45,6 +45,13 @@ class SettingsError(ValueError):
     """A setting is missing or malformed; the message says which and what is allowed."""
 
 
+class NoToken(SettingsError):
+    """No bot token at all: the bot is not set up yet (the message says how)."""
+
+
+NOT_SET_UP = 78  # the exit code of ``run`` without a token (EX_CONFIG): ``make run`` says so
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Every knob of a bot process; production uses the defaults of the tuning fields."""
@@ -120,7 +127,7 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: Path | None = No
     merged = merged_env(env, dotenv)
     token = merged.get("DISCORD_TOKEN", "").strip()
     if not token and need_token:
-        raise SettingsError(ENV_HELP)
+        raise NoToken(ENV_HELP)
     guild = merged.get("DEV_GUILD_ID", "").strip()
     get = _Reader(merged)
     shard_count, shard_ids = read_shards(merged.get("SHARD_COUNT", ""),

@@ -71,6 +71,12 @@ def locale_of(interaction: discord.Interaction[Any]) -> str:
     return str(interaction.locale.value) if interaction.locale else "en-US"
 
 
+def guild_locale_of(interaction: discord.Interaction[Any]) -> str | None:
+    """The server's preferred language as Discord sends it (None outside a server)."""
+    guild = interaction.guild_locale
+    return str(guild.value) if guild is not None else None
+
+
 def public_locale(interaction: discord.Interaction[Any]) -> str:
     """The language of a new table's public messages: the server's preferred language where
     it has set one other than the default (Community servers), else the opener's."""
@@ -227,6 +233,7 @@ class TysiacBot(commands.AutoShardedBot):
         self.owns_process = owns_process  # GC freeze, SIGTERM closes the bot
         self.lanes = Lanes(settings.lanes)
         self.components: dict[str, ComponentHandler] = {}
+        self.command_ids: dict[str, int] = {}  # top-level command -> its id, once synced
         self._service: TableService | None = None
         images = Images(settings.render_workers, enabled=settings.images,
                         in_process=settings.render_in is RenderIn.THREAD)
@@ -294,11 +301,19 @@ class TysiacBot(commands.AutoShardedBot):
         if gid:
             guild = discord.Object(gid)
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
+            synced = await self.tree.sync(guild=guild)
             self._synced = f"to the development guild {gid}"
         else:
-            await self.tree.sync()
+            synced = await self.tree.sync()
             self._synced = "globally"
+        self.command_ids = {c.name: c.id for c in synced}
+
+    def command_mention(self, name: str) -> str:
+        """A command as a link Discord makes clickable (``</table rules:id>``) where this
+        process synced the commands and knows their ids, else as plain code."""
+        top = name.split(" ", 1)[0]
+        command_id = self.command_ids.get(top)
+        return f"</{name}:{command_id}>" if command_id else f"`/{name}`"
 
     async def on_ready(self) -> None:
         """Say once (not on every reconnect) who logged in and where the commands went."""

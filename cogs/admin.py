@@ -10,9 +10,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import t
-from bot.tables import GuildSettings, TableError, TableService, presets
+from bot.tables import GuildSettings, TableError, TableService, preset_of_language, presets
 from bot.web import page_url
-from cogs._bot import TysiacBot, actor_of, locale_of, ls, preset_choices, report_error
+from cogs._bot import (
+    TysiacBot,
+    actor_of,
+    guild_locale_of,
+    locale_of,
+    ls,
+    preset_choices,
+    report_error,
+)
 from cogs._ids import ADMIN_TEMPLATE, admin_id
 
 PRESET_CHOICES = preset_choices(presets())
@@ -44,8 +52,14 @@ class AdminButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ADMIN
             await report_error(interaction, exc)
 
 
-def settings_text(s: GuildSettings, loc: str | None) -> str:
-    title = dict(presets()).get(s.default_preset, s.default_preset)
+def settings_text(s: GuildSettings, loc: str | None, guild_locale: str | None) -> str:
+    """The server's settings; a preset it has not chosen is its language's."""
+    titles = dict(presets())
+    if s.default_preset:
+        title = titles.get(s.default_preset, s.default_preset)
+    else:
+        by_language = preset_of_language(guild_locale)
+        title = t("admin.preset_by_language", loc, preset=titles.get(by_language, by_language))
     return t("admin.settings", loc, preset=title, timer=s.turn_timer or "—",
              language=s.language or t("admin.language_server", loc),
              ai=t("admin.yes" if s.ai_rated else "admin.no", loc))
@@ -81,13 +95,15 @@ class Admin(commands.Cog):
         got = await self.service.records.set_defaults(
             actor_of(interaction), preset=preset.value if preset else None, timer=timer,
             language=language)
-        await self._say(interaction, settings_text(got, locale_of(interaction)))
+        await self._say(interaction, settings_text(got, locale_of(interaction),
+                                                   guild_locale_of(interaction)))
 
     @admin.command(name="ai_rated", description=ls("cmd.admin.ai_rated"))
     @app_commands.describe(count=ls("cmd.admin.ai_rated.count"))
     async def ai_rated(self, interaction: discord.Interaction[Any], count: bool) -> None:
         got = await self.service.records.set_defaults(actor_of(interaction), ai_rated=count)
-        await self._say(interaction, settings_text(got, locale_of(interaction)))
+        await self._say(interaction, settings_text(got, locale_of(interaction),
+                                                   guild_locale_of(interaction)))
 
     @admin.command(name="web", description=ls("cmd.admin.web"))
     @app_commands.describe(state=ls("cmd.admin.web.state"))
@@ -146,7 +162,8 @@ class Admin(commands.Cog):
             raise TableError("error.not_admin")
         got = await self.service.records.settings(interaction.guild_id or 0)
         loc = locale_of(interaction)
-        await self._say(interaction, f"{settings_text(got, loc)}\n{self._web_text(got, loc)}")
+        text = settings_text(got, loc, guild_locale_of(interaction))
+        await self._say(interaction, f"{text}\n{self._web_text(got, loc)}")
 
 
 async def setup(bot: TysiacBot) -> None:

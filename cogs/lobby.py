@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from typing import Any
 
@@ -9,11 +10,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import t
+from bot.i18n import language, t
 from bot.tables import RulesSummary, Table, TableService, TableStatus, ai_levels, presets
 from cogs._bot import (
     TysiacBot,
     actor_of,
+    guild_locale_of,
     locale_of,
     ls,
     preset_choices,
@@ -93,7 +95,8 @@ class Lobby(commands.Cog):
         out = await within(interaction, self.service.create(
             actor_of(interaction), channel_id=interaction.channel_id or 0,
             guild_id=interaction.guild_id, preset=preset.value if preset else None,
-            players=players, timer=timer, locale=public_locale(interaction)), ephemeral=False)
+            players=players, timer=timer, locale=public_locale(interaction),
+            guild_locale=guild_locale_of(interaction)), ephemeral=False)
         await self.post_table(interaction, out.table)
 
     @table.command(name="join", description=ls("cmd.table.join"))
@@ -248,6 +251,8 @@ def rules_page(service: TableService, table: Table, loc: str | None, *,
     """/table rules: the summary (what differs from the preset) or every option, and the
     button to the other page."""
     summary = service.rules_summary(table)
+    title = table.title_word().localize(language(loc))  # the preset as the reader names it
+    summary = dataclasses.replace(summary, title=title)
     embed = all_options_embed(summary, loc) if full else rules_embed(summary, loc)
     view = Rows()
     view.button(table.id, "rules" if full else "rulesall",
@@ -256,8 +261,10 @@ def rules_page(service: TableService, table: Table, loc: str | None, *,
 
 
 def rules_embed(summary: RulesSummary, loc: str | None) -> discord.Embed:
-    """The preset, then each changed option as a sentence under the heading of its phase."""
-    parts = [summary.description] if summary.description else []
+    """The rules in five sentences, then each changed option as a sentence under the heading
+    of its phase."""
+    lang = language(loc)
+    parts = ["\n".join(line.localize(lang) for line in summary.digest)]
     if not summary.by_phase:
         parts.append(t("rules.unchanged", loc))
     shown = 0

@@ -259,8 +259,18 @@ class Records(commands.Cog):
         title = t("leaderboard.title", loc, metric=t(f"metric.{m.value}", loc),
                   period=t(f"period.{period}", loc), scope=t(f"scope.{scope}", loc))
         embed = discord.Embed(title=title[:256])
-        embed.description = ("\n".join(_leader_line(r, m, loc) for r in got.items)
-                             or t("leaderboard.empty", loc))[:4000]
+        view = _pager("l", query, got, loc)
+        if got.items:
+            embed.description = "\n".join(_leader_line(r, m, loc) for r in got.items)[:4000]
+        else:  # say why, and what would fill it
+            why = await self.service.records.why_empty(
+                actor_of(interaction), metric=metric, preset=preset or None, period=period,
+                scope=scope)
+            embed.description = t(why.key, loc)[:4000]
+            if why.wins_instead:
+                view = discord.ui.View(timeout=None)
+                wins = _SEP.join([Metric.WINS.value, preset, period, scope])
+                view.add_item(PageButton("l", wins, 1, label=t("button.by_wins", loc)))
         embed.set_footer(text=t("leaderboard.page", loc, page=got.page, pages=got.pages))
         await self._link(embed, interaction.guild_id, loc)
         files = []
@@ -277,7 +287,7 @@ class Records(commands.Cog):
             if data is not None:
                 files.append(image_file(data, BOARD_FILE, "the leaderboard"))
                 embed.set_image(url=f"attachment://{BOARD_FILE}")
-        return embed, files, _pager("l", query, got, loc)
+        return embed, files, view
 
     async def turn_page(self, interaction: discord.Interaction[Any], kind: str, query: str,
                         page: int) -> None:

@@ -255,3 +255,25 @@ def test_a_wrong_database_url_is_one_line_without_the_password(tmp_path, url, wo
     assert_refused(started, *words)
     assert "secret" not in started.stderr
     assert not (tmp_path / "unused.db").exists()
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_make_run_without_a_token_explains_and_ends_cleanly(tmp_path):
+    """The first ``make run`` of a fresh checkout: the explanation is the last thing shown,
+    without a make error line after it."""
+    shutil.copy(ROOT / "Makefile", tmp_path)
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    venv = tmp_path / ".venv" / "bin"
+    venv.mkdir(parents=True)
+    (venv / "python").write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    (venv / "python").chmod(0o755)  # this venv's interpreter, as a fresh install has one
+    (tmp_path / ".venv" / ".installed").touch()  # installed: make goes straight to run
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(ROOT),
+           "PYTHONDONTWRITEBYTECODE": "1"}
+    proc = subprocess.run(["make", "run"], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=TIMEOUT, check=False)
+    shown = (proc.stdout + proc.stderr).strip()
+    assert proc.returncode == 0, shown
+    assert shown.startswith("No Discord bot token found.")
+    assert shown.endswith("DISCORD_API_BASE / DISCORD_GATEWAY_URL."), shown
+    assert "Error" not in shown and "make:" not in shown and "Traceback" not in shown

@@ -158,7 +158,24 @@ MESSAGES: dict[str, str] = {
     "ok.leave_confirm": ("Die Partie läuft. Wenn du aufstehst, spielt ein Bot deinen Platz; "
                          "mit **Bin zurück** an der Tischnachricht holst du ihn zurück."),
     "ok.leave_cancelled": "Du bleibst am Tisch.",
-    "cmd.help": "Was die Zeichen auf den Tischbildern bedeuten",
+    "cmd.help": ("So spielst du: erste Schritte, alle Befehle, die Regeln und die Zeichen auf "
+                 "den Bildern"),
+    "help.start_title": "So wird hier Tausend gespielt",
+    "help.steps": "Ein Spiel in drei Schritten",
+    "help.steps_text": ("1. `/table new` in einem Kanal eröffnet einen Tisch mit den Regeln "
+                        "unten (`preset:` wählt andere).\n2. Freunde drücken **{join}**; wer "
+                        "den Tisch eröffnet hat, kann freie Plätze mit **{add_ai}** "
+                        "besetzen.\n3. Dann **{start}** drücken; alle drücken **{hand}**, um "
+                        "die Karten zu sehen und zu spielen."),
+    "help.group.table": "Tisch",
+    "help.group.play": "Spielen",
+    "help.group.records": "Aufzeichnungen",
+    "help.group.admin": "Serververwaltung",
+    "help.rules": "Regeln hier: {title}",
+    "help.rules_more": "Alle Optionen: {command}",
+    "button.help_start": "So spielst du",
+    "button.help_legend": "Zeichen auf den Bildern",
+    "button.help_rules": "Regeln des Tisches",
     "help.title": "So liest du den Tisch",
     "help.table": "Das Tischbild",
     "help.table_text": (
@@ -271,6 +288,39 @@ MESSAGES: dict[str, str] = {
     "choice.level.easy": "leicht",
     "choice.level.normal": "normal",
     "choice.level.strong": "stark",
+    "digest.players": ("{players} {players|one:Person|other:Personen}, je {cards} "
+                       "{cards|one:Karte|other:Karten}"),
+    "digest.players_sitter": ("vier am Tisch, drei spielen jedes Spiel mit je {cards} "
+                              "{cards|one:Karte|other:Karten}"),
+    "digest.talon": "{talon}: {size} {size|one:Karte|other:Karten}",
+    "digest.talons": "{count} × {talon}: je {size} {size|one:Karte|other:Karten}",
+    "digest.stock": "Nachziehstapel: {size} {size|one:Karte|other:Karten}",
+    "digest.no_talon": "kein {talon}",
+    "digest.no_auction": "kein Reizen",
+    "digest.bids": "Reizen ab {min} in Schritten von {step}",
+    "digest.opening_forced": "die erste Hand muss reizen",
+    "digest.opening_free": "die erste Hand darf passen",
+    "digest.marriage_needed": "über {cap} nur mit einem Paar auf der Hand",
+    "digest.follow_trump": "Farbe bedienen, sonst Trumpf",
+    "digest.follow_free": "Farbe bedienen, sonst beliebig",
+    "digest.head_always": "den Stich übernehmen, wenn möglich",
+    "digest.head_follow": "beim Bedienen den Stich übernehmen, wenn möglich",
+    "digest.marriages": "Paare {values}",
+    "digest.marriage_first_lead": "bei jedem Ausspiel zu melden",
+    "digest.marriage_after_trick": "beim Ausspiel nach einem gewonnenen Stich zu melden",
+    "digest.score_contract": ("ein erfülltes Spiel zählt seinen Wert, ein verlorenes wird "
+                              "abgezogen"),
+    "digest.score_taken": ("ein erfülltes Spiel zählt die gemachten Augen, ein verlorenes wird "
+                           "abgezogen"),
+    "digest.score_own": "alle schreiben die eigenen Augen",
+    "digest.rounding": "Punkte auf {rounding} gerundet",
+    "digest.rospisat": "nach dem Blick in den {talon} darf das Spiel ausgeschrieben werden",
+    "digest.rospisat_max": ("nach dem Blick in den {talon} darf das Spiel ausgeschrieben "
+                            "werden, höchstens {count}× je Partie"),
+    "digest.target": "Partie bis {target}",
+    "digest.barrel": "ab {at} auf dem Fass: {hands} {hands|one:Spiel|other:Spiele} zum Abschluss",
+    "digest.barrel_lviv": "ab {at} auf dem Fass, ohne Begrenzung der Spiele",
+    "digest.lock": "ab {at} zählen nur eigene Spiele",
     "rules.title": "Regeln dieses Tisches: {title}",
     "rules.unchanged": "Keine Änderungen gegenüber dem Regelsatz.",
     "rules.line": "{sentence} Hier: **{value}** (`{name}`).",
@@ -347,6 +397,17 @@ MESSAGES: dict[str, str] = {
                      "hier.",
     "leaderboard.title": "Rangliste · {metric} · {period} · {scope}",
     "leaderboard.empty": "In dieser Rangliste steht noch niemand.",
+    "leaderboard.none_ended": ("Auf diesem Server ist noch keine beendete Partie verzeichnet: "
+                               "die Rangliste füllt sich, sobald Partien zu Ende gespielt sind "
+                               "(`/table new` eröffnet einen Tisch)."),
+    "leaderboard.ai_not_rated": ("Noch keine gewertete Partie: Partien mit Bots zählen auf "
+                                 "diesem Server nicht für die Wertung; die Serververwaltung "
+                                 "kann das mit `/admin ai_rated` einschalten. Siege zählen in "
+                                 "jeder beendeten Partie."),
+    "leaderboard.few_people": ("Noch keine gewertete Partie: eine Partie wird gewertet, wenn "
+                               "mindestens zwei Menschen sie spielen (Bots zählen nicht). "
+                               "Siege zählen in jeder beendeten Partie."),
+    "button.by_wins": "Nach Siegen",
     "leaderboard.page": "Seite {page} von {pages}",
     "stats.title": "{name}",
     "stats.matches": "Partien · Siege · Siegquote",
@@ -363,6 +424,7 @@ MESSAGES: dict[str, str] = {
     "ok.optin_off": "Du wirst in der globalen Rangliste nicht mehr gezeigt.",
     "admin.settings": ("Dieser Server: neue Tische spielen **{preset}**, Zugzeit {timer} s, "
                        "Sprache {language}; Partien mit Bots zählen für die Wertung: {ai}."),
+    "admin.preset_by_language": "{preset} (nach der Sprache des Servers)",
     "admin.language_server": "die des Servers",
     "admin.yes": "ja",
     "admin.no": "nein",

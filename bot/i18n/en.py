@@ -148,7 +148,22 @@ MESSAGES: dict[str, str] = {
     "ok.leave_confirm": ("The match is running. If you leave, an AI plays your seat; you can "
                          "take it back with **I'm back** on the table message."),
     "ok.leave_cancelled": "You stay at the table.",
-    "cmd.help": "What the marks on the table images mean",
+    "cmd.help": "How to play: first steps, every command, the rules and the marks on the images",
+    "help.start_title": "How to play 1000 here",
+    "help.steps": "Start a game in three steps",
+    "help.steps_text": ("1. `/table new` in a channel opens a table with the rules below "
+                        "(`preset:` picks others).\n2. Friends press **{join}**; the host may "
+                        "press **{add_ai}** for the free seats.\n3. The host presses "
+                        "**{start}**; everyone presses **{hand}** to see the cards and play."),
+    "help.group.table": "Table",
+    "help.group.play": "Play",
+    "help.group.records": "Records",
+    "help.group.admin": "Server admins",
+    "help.rules": "Rules here: {title}",
+    "help.rules_more": "Every option: {command}",
+    "button.help_start": "How to play",
+    "button.help_legend": "Marks on the images",
+    "button.help_rules": "Rules of this table",
     "help.title": "How to read the table",
     "help.table": "The table image",
     "help.table_text": (
@@ -261,6 +276,37 @@ MESSAGES: dict[str, str] = {
     "choice.level.easy": "easy",
     "choice.level.normal": "normal",
     "choice.level.strong": "strong",
+    "digest.players": "{players} players, {cards} {cards|one:card|other:cards} each",
+    "digest.players_sitter": ("four at the table, three in each hand with {cards} "
+                              "{cards|one:card|other:cards} each"),
+    "digest.talon": "{talon}: {size} {size|one:card|other:cards}",
+    "digest.talons": "{count} × {talon}: {size} {size|one:card|other:cards} each",
+    "digest.stock": "a stock of {size} {size|one:card|other:cards} to draw from",
+    "digest.no_talon": "no {talon}",
+    "digest.no_auction": "no auction",
+    "digest.bids": "bids from {min} in steps of {step}",
+    "digest.opening_forced": "the first bidder must open",
+    "digest.opening_free": "the first bidder may pass",
+    "digest.marriage_needed": "above {cap} only with a marriage in hand",
+    "digest.follow_trump": "follow suit, else trump",
+    "digest.follow_free": "follow suit, else any card",
+    "digest.head_always": "beat the trick whenever possible",
+    "digest.head_follow": "beat the trick when following suit",
+    "digest.marriages": "marriages {values}",
+    "digest.marriage_first_lead": "declared on any lead",
+    "digest.marriage_after_trick": "declared on a lead after taking a trick",
+    "digest.score_contract": "a made contract scores its value, a failed one loses it",
+    "digest.score_taken": ("a made contract scores the points taken, a failed one loses the "
+                           "contract"),
+    "digest.score_own": "every player scores the card points taken",
+    "digest.rounding": "points rounded to {rounding}",
+    "digest.rospisat": "the declarer may give up the hand after seeing the {talon} (rospisat)",
+    "digest.rospisat_max": ("the declarer may give up the hand after seeing the {talon} "
+                            "(rospisat), at most {count} {count|one:time|other:times} a match"),
+    "digest.target": "the match is played to {target}",
+    "digest.barrel": "from {at} on the barrel: {hands} {hands|one:hand|other:hands} to finish",
+    "digest.barrel_lviv": "from {at} on the barrel, for as many hands as it takes",
+    "digest.lock": "from {at} only the declarer scores",
     "rules.title": "Rules of this table: {title}",
     "rules.unchanged": "No changes from the preset.",
     "rules.line": "{sentence} Here: **{value}** (`{name}`).",
@@ -335,6 +381,16 @@ MESSAGES: dict[str, str] = {
     "history.empty": "No recorded match yet: finish one and it appears here.",
     "leaderboard.title": "Leaderboard · {metric} · {period} · {scope}",
     "leaderboard.empty": "Nobody is on this leaderboard yet.",
+    "leaderboard.none_ended": ("No finished match is on record in this server yet: the "
+                               "leaderboard fills as matches are played to the end (`/table "
+                               "new` opens a table)."),
+    "leaderboard.ai_not_rated": ("No rated match yet: matches with AI players are not rated in "
+                                 "this server; an admin can turn that on with `/admin "
+                                 "ai_rated`. Wins count every finished match."),
+    "leaderboard.few_people": ("No rated match yet: a match is rated when at least two people "
+                               "play it (AI players do not count). Wins count every finished "
+                               "match."),
+    "button.by_wins": "Rank by wins",
     "leaderboard.page": "Page {page} of {pages}",
     "stats.title": "{name}",
     "stats.matches": "Matches · wins · win rate",
@@ -351,6 +407,7 @@ MESSAGES: dict[str, str] = {
     "ok.optin_off": "You are no longer shown on the global leaderboard.",
     "admin.settings": ("This server: new tables use **{preset}**, turn timer {timer} s, "
                        "language {language}; AI matches count for ratings: {ai}."),
+    "admin.preset_by_language": "{preset} (the server's language)",
     "admin.language_server": "the server's",
     "admin.yes": "yes",
     "admin.no": "no",

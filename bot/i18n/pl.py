@@ -155,7 +155,23 @@ MESSAGES: dict[str, str] = {
     "ok.leave_confirm": ("Partia trwa. Jeśli odejdziesz, twoje miejsce zagra bot; możesz je "
                          "odzyskać przyciskiem **Wracam** w wiadomości stołu."),
     "ok.leave_cancelled": "Zostajesz przy stole.",
-    "cmd.help": "Co znaczą oznaczenia na obrazkach stołu",
+    "cmd.help": "Jak grać: pierwsze kroki, wszystkie polecenia, zasady i oznaczenia na obrazkach",
+    "help.start_title": "Jak grać tutaj w tysiąca",
+    "help.steps": "Gra w trzech krokach",
+    "help.steps_text": ("1. `/table new` na kanale otwiera stół z zasadami poniżej (`preset:` "
+                        "wybiera inne).\n2. Znajomi naciskają **{join}**; osoba prowadząca stół "
+                        "może nacisnąć **{add_ai}** dla wolnych miejsc.\n3. Osoba prowadząca "
+                        "naciska **{start}**; wszyscy naciskają **{hand}**, by zobaczyć karty "
+                        "i grać."),
+    "help.group.table": "Stół",
+    "help.group.play": "Gra",
+    "help.group.records": "Zapisy",
+    "help.group.admin": "Administracja serwera",
+    "help.rules": "Zasady tutaj: {title}",
+    "help.rules_more": "Wszystkie opcje: {command}",
+    "button.help_start": "Jak grać",
+    "button.help_legend": "Oznaczenia na obrazkach",
+    "button.help_rules": "Zasady stołu",
     "help.title": "Jak czytać stół",
     "help.table": "Obrazek stołu",
     "help.table_text": (
@@ -270,6 +286,39 @@ MESSAGES: dict[str, str] = {
     "choice.level.easy": "łatwy",
     "choice.level.normal": "zwykły",
     "choice.level.strong": "silny",
+    "digest.players": ("{players} {players|one:osoba|few:osoby|many:osób|other:osoby}, po "
+                       "{cards} {cards|one:karcie|few:karty|many:kart|other:karty}"),
+    "digest.players_sitter": ("cztery osoby przy stole, w rozdaniu grają trzy, po {cards} "
+                              "{cards|one:karcie|few:karty|many:kart|other:karty}"),
+    "digest.talon": "{talon}: {size} {size|one:karta|few:karty|many:kart|other:karty}",
+    "digest.talons": ("{count} × {talon}: po {size} "
+                      "{size|one:karcie|few:karty|many:kart|other:karty}"),
+    "digest.stock": "talia do dobierania: {size} {size|one:karta|few:karty|many:kart|other:karty}",
+    "digest.no_talon": "{talon}: brak",
+    "digest.no_auction": "bez licytacji",
+    "digest.bids": "licytacja od {min} co {step}",
+    "digest.opening_forced": "pierwsza ręka musi otworzyć licytację",
+    "digest.opening_free": "pierwsza ręka może spasować",
+    "digest.marriage_needed": "powyżej {cap} tylko z meldunkiem na ręce",
+    "digest.follow_trump": "dokładanie do koloru, bez koloru atut",
+    "digest.follow_free": "dokładanie do koloru, bez koloru dowolna karta",
+    "digest.head_always": "przebijanie lewy, gdy to możliwe",
+    "digest.head_follow": "przebijanie lewy przy dokładaniu do koloru",
+    "digest.marriages": "meldunki {values}",
+    "digest.marriage_first_lead": "meldowane przy każdym wyjściu",
+    "digest.marriage_after_trick": "meldowane przy wyjściu po wziętej lewie",
+    "digest.score_contract": "ugrana gra daje swoją wartość, nieugrana jest odejmowana",
+    "digest.score_taken": "ugrana gra daje zdobyte punkty, nieugrana jest odejmowana",
+    "digest.score_own": "każda osoba zapisuje zdobyte punkty",
+    "digest.rounding": "punkty zaokrąglane do {rounding}",
+    "digest.rospisat": "po obejrzeniu musiku można ogłosić bombę",
+    "digest.rospisat_max": ("po obejrzeniu musiku można ogłosić bombę, najwyżej {count} "
+                            "{count|one:raz|few:razy|many:razy|other:razy} w partii"),
+    "digest.target": "partia do {target}",
+    "digest.barrel": ("od {at} beczka: {hands} "
+                      "{hands|one:rozdanie|few:rozdania|many:rozdań|other:rozdania} na wygraną"),
+    "digest.barrel_lviv": "od {at} beczka bez limitu rozdań",
+    "digest.lock": "od {at} punkty tylko z własnej gry",
     "rules.title": "Zasady tego stołu: {title}",
     "rules.unchanged": "Bez zmian względem zestawu.",
     "rules.line": "{sentence} Tutaj: **{value}** (`{name}`).",
@@ -346,6 +395,18 @@ MESSAGES: dict[str, str] = {
     "history.empty": "Nie ma jeszcze zapisanej partii: dokończ jedną, a pojawi się tutaj.",
     "leaderboard.title": "Ranking · {metric} · {period} · {scope}",
     "leaderboard.empty": "Nikogo jeszcze nie ma w tym rankingu.",
+    "leaderboard.none_ended": ("Na tym serwerze nie ma jeszcze zapisanej zakończonej partii: "
+                               "ranking zapełnia się, gdy partie są rozgrywane do końca "
+                               "(`/table new` otwiera stół)."),
+    "leaderboard.ai_not_rated": ("Nie ma jeszcze partii rankingowych: partie z botami nie "
+                                 "liczą się na tym serwerze do rankingu; administracja może to "
+                                 "włączyć poleceniem `/admin ai_rated`. Wygrane liczą się ze "
+                                 "wszystkich zakończonych partii."),
+    "leaderboard.few_people": ("Nie ma jeszcze partii rankingowych: partia liczy się do "
+                               "rankingu, gdy grają w niej co najmniej dwie osoby (boty się "
+                               "nie liczą). Wygrane liczą się ze wszystkich zakończonych "
+                               "partii."),
+    "button.by_wins": "Według wygranych",
     "leaderboard.page": "Strona {page} z {pages}",
     "stats.title": "{name}",
     "stats.matches": "Partie · wygrane · odsetek wygranych",
@@ -363,6 +424,7 @@ MESSAGES: dict[str, str] = {
     "admin.settings": ("Ten serwer: nowe stoły grają według **{preset}**, czas na ruch "
                        "{timer} s, język {language}; partie z botami liczą się do rankingu: "
                        "{ai}."),
+    "admin.preset_by_language": "{preset} (według języka serwera)",
     "admin.language_server": "język serwera",
     "admin.yes": "tak",
     "admin.no": "nie",

@@ -153,7 +153,22 @@ MESSAGES: dict[str, str] = {
     "ok.leave_confirm": ("Партия идёт. Если вы выйдете, за вас будет играть бот; место "
                          "можно вернуть кнопкой **Я вернулся** в сообщении стола."),
     "ok.leave_cancelled": "Вы остаётесь за столом.",
-    "cmd.help": "Что значат пометки на картинках стола",
+    "cmd.help": "Как играть: первые шаги, все команды, правила и пометки на картинках",
+    "help.start_title": "Как играть в тысячу здесь",
+    "help.steps": "Игра в три шага",
+    "help.steps_text": ("1. `/table new` в канале открывает стол с правилами ниже (`preset:` "
+                        "выбирает другие).\n2. Друзья нажимают **{join}**; хозяин стола может "
+                        "нажать **{add_ai}** для свободных мест.\n3. Хозяин стола нажимает "
+                        "**{start}**; все нажимают **{hand}**, чтобы увидеть карты и ходить."),
+    "help.group.table": "Стол",
+    "help.group.play": "Игра",
+    "help.group.records": "Записи",
+    "help.group.admin": "Администрация сервера",
+    "help.rules": "Правила здесь: {title}",
+    "help.rules_more": "Все опции: {command}",
+    "button.help_start": "Как играть",
+    "button.help_legend": "Пометки на картинках",
+    "button.help_rules": "Правила стола",
     "help.title": "Как читать стол",
     "help.table": "Картинка стола",
     "help.table_text": (
@@ -267,6 +282,40 @@ MESSAGES: dict[str, str] = {
     "choice.level.easy": "лёгкий",
     "choice.level.normal": "обычный",
     "choice.level.strong": "сильный",
+    "digest.players": ("{players} {players|one:игрок|few:игрока|many:игроков|other:игрока}, по "
+                       "{cards} {cards|one:карте|few:карты|many:карт|other:карты}"),
+    "digest.players_sitter": ("четверо за столом, в раздаче играют трое, по {cards} "
+                              "{cards|one:карте|few:карты|many:карт|other:карты}"),
+    "digest.talon": "{talon}: {size} {size|one:карта|few:карты|many:карт|other:карты}",
+    "digest.talons": ("{count} × {talon}: по {size} "
+                      "{size|one:карте|few:карты|many:карт|other:карты}"),
+    "digest.stock": "колода для добора: {size} {size|one:карта|few:карты|many:карт|other:карты}",
+    "digest.no_talon": "{talon}: нет",
+    "digest.no_auction": "без торговли",
+    "digest.bids": "торговля от {min} с шагом {step}",
+    "digest.opening_forced": "первая рука должна открыть торговлю",
+    "digest.opening_free": "первая рука может спасовать",
+    "digest.marriage_needed": "выше {cap} — только с марьяжем на руке",
+    "digest.follow_trump": "ходить в масть, без масти — козырем",
+    "digest.follow_free": "ходить в масть, без масти — любой картой",
+    "digest.head_always": "бить взятку, когда можно",
+    "digest.head_follow": "в масть — бить взятку, когда можно",
+    "digest.marriages": "марьяжи {values}",
+    "digest.marriage_first_lead": "объявляются любым ходом",
+    "digest.marriage_after_trick": "объявляются ходом после взятой взятки",
+    "digest.score_contract": "сыгранный заказ приносит свою цену, несыгранный вычитается",
+    "digest.score_taken": "сыгранный заказ приносит взятые очки, несыгранный вычитается",
+    "digest.score_own": "каждому записываются взятые очки",
+    "digest.rounding": "очки округляются до {rounding}",
+    "digest.rospisat": "раздачу можно расписать, посмотрев {talon} (роспись)",
+    "digest.rospisat_max": ("раздачу можно расписать, посмотрев {talon} (роспись), не больше "
+                            "{count} {count|one:раза|few:раз|many:раз|other:раза} за партию"),
+    "digest.target": "партия идёт до {target}",
+    "digest.barrel": ("с {at} — бочка: {hands} "
+                      "{hands|one:раздача|few:раздачи|many:раздач|other:раздачи}, чтобы "
+                      "выиграть"),
+    "digest.barrel_lviv": "с {at} — бочка, без предела раздач",
+    "digest.lock": "с {at} очки идут только за свой заказ",
     "rules.title": "Правила стола: {title}",
     "rules.unchanged": "Без изменений по сравнению с набором.",
     "rules.line": "{sentence} Здесь: **{value}** (`{name}`).",
@@ -343,6 +392,17 @@ MESSAGES: dict[str, str] = {
     "history.empty": "Записанных партий пока нет: доиграйте одну, и она появится здесь.",
     "leaderboard.title": "Лидеры · {metric} · {period} · {scope}",
     "leaderboard.empty": "В этой таблице пока никого нет.",
+    "leaderboard.none_ended": ("На этом сервере пока нет записанных законченных партий: "
+                               "таблица заполняется, когда партии доигрывают до конца (`/table "
+                               "new` открывает стол)."),
+    "leaderboard.ai_not_rated": ("Рейтинговых партий пока нет: партии с ботами на этом сервере "
+                                 "не идут в рейтинг; администрация может включить это командой "
+                                 "`/admin ai_rated`. Победы считаются во всех законченных "
+                                 "партиях."),
+    "leaderboard.few_people": ("Рейтинговых партий пока нет: партия идёт в рейтинг, когда в "
+                               "ней играют хотя бы два человека (боты не в счёт). Победы "
+                               "считаются во всех законченных партиях."),
+    "button.by_wins": "По победам",
     "leaderboard.page": "Страница {page} из {pages}",
     "stats.title": "{name}",
     "stats.matches": "Партии · победы · доля побед",
@@ -359,6 +419,7 @@ MESSAGES: dict[str, str] = {
     "ok.optin_off": "Вы больше не показаны в общем рейтинге.",
     "admin.settings": ("Этот сервер: новые столы играют по **{preset}**, таймер хода "
                        "{timer} с, язык {language}; партии с ботами идут в рейтинг: {ai}."),
+    "admin.preset_by_language": "{preset} (по языку сервера)",
     "admin.language_server": "язык сервера",
     "admin.yes": "да",
     "admin.no": "нет",

@@ -152,7 +152,22 @@ MESSAGES: dict[str, str] = {
     "ok.leave_confirm": ("Партія триває. Якщо ви вийдете, за вас гратиме бот; місце можна "
                          "повернути кнопкою **Я повернувся** в повідомленні столу."),
     "ok.leave_cancelled": "Ви залишаєтеся за столом.",
-    "cmd.help": "Що означають позначки на картинках столу",
+    "cmd.help": "Як грати: перші кроки, усі команди, правила й позначки на картинках",
+    "help.start_title": "Як грати в тисячу тут",
+    "help.steps": "Гра в три кроки",
+    "help.steps_text": ("1. `/table new` у каналі відкриває стіл із правилами нижче (`preset:` "
+                        "обирає інші).\n2. Друзі натискають **{join}**; господар столу може "
+                        "натиснути **{add_ai}** для вільних місць.\n3. Господар столу натискає "
+                        "**{start}**; усі натискають **{hand}**, щоб побачити карти й ходити."),
+    "help.group.table": "Стіл",
+    "help.group.play": "Гра",
+    "help.group.records": "Записи",
+    "help.group.admin": "Адміністрація сервера",
+    "help.rules": "Правила тут: {title}",
+    "help.rules_more": "Усі опції: {command}",
+    "button.help_start": "Як грати",
+    "button.help_legend": "Позначки на картинках",
+    "button.help_rules": "Правила столу",
     "help.title": "Як читати стіл",
     "help.table": "Картинка столу",
     "help.table_text": (
@@ -266,6 +281,40 @@ MESSAGES: dict[str, str] = {
     "choice.level.easy": "легкий",
     "choice.level.normal": "звичайний",
     "choice.level.strong": "сильний",
+    "digest.players": ("{players} {players|one:гравець|few:гравці|many:гравців|other:гравця}, "
+                       "по {cards} {cards|one:карті|few:карти|many:карт|other:карти}"),
+    "digest.players_sitter": ("четверо за столом, у роздачі грають троє, по {cards} "
+                              "{cards|one:карті|few:карти|many:карт|other:карти}"),
+    "digest.talon": "{talon}: {size} {size|one:карта|few:карти|many:карт|other:карти}",
+    "digest.talons": ("{count} × {talon}: по {size} "
+                      "{size|one:карті|few:карти|many:карт|other:карти}"),
+    "digest.stock": "колода для добору: {size} {size|one:карта|few:карти|many:карт|other:карти}",
+    "digest.no_talon": "{talon}: немає",
+    "digest.no_auction": "без торгівлі",
+    "digest.bids": "торгівля від {min} з кроком {step}",
+    "digest.opening_forced": "перша рука мусить відкрити торгівлю",
+    "digest.opening_free": "перша рука може спасувати",
+    "digest.marriage_needed": "вище {cap} — лише з мар'яжем на руці",
+    "digest.follow_trump": "ходити в масть, без масті — козирем",
+    "digest.follow_free": "ходити в масть, без масті — будь-якою картою",
+    "digest.head_always": "бити взятку, коли можна",
+    "digest.head_follow": "у масть — бити взятку, коли можна",
+    "digest.marriages": "мар'яжі {values}",
+    "digest.marriage_first_lead": "оголошуються будь-яким ходом",
+    "digest.marriage_after_trick": "оголошуються ходом після взятої взятки",
+    "digest.score_contract": "зігране замовлення дає свою ціну, незігране віднімається",
+    "digest.score_taken": "зігране замовлення дає взяті очки, незігране віднімається",
+    "digest.score_own": "кожному записуються взяті очки",
+    "digest.rounding": "очки округлюються до {rounding}",
+    "digest.rospisat": "роздачу можна розписати, подивившись {talon} (розпис)",
+    "digest.rospisat_max": ("роздачу можна розписати, подивившись {talon} (розпис), не більше "
+                            "{count} {count|one:разу|few:разів|many:разів|other:разу} за "
+                            "партію"),
+    "digest.target": "партія йде до {target}",
+    "digest.barrel": ("з {at} — бочка: {hands} "
+                      "{hands|one:роздача|few:роздачі|many:роздач|other:роздачі}, щоб виграти"),
+    "digest.barrel_lviv": "з {at} — бочка, без обмеження роздач",
+    "digest.lock": "з {at} очки йдуть лише за своє замовлення",
     "rules.title": "Правила столу: {title}",
     "rules.unchanged": "Без змін порівняно з набором.",
     "rules.line": "{sentence} Тут: **{value}** (`{name}`).",
@@ -342,6 +391,17 @@ MESSAGES: dict[str, str] = {
     "history.empty": "Записаних партій ще немає: дограйте одну, і вона з'явиться тут.",
     "leaderboard.title": "Лідери · {metric} · {period} · {scope}",
     "leaderboard.empty": "У цій таблиці ще нікого немає.",
+    "leaderboard.none_ended": ("На цьому сервері поки немає записаних завершених партій: "
+                               "таблиця заповнюється, коли партії догравають до кінця (`/table "
+                               "new` відкриває стіл)."),
+    "leaderboard.ai_not_rated": ("Рейтингових партій поки немає: партії з ботами на цьому "
+                                 "сервері не йдуть у рейтинг; адміністрація може увімкнути це "
+                                 "командою `/admin ai_rated`. Перемоги рахуються в усіх "
+                                 "завершених партіях."),
+    "leaderboard.few_people": ("Рейтингових партій поки немає: партія йде в рейтинг, коли в "
+                               "ній грають щонайменше двоє людей (боти не враховуються). "
+                               "Перемоги рахуються в усіх завершених партіях."),
+    "button.by_wins": "За перемогами",
     "leaderboard.page": "Сторінка {page} з {pages}",
     "stats.title": "{name}",
     "stats.matches": "Партії · перемоги · частка перемог",
@@ -358,6 +418,7 @@ MESSAGES: dict[str, str] = {
     "ok.optin_off": "Вас більше не показано в загальному рейтингу.",
     "admin.settings": ("Цей сервер: нові столи грають за **{preset}**, таймер ходу {timer} с,"
                        " мова {language}; партії з ботами йдуть у рейтинг: {ai}."),
+    "admin.preset_by_language": "{preset} (за мовою сервера)",
     "admin.language_server": "мова сервера",
     "admin.yes": "так",
     "admin.no": "ні",

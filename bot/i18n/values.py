@@ -75,6 +75,17 @@ class Msg:
 
 
 @dataclass(frozen=True, slots=True)
+class Clauses:
+    """A sentence of clauses (each a ``Msg``) joined with "; ", its first letter capital and
+    a full stop at the end: the same punctuation in every catalog's language."""
+
+    items: tuple[Msg, ...]
+
+    def localize(self, lang: str) -> str:
+        return cap("; ".join(item.localize(lang) for item in self.items)) + "."
+
+
+@dataclass(frozen=True, slots=True)
 class Joined:
     """Several values joined with "or" (``Ada or Bob``) in the reader's language."""
 
@@ -126,5 +137,5 @@ def names_of(seats: Sequence[int], names: Sequence[str]) -> tuple[str, ...]:
     return tuple(names[p] if 0 <= p < len(names) else f"#{p}" for p in seats)
 
 
-__all__ = ["CATALOGS", "Card", "Joined", "Msg", "PresetTitle", "Suit", "TalonWord", "cap",
-           "card_text", "names_of"]
+__all__ = ["CATALOGS", "Card", "Clauses", "Joined", "Msg", "PresetTitle", "Suit", "TalonWord",
+           "cap", "card_text", "names_of"]

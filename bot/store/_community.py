@@ -67,7 +67,9 @@ class MatchRecord:
 @dataclass(frozen=True, slots=True)
 class GuildSettings:
     guild_id: int
-    default_preset: str = "russian"
+    # "" = none chosen: a table opens with the preset of the server's language
+    # (rows stored before that kept the column's old default, russian)
+    default_preset: str = ""
     turn_timer: int = 300
     language: str = ""  # "" = the server's preferred locale
     ai_rated: bool = False  # AI matches count for ratings

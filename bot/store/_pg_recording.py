@@ -168,7 +168,8 @@ class PgRecordWrites:
         sql, values = settings_update(changes)
         self.settings_changed.add(guild_id)
         self.later(
-            "INSERT INTO guild_settings (guild_id) VALUES ($1) ON CONFLICT DO NOTHING", guild_id)
+            "INSERT INTO guild_settings (guild_id, default_preset) VALUES ($1, '')"
+            " ON CONFLICT DO NOTHING", guild_id)
         if values:
             self.later(to_pg(sql), *values, guild_id)
 

@@ -139,8 +139,8 @@ class RecordWrites:
         """Change some of a guild's settings (fields of :class:`GuildSettings`)."""
         sql, values = settings_update(changes)
         self.settings_changed.add(guild_id)
-        self.db.execute("INSERT OR IGNORE INTO guild_settings (guild_id) VALUES (?)",
-                        (guild_id,))
+        self.db.execute("INSERT OR IGNORE INTO guild_settings (guild_id, default_preset)"
+                        " VALUES (?, '')", (guild_id,))
         if values:
             self.db.execute(sql, (*values, guild_id))
 

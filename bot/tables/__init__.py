@@ -17,7 +17,7 @@ from bot.store import (
     TableStatus,
 )
 from bot.tables._autoplay import Gate
-from bot.tables._catalog import RulesSummary, ai_levels, presets
+from bot.tables._catalog import RulesSummary, ai_levels, preset_of_language, presets
 from bot.tables._hands import HandReplay, Step
 from bot.tables._inputs import (
     amount_from_text,
@@ -31,7 +31,7 @@ from bot.tables._model import Actor, Notice, Outcome, Seat, Table, TableError, U
 from bot.tables._offers import Offer
 from bot.tables._open import open_service
 from bot.tables._public import MatchPage, NotShown, PlayerPage, PublicHand, PublicRecords
-from bot.tables._records import Export, Page, Period, Records, Scope, Sheet
+from bot.tables._records import EmptyBoard, Export, Page, Period, Records, Scope, Sheet
 from bot.tables._service import DEFAULT_TIMER, Listener, Owns, TableService
 from bot.tables._shards import ALL_SHARDS, Shards, shard_of
 from bot.tables.clock import Clock, FakeClock, RealClock
@@ -42,6 +42,7 @@ __all__ = [
     "Actor",
     "Clock",
     "DatabaseUnusable",
+    "EmptyBoard",
     "Export",
     "FakeClock",
     "Gate",
@@ -81,6 +82,7 @@ __all__ = [
     "card_from_text",
     "index_from_text",
     "open_service",
+    "preset_of_language",
     "presets",
     "quote",
     "result_json",

@@ -9,10 +9,19 @@ from enum import StrEnum
 from typing import Any
 
 from bot.ai import LEVELS, Player, player
-from bot.game.options import OPTION_DOCS, OPTION_GROUPS
+from bot.game.cards import SUIT_SYMBOLS
+from bot.game.options import (
+    OPTION_DOCS,
+    OPTION_GROUPS,
+    Barrel,
+    DeclarerScores,
+    MustBeat,
+    Sitter,
+)
 from bot.game.presets import PRESETS
 from bot.game.rules import OPTION_NAMES, Rules, RulesError
 from bot.i18n import CATALOGS
+from bot.i18n.values import Clauses, Msg, PresetTitle, TalonWord
 from bot.tables._inputs import option_value, quote
 from bot.tables._model import TableError
 
@@ -37,6 +46,18 @@ def ai_level(level: str) -> str:
 
 def ai_player(level: str) -> Player:
     return player(level or DEFAULT_LEVEL)
+
+
+DEFAULT_PRESET = "russian"
+# The rule set each language's community plays, for a server that has chosen none
+# (docs/rules.md: the presets and where they are played).
+LANGUAGE_PRESETS = {"pl": "polish", "de": "german_house", "uk": "russian", "ru": "russian"}
+
+
+def preset_of_language(locale: str | None) -> str:
+    """The preset of a server whose preferred language is ``locale`` ("pl", "de", "en-US")."""
+    base = (locale or "").replace("_", "-").split("-", 1)[0].lower()
+    return LANGUAGE_PRESETS.get(base, DEFAULT_PRESET)
 
 
 def preset_for(preset: str, players: int | None) -> str:
@@ -158,6 +179,7 @@ def _plain(value: str) -> str:
 class RulesSummary:
     """A table's rules: its preset and every option (``changed``: differs from the preset).
 
+    ``digest``: the rules in five sentences, written from the table's own options.
     ``explained``: each changed option as (name, value, the sentence that explains it).
     ``by_phase``: the changed options as (phase key, ((name, plain value, sentence), ...)),
     in the order of play; ``options_by_phase``: every option as (phase key, ((name, plain
@@ -165,7 +187,7 @@ class RulesSummary:
     """
 
     title: str
-    description: str
+    digest: tuple[Clauses, ...]
     changed: tuple[tuple[str, str], ...]
     options: tuple[tuple[str, str], ...]
     explained: tuple[tuple[str, str, str], ...] = ()
@@ -194,10 +216,92 @@ def rules_summary(preset: str, rules: Rules) -> RulesSummary:
     explained = tuple((k, v, OPTION_DOCS.get(k, "")) for k, v in changed)
     by_phase = _grouped(tuple((k, _plain(v), why) for k, v, why in explained))
     options_by_phase = _grouped(tuple((k, _plain(v)) for k, v in pairs))
-    return RulesSummary(p.title if p else preset, p.description if p else "", changed, pairs,
+    return RulesSummary(p.title if p else preset, rules_digest(preset, rules), changed, pairs,
                         explained, by_phase, options_by_phase)
 
 
 def option_sentence(name: str) -> str:
     """The one sentence that explains an option (docs/rules.md), or "" for an unknown name."""
     return OPTION_DOCS.get(name, "")
+
+
+def rules_digest(preset: str, rules: Rules) -> tuple[Clauses, ...]:
+    """A table's rules in five sentences (the deal, the auction, the play, the score, the
+    end of the match), each clause written from the value of ``rules`` it names."""
+    p = PRESETS.get(preset)
+    talon = TalonWord(preset, p.talon_name if p is not None else "talon")
+    return (Clauses(_deal(rules, talon)), Clauses(_auction(rules)), Clauses(_play(rules)),
+            Clauses(_score(rules, talon)), Clauses(_end(rules)))
+
+
+def preset_digest(preset: str) -> tuple[tuple[Clauses, ...], PresetTitle]:
+    """A preset's rules in five sentences, and its title (for a channel with no table)."""
+    p = PRESETS.get(preset)
+    if p is None:
+        raise TableError("error.unknown_preset", name=quote(preset), presets=", ".join(PRESETS))
+    return rules_digest(preset, p.rules), PresetTitle(preset, p.title)
+
+
+def _deal(rules: Rules, talon: TalonWord) -> tuple[Msg, ...]:
+    if rules.seats == 4 and rules.sitter is not Sitter.NONE:
+        players = Msg.of("digest.players_sitter", cards=rules.hand_size)
+    else:
+        players = Msg.of("digest.players", players=rules.seats, cards=rules.hand_size)
+    if rules.stock:
+        stock = rules.deck_mask.bit_count() - rules.seats * rules.hand_size - sum(rules.talons)
+        return players, Msg.of("digest.stock", size=stock)
+    if not rules.talons:
+        return players, Msg.of("digest.no_talon", talon=talon)
+    if len(rules.talons) == 1:
+        return players, Msg.of("digest.talon", talon=talon, size=rules.talons[0])
+    return players, Msg.of("digest.talons", talon=talon, count=len(rules.talons),
+                           size=rules.talons[0])
+
+
+def _auction(rules: Rules) -> tuple[Msg, ...]:
+    if not rules.bidding:
+        return (Msg.of("digest.no_auction"),)
+    out = [Msg.of("digest.bids", min=rules.min_bid, step=rules.bid_step),
+           Msg.of("digest.opening_forced" if rules.opening_bid_forced else "digest.opening_free")]
+    if rules.marriage_required_above is not None:
+        out.append(Msg.of("digest.marriage_needed", cap=rules.marriage_required_above))
+    return tuple(out)
+
+
+def _play(rules: Rules) -> tuple[Msg, ...]:
+    out = [Msg.of("digest.follow_trump" if rules.must_trump_when_void else "digest.follow_free")]
+    if rules.must_beat is MustBeat.ALWAYS:
+        out.append(Msg.of("digest.head_always"))
+    elif rules.must_beat is MustBeat.FOLLOW:
+        out.append(Msg.of("digest.head_follow"))
+    values = ", ".join(f"{SUIT_SYMBOLS[s]} {v}" for s, v in sorted(
+        enumerate(rules.marriage_values), key=lambda sv: -sv[1]))
+    out.append(Msg.of("digest.marriages", values=values))
+    out.append(Msg.of("digest.marriage_first_lead" if rules.marriage_on_first_lead
+                      else "digest.marriage_after_trick"))
+    return tuple(out)
+
+
+def _score(rules: Rules, talon: TalonWord) -> tuple[Msg, ...]:
+    if not rules.bidding:
+        return (Msg.of("digest.score_own"),)
+    made = ("digest.score_taken" if rules.declarer_scores is DeclarerScores.POINTS_TAKEN
+            else "digest.score_contract")
+    out = [Msg.of(made)]
+    if rules.rounding > 1:
+        out.append(Msg.of("digest.rounding", rounding=rules.rounding))
+    if rules.rospisat:
+        out.append(Msg.of("digest.rospisat", talon=talon) if rules.rospisat_max is None
+                   else Msg.of("digest.rospisat_max", talon=talon, count=rules.rospisat_max))
+    return tuple(out)
+
+
+def _end(rules: Rules) -> tuple[Msg, ...]:
+    out = [Msg.of("digest.target", target=rules.target)]
+    if rules.barrel is not Barrel.NONE:
+        out.append(Msg.of("digest.barrel", at=rules.barrel_at, hands=rules.barrel_hands)
+                   if rules.barrel is Barrel.CLASSIC else
+                   Msg.of("digest.barrel_lviv", at=rules.barrel_at))
+    elif rules.lock_at is not None:
+        out.append(Msg.of("digest.lock", at=rules.lock_at))
+    return tuple(out)

@@ -19,7 +19,7 @@ from bot.store import GuildSettings, LeaderRow, MatchInfo, MatchRow, Profile
 from bot.tables._hands import HandReplay, NoSuchHand, count_deals, hand_replay
 from bot.tables._log import replay_results
 from bot.tables._model import Actor, TableError
-from bot.tables._records import Export, Page, Records, Sheet
+from bot.tables._records import EmptyBoard, Export, Page, Records, Sheet
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -117,6 +117,13 @@ class PublicRecords:
                 scope="guild", page=page)
         except TableError as exc:
             raise NotShown(exc.key) from None
+
+    async def why_empty(self, guild_id: int, *, metric: str, preset: str | None,
+                        period: str) -> EmptyBoard:
+        """Why the guild's leaderboard of these choices is empty (see ``Records``)."""
+        await self.guild(guild_id)
+        return await self.records.why_empty(self._actor(guild_id), metric=metric,
+                                            preset=preset, period=period, scope="guild")
 
     async def history(self, guild_id: int, page: int = 1) -> Page[MatchInfo]:
         """The guild's recorded matches, newest first."""

@@ -94,6 +94,15 @@ class Sheet:
 
 
 @dataclass(frozen=True, slots=True)
+class EmptyBoard:
+    """Why a leaderboard has nobody on it (a message key), and whether ranking by wins,
+    which counts every recorded match, would show someone."""
+
+    key: str
+    wins_instead: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Export:
     """A finished match as files: the sheet as CSV and a scenario that replays it."""
 
@@ -206,6 +215,23 @@ class Records:
             guild if sc is Scope.GUILD else None, m, preset=wanted, since=since,
             limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE)
         return self._page(rows, page, total)
+
+    async def why_empty(self, actor: Actor, *, metric: str, preset: str | None,
+                        period: str, scope: str) -> EmptyBoard:
+        """Why the leaderboard of these choices is empty, for a guild that may not know: no
+        match has ended yet, or none was rated (and what would rate them)."""
+        guild = self._guild(actor)
+        filtered = preset is not None or period != Period.ALL.value
+        if scope != Scope.GUILD.value or filtered:
+            return EmptyBoard("leaderboard.empty")
+        _, ended = await self.store.history(guild, limit=1)
+        if not ended:
+            return EmptyBoard("leaderboard.none_ended")
+        if metric != Metric.RATING.value:
+            return EmptyBoard("leaderboard.empty")
+        if not (await self.store.guild_settings(guild)).ai_rated:
+            return EmptyBoard("leaderboard.ai_not_rated", wins_instead=True)
+        return EmptyBoard("leaderboard.few_people", wins_instead=True)
 
     async def profile(self, actor: Actor, user_id: int) -> Profile:
         guild = self._guild(actor)

@@ -18,6 +18,7 @@ from bot.game.events import Event
 from bot.game.rules import Rules
 from bot.game.state import HandResult
 from bot.i18n import DEFAULT, language
+from bot.i18n.values import Clauses, PresetTitle
 from bot.store import ChannelTaken, StoreAPI, StoreUnavailable, TableStatus
 from bot.tables._autoplay import Autoplay, Gate
 from bot.tables._catalog import (
@@ -26,7 +27,9 @@ from bot.tables._catalog import (
     ai_level,
     option_names,
     option_values,
+    preset_digest,
     preset_for,
+    preset_of_language,
     rules_for,
     rules_summary,
     table_language,
@@ -198,14 +201,17 @@ class TableService:
     # ---- seating -----------------------------------------------------------------------
     async def create(self, actor: Actor, *, channel_id: int, guild_id: int | None,
                      preset: str | None = None, players: int | None = None,
-                     timer: int | None = None, locale: str = "") -> Outcome:
+                     timer: int | None = None, locale: str = "",
+                     guild_locale: str | None = None) -> Outcome:
         """Open a table; ``locale`` is the language of its public messages. What is not
-        given comes from the guild's settings (``/admin defaults``)."""
+        given comes from the guild's settings (``/admin defaults``), the preset where it
+        chose none from the server's language (``guild_locale``)."""
         self._need_owned(guild_id)
         settings = (await self.store.guild_settings(guild_id, max_age=SETTINGS_AGE)
                     if guild_id is not None else None)
         if preset is None:
-            preset = settings.default_preset if settings else "russian"
+            chosen = settings.default_preset if settings else ""
+            preset = chosen or preset_of_language(guild_locale)
         if timer is None:
             timer = settings.turn_timer if settings else DEFAULT_TIMER
         if settings is not None and settings.language:
@@ -236,6 +242,13 @@ class TableService:
                       locale=locale)
         self._register(table)
         return Outcome(table, "ok.created", {"title": table.title_word()}, seat=0)
+
+    async def default_preset(self, guild_id: int | None, guild_locale: str | None) -> str:
+        """The preset ``/table new`` opens without one: the server's choice, else its
+        language's."""
+        settings = (await self.store.guild_settings(guild_id, max_age=SETTINGS_AGE)
+                    if guild_id is not None else None)
+        return (settings.default_preset if settings else "") or preset_of_language(guild_locale)
 
     async def join(self, table_id: int, actor: Actor) -> Outcome:
         table = self.get(table_id, actor)
@@ -349,6 +362,10 @@ class TableService:
     def rules_summary(self, table: Table) -> RulesSummary:
         """The table's preset and every option, marking those changed from the preset."""
         return rules_summary(table.preset, table.rules)
+
+    def preset_digest(self, preset: str) -> tuple[tuple[Clauses, ...], PresetTitle]:
+        """A preset's rules in five sentences and its title (no table to ask)."""
+        return preset_digest(preset)
 
     def may_end(self, table_id: int, actor: Actor) -> Table:
         """The table, if ``actor`` may end it (its host or a channel manager)."""

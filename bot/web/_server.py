@@ -26,7 +26,7 @@ from typing import Any
 
 from aiohttp import web
 from jinja2 import Environment, PackageLoader, select_autoescape
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from bot.i18n import language, t
 from bot.i18n.values import PresetTitle
@@ -70,6 +70,12 @@ def page_url(base: str, guild_id: int, match_id: int | None = None) -> str:
     return url if match_id is None else f"{url}/m/{match_id}"
 
 
+def inline_code(text: str) -> Markup:
+    """Catalog text as HTML: escaped, its Discord `code` spans as ``<code>``."""
+    parts = str(escape(text)).split("`")
+    return Markup("".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts)))
+
+
 def _date(ts: float) -> str:
     return dt.datetime.fromtimestamp(ts, dt.UTC).strftime("%Y-%m-%d")
 
@@ -108,6 +114,7 @@ class WebServer:
         self.env = Environment(loader=PackageLoader("bot.web", "templates"),
                                autoescape=select_autoescape(default=True),
                                trim_blocks=True, lstrip_blocks=True)
+        self.env.filters["code"] = inline_code
         self.assets: dict[str, Asset] = {}
         for name, kind in (("style.css", "text/css"), ("replay.js", "text/javascript")):
             data = _static(name)
@@ -285,6 +292,8 @@ class WebServer:
                                             preset=preset or None, period=period,
                                             page=int(raw_page))
         recent = await self.public.history(ctx["gid"]) if got.page == 1 else None
+        empty = (None if got.items else await self.public.why_empty(
+            ctx["gid"], metric=metric.value, preset=preset or None, period=period))
 
         def link(**change: Any) -> str:
             q = {"metric": metric.value, "preset": preset, "period": period, "page": 1,
@@ -298,7 +307,7 @@ class WebServer:
         ctx.update(
             title=t("web.board", ctx["loc"]), metric=metric, metrics=list(Metric),
             period=period, periods=list(Period), preset=preset, presets=presets(),
-            page=got, rows=[_row(r, metric) for r in got.items], link=link,
+            page=got, rows=[_row(r, metric) for r in got.items], link=link, empty=empty,
             recent=[_match_row(m) for m in recent.items] if recent else [])
         response = self._page("board.html", ctx)
         self._keep_fresh(request, ctx["loc"], response)

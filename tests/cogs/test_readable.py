@@ -17,8 +17,10 @@ async def test_help_explains_the_marks(world):
     w = world
     r = await w.fd.slash(w.users[1], w.channel, "help")
     await r.wait_final()
-    text = _embed_text(r.message)
     assert r.ephemeral
+    c = await w.fd.click(w.users[1], r.message, "t1000:0:help:legend")  # the legend's page
+    await c.wait_final()
+    text = _embed_text(r.message)
     for mark in ("**D**", "barrel 2/3", "880", "140✓", "Р", "sat +40", "↓", "dot", "▸"):
         assert mark in text, mark
 

@@ -136,7 +136,7 @@ async def test_admin_commands_and_their_refusal(world):
     r = await fd.click(alice, r.message, yes)
     assert "leaderboard is reset" in r.interaction.response_data["content"]
     r = await fd.slash(alice, w.channel, "leaderboard")
-    assert "Nobody is on this leaderboard" in r.message.embeds[0]["description"]
+    assert "No finished match is on record" in r.message.embeds[0]["description"]
     # Bob may not, even once the server lets everyone see /admin
     with pytest.raises(Exception, match="lacks the permissions"):
         await fd.slash(bob, w.channel, "admin reset")
@@ -148,3 +148,33 @@ async def test_admin_commands_and_their_refusal(world):
         assert r.ephemeral and "Only someone with Manage Server" in r.content, words
     r = await fd.forge(bob, w.channel, yes, w.table_message())
     assert "Only someone with Manage Server" in r.content
+
+
+async def test_an_empty_leaderboard_says_why_and_offers_wins(world):
+    w = world
+    fd, alice, bob = w.fd, w.users[0], w.users[1]
+    r = await fd.slash(bob, w.channel, "leaderboard")
+    assert r.ephemeral and r.message.embeds[0]["description"] == (
+        "No finished match is on record in this server yet: the leaderboard fills as matches "
+        "are played to the end (`/table new` opens a table).")
+    assert r.message.custom_ids == []
+
+    await short_match(w, humans=1)  # Alice and two AI players: not rated here
+    r = await fd.slash(bob, w.channel, "leaderboard")
+    text = r.message.embeds[0]["description"]
+    assert "matches with AI players are not rated in this server" in text
+    assert "an admin can turn that on with `/admin ai_rated`" in text
+    assert r.message.attachments == []  # no empty picture
+    by_wins = r.message.component_by_id("t1000p:l:wins~~all~guild:1")
+    assert by_wins is not None and by_wins["label"] == "Rank by wins"
+    c = await fd.click(bob, r.message, "t1000p:l:wins~~all~guild:1")
+    await c.wait_final()
+    board = r.message.embeds[0]
+    assert "wins" in board["title"] and alice.display_name in board["description"]
+
+    w.user(bob.id).locale = "pl"
+    r = await fd.slash(bob, w.channel, "leaderboard")
+    assert "partie z botami nie liczą się na tym serwerze do rankingu" in (
+        r.message.embeds[0]["description"])
+    assert r.message.component_by_id("t1000p:l:wins~~all~guild:1")["label"] == (
+        "Według wygranych")

@@ -60,3 +60,28 @@ async def test_rules_summary_then_all_options_and_back(world):
     await c.wait_final()
     assert _text(_embed(msg)) == summary
     assert msg.custom_ids == [f"t1000:{tid}:rulesall:"]
+
+
+async def test_the_rules_page_is_written_from_the_tables_own_rules(world):
+    w = world
+    fd, alice, bob = w.fd, w.users[0], w.users[1]
+    await fd.slash(alice, w.channel, "table new", preset="russian", timer=0)
+    await w.settle()
+    for name, value in (("barrel_at", "200"), ("bid_step", "10"), ("rospisat_max", "2")):
+        o = await fd.slash(alice, w.channel, "table option", name=name, value=value)
+        assert "cannot" not in o.content, o.content
+    r = await fd.slash(bob, w.channel, "table rules")
+    await r.wait_final()
+    page = _text(_embed(r.message))
+    assert "880" not in page  # the preset's number, no longer this table's
+    assert "from 200 on the barrel: 3 hands to finish." in page
+    assert "Bids from 100 in steps of 10;" in page
+    assert "at most 2 times a match." in page
+    assert page.index("from 200 on the barrel") < page.index("Here: **200** (`barrel_at`)")
+
+    bob.locale = "ru"
+    r = await fd.slash(bob, w.channel, "table rules")
+    await r.wait_final()
+    page = _text(_embed(r.message))
+    assert "880" not in page and "с 200 — бочка: 3 раздачи, чтобы выиграть." in page
+    assert "Торговля от 100 с шагом 10;" in page

@@ -350,6 +350,9 @@ async def test_guild_settings(store):
         async with store.transaction() as tx:
             await tx.set_guild_settings(5, colour="red")
     assert (await store.guild_settings(6)).ai_rated is False
+    async with store.transaction() as tx:  # a row made by another setting chose no preset
+        await tx.set_guild_settings(7, turn_timer=90)
+    assert (await store.guild_settings(7)).default_preset == ""
 
 
 async def test_guild_settings_read_after_a_write_are_the_new_ones(database):
@@ -357,7 +360,7 @@ async def test_guild_settings_read_after_a_write_are_the_new_ones(database):
     (and a rolled-back one leaves the old ones)."""
     store = await open_store(database)
     try:
-        assert (await store.guild_settings(5)).default_preset == "russian"
+        assert (await store.guild_settings(5)).default_preset == ""
         async with store.transaction() as tx:
             await tx.set_guild_settings(5, default_preset="polish")
         assert (await store.guild_settings(5)).default_preset == "polish"

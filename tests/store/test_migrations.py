@@ -94,7 +94,7 @@ async def test_a_new_database_gets_every_migration(database):
     store = await open_store(database)
     try:
         assert await store.schema_version() == len(migrations())
-        assert (await store.guild_settings(5)).default_preset == "russian"
+        assert (await store.guild_settings(5)).default_preset == ""  # none chosen
     finally:
         await store.close()
 

@@ -6,7 +6,7 @@ import random
 
 from bot.game.state import Phase
 from bot.store import Metric, PlayerKind
-from bot.tables import TableStatus
+from bot.tables import Actor, TableStatus
 
 from .conftest import ANN, BOB, CID, make_harness, play_human_turn
 
@@ -106,3 +106,36 @@ async def test_ai_seats_follow_the_guild_setting(tmp_path):
         await s.close()
         await h.store.close()
 
+
+
+async def test_an_empty_leaderboard_knows_why(tmp_path):
+    h = await make_harness(str(tmp_path / "d.db"))
+    s = h.service
+    ann = Actor(ANN.user_id, "Ann", guild_id=1)
+
+    async def why(metric: str = "rating", preset: str | None = None,
+                  period: str = "all", scope: str = "guild") -> tuple[str, bool]:
+        got = await s.records.why_empty(ann, metric=metric, preset=preset, period=period,
+                                        scope=scope)
+        return got.key, got.wins_instead
+
+    try:
+        assert await why() == ("leaderboard.none_ended", False)
+        tid = (await s.create(ANN, channel_id=30, guild_id=1)).table.id
+        await s.add_ai(tid, ANN)
+        await s.add_ai(tid, ANN)
+        for name, value in (("barrel", "none"), ("target", "150")):
+            await s.set_option(tid, ANN, name, value)
+        await s.start(tid, ANN)
+        await _play(h, tid, random.Random(30))
+        assert await why() == ("leaderboard.ai_not_rated", True)
+        assert await why(preset="polish") == ("leaderboard.empty", False)  # the filter's
+        assert await why(period="7d") == ("leaderboard.empty", False)
+        assert await why(scope="global") == ("leaderboard.empty", False)
+        async with h.store.transaction() as tx:
+            await tx.set_guild_settings(1, ai_rated=True)
+        # rated where AIs count, yet one person alone is rated against nobody
+        assert await why() == ("leaderboard.few_people", True)
+    finally:
+        await s.close()
+        await h.store.close()

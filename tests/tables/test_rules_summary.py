@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.game.options import OPTION_GROUPS
 from bot.game.presets import PRESETS
 from bot.game.rules import OPTION_NAMES
-from bot.i18n import has
-from bot.tables._catalog import OTHER_PHASE, PHASE_KEYS, rules_summary
+from bot.i18n import LANGUAGES, has
+from bot.tables._catalog import OTHER_PHASE, PHASE_KEYS, rules_digest, rules_summary
 
 
 def test_every_group_has_a_phase_with_a_heading():
@@ -30,3 +32,21 @@ def test_changed_options_under_their_phases_in_order_of_play():
     every = [name for _, rows in summary.options_by_phase for name, _ in rows]
     assert sorted(every) == sorted(OPTION_NAMES)
     assert rules_summary("russian", PRESETS["russian"].rules).by_phase == ()
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_preset_reads_as_five_sentences_in_every_language(preset):
+    digest = rules_digest(preset, PRESETS[preset].rules)
+    assert len(digest) == 5
+    for lang in LANGUAGES:
+        for line in digest:
+            text = line.localize(lang)
+            assert not text[0].islower() and text.endswith(".") and "{" not in text, (lang, text)
+            assert "digest." not in text, (lang, text)  # a key with no message
+
+
+def test_the_digest_follows_the_options_not_the_preset():
+    rules = PRESETS["russian"].rules.with_options(barrel_at=200, min_bid=80, target=500)
+    text = " ".join(line.localize("en") for line in rules_digest("russian", rules))
+    assert "from 200 on the barrel" in text and "Bids from 80 " in text
+    assert "played to 500" in text and "880" not in text and "1000" not in text
