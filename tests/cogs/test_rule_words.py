@@ -7,6 +7,7 @@ import re
 
 from bot.game.cards import card_pretty, card_str
 from bot.game.state import Phase
+from bot.i18n.values import card_text
 
 from .conftest import open_table, play_turn
 
@@ -28,7 +29,7 @@ async def test_a_russian_player_reads_russian_second_person_with_his_cards(world
     mine = sorted(table.observation(to_act).hand)[0]
     r = await fd.slash(me, ch, "play", card=card_str(mine))
     assert r.ephemeral
-    assert r.content == (f"Вы не можете сыграть {card_pretty(mine)}: карты играют после "
+    assert r.content == (f"Вы не можете сыграть {card_text(mine, 'ru')}: карты играют после "
                          "торговли и обмена; сейчас идёт торговля.")
     r = await fd.slash(other, ch, "pass")
     assert r.ephemeral
