@@ -252,7 +252,8 @@ def _face_down_view(view: Rows, legal: tuple[Action, ...], loc: str | None,
     """Blind bidding before the player looked: blind bids, Pass, and Look (no card)."""
     bids = [a for a in legal if a.verb is Verb.BID and a.flag is Flag.BLIND]
     if bids:
-        opts = [(f"{a.amount} (blind)", f"{a.amount}b") for a in bids[:25]]
+        opts = [(t("select.bid_blind_amount", loc, amount=a.amount), f"{a.amount}b")
+                for a in bids[:25]]
         select("bid", opts, t("select.bid_blind", loc), 0)
     button("look", "", t("button.look", loc), discord.ButtonStyle.primary, 1)
     if any(a.verb is Verb.PASS for a in legal):

@@ -152,8 +152,8 @@ MESSAGES: dict[str, str] = {
     "help.title": "How to read the table",
     "help.table": "The table image",
     "help.table_text": (
-        "**D** the dealer · **declarer** plays the contract · **sits out** this hand "
-        "(four at a three-hand game)\n"
+        "**D** the dealer · **decl.** the declarer, who plays the contract · **sits out** "
+        "this hand (four at a three-hand game)\n"
         "**barrel 2/3** on the barrel (880): the second of three hands to make it\n"
         "**—** a dash: a hand with no points (three cost a penalty)\n"
         "the card back with a number: cards that player holds\n"
@@ -206,6 +206,7 @@ MESSAGES: dict[str, str] = {
     "hand.over": "The match is over.",
     "select.bid": "Bid…",
     "select.bid_blind": "Bid blind…",
+    "select.bid_blind_amount": "{amount} blind",
     "select.contract": "Set the contract…",
     "select.give": "Give a card to {name}…",
     "select.discard": "Discard a card…",
@@ -480,7 +481,7 @@ MESSAGES: dict[str, str] = {
     "web.chart": "Rating over the last matches",
     "web.match": "Match #{id}",
     "web.hand_count": "{hands} {hands|one:hand|other:hands}",
-    "web.scenario": "Scenario JSON (python -m bot replay)",
+    "web.scenario": "Download this match (scenario file)",
     "web.declarer_col": "Declarer · contract",
     "web.replay": "Replay",
     "web.hand": "Hand {no} of match #{id}",
@@ -513,7 +514,7 @@ MESSAGES: dict[str, str] = {
     "web.step.auction_won": "{name} wins the auction at {amount}.",
     "web.step.all_passed": "Everyone passed.",
     "web.step.redeal": "The hand is dealt again.",
-    "web.step.talon": "{name} takes the talon: {cards}.",
+    "web.step.talon": "{name} takes the {talon}: {cards}.",
     "web.step.give": "{name} gives {card} to {to}.",
     "web.step.discard": "{name} discards {card}.",
     "web.step.contract": "{name} sets the contract at {amount}.",

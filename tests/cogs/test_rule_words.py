@@ -35,11 +35,11 @@ async def test_a_russian_player_reads_russian_second_person_with_his_cards(world
     assert r.ephemeral
     assert r.content == f"Вы не можете сказать «пас»: сейчас торгуется {me.display_name}."
     r = await fd.slash(me, ch, "bid", amount=103)
-    assert r.content.startswith("Вы не можете заявить 103: ставки растут с шагом 5")
+    assert r.content.startswith("Вы не можете заявить 103: заявки растут с шагом 5")
     assert not CODE.search(r.content)
     r = await fd.slash(me, ch, "pass")
     assert r.content == ("Вы не можете сказать «пас»: первая рука должна открыть торговлю "
-                         "ставкой не меньше 100.")
+                         "заявкой не меньше 100.")
     r = await fd.slash(me, ch, "bid", amount=100)
     assert r.ephemeral and r.content.startswith("Вы заявили 100.")
 
