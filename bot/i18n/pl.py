@@ -158,7 +158,7 @@ MESSAGES: dict[str, str] = {
     "help.title": "Jak czytać stół",
     "help.table": "Obrazek stołu",
     "help.table_text": ("**R** rozdający · **gra** rozgrywający, który ustala grę · **pauzuje** "
-                        "pauza w tym rozdaniu (gdy przy stole są cztery osoby)\n"
+                        "bez kart w tym rozdaniu (gdy przy stole są cztery osoby)\n"
                         "**beczka 2/3** na beczce (880): drugie z trzech rozdań, by wygrać\n"
                         "**—** kreska: rozdanie bez punktów (trzy kosztują karę)\n"
                         "rewers z liczbą: ile kart ma gracz\n"
@@ -306,7 +306,7 @@ MESSAGES: dict[str, str] = {
     "cmd.leaderboard.scope": "Ten serwer albo wszystkie (gracze, którzy się zgodzili)",
     "cmd.stats": "Profil gracza: partie, ranking, gry, beczka",
     "cmd.stats.user": "Czyj profil (domyślnie: twój)",
-    "cmd.optin": "Pokazuj cię w rankingu globalnym (wszystkie serwery) albo nie",
+    "cmd.optin": "Pokazuj mnie w rankingu globalnym (wszystkie serwery) albo nie",
     "cmd.optin.show": "True: pokazuj; false: ukryj",
     "cmd.admin": "Ustawienia i zapisy serwera (Zarządzanie serwerem)",
     "cmd.admin.defaults": "Domyślne ustawienia nowych stołów na tym serwerze",
@@ -393,7 +393,7 @@ MESSAGES: dict[str, str] = {
     "img.dealer_mark": "R",
     "img.seat": "Miejsce {no}",
     "img.hand_no": "Rozdanie {no}",
-    "img.last_trick": "poprzednia lewa",
+    "img.last_trick": "poprz. lewa",
     "img.high_bid": "Najwyżej {bid}",
     "img.trump": "atut",
     "img.no_trump": "jeszcze bez atutu",

@@ -447,7 +447,7 @@ MESSAGES: dict[str, str] = {
     "img.hands": "{count} {count|one:раздача|few:раздачи|many:раздач|other:раздачи}",
     "img.minutes": "{count} мин",
     "img.contracts": "заказы {made}✓ {failed}✗",
-    "img.best": "рекорд {contract}",
+    "img.best": "макс. {contract}",
     "img.rating_change": "рейтинг {change}",
     "img.no_hands": "раздач не было",
     "img.chart_hands": "раздачи 1–{count}",

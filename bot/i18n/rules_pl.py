@@ -227,8 +227,8 @@ MESSAGES: dict[str, str] = {
     "note.dealt_annulled": "{who}: w rozdaniu {reason}, rozdanie unieważnione",
     "note.claimed_annulled": "{who}: żądanie ponownego rozdania ({reason}), rozdanie "
                              "unieważnione",
-    "note.dealer_penalty": ("{who}: −120, trzy unieważnienia przez dziewiątki z rzędu; rozdaje "
-                            "następne miejsce"),
+    "note.dealer_penalty": ("{who}: −120, trzy ponowne rozdania przez dziewiątki z rzędu; "
+                            "rozdaje następne miejsce"),
     "note.why.nines": ("{nines, plural, =3{trzy dziewiątki} =4{cztery dziewiątki} "
                        "one{# dziewiątka} few{# dziewiątki} many{# dziewiątek} "
                        "other{# dziewiątki}}"),
@@ -240,6 +240,6 @@ MESSAGES: dict[str, str] = {
     "note.why.dealt_low": ("w rozdanych kartach mniej niż {below, plural, one{# punkt} "
                            "few{# punkty} many{# punktów} other{# punktu}}"),
     "note.why.dealt_nines": "cztery dziewiątki w rozdanych kartach",
-    "note.why.dealer_penalty": "trzy unieważnienia przez dziewiątki z rzędu",
+    "note.why.dealer_penalty": "trzy ponowne rozdania przez dziewiątki z rzędu",
     "note.why.jacks": "trzy walety na spodzie z rzędu",
 }
