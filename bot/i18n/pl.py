@@ -21,7 +21,7 @@ MESSAGES: dict[str, str] = {
     "error.not_seated": "Nie siedzisz przy tym stole. Dosiądź się poleceniem `/table join`, "
                         "póki są wolne miejsca.",
     "error.user_not_seated": "Ten gracz nie siedzi przy stole.",
-    "error.kick_self": "Nie możesz wyrzucić samego siebie; użyj `/table leave`.",
+    "error.kick_self": "Nie możesz wyrzucić siebie; użyj `/table leave`.",
     "error.seats_not_full": "Stół potrzebuje {seats} {seats|one:gracza|few:graczy|"
                             "many:graczy|other:gracza}; siedzi {seated}. Zaproś kogoś albo "
                             "dodaj bota poleceniem `/table ai`.",

@@ -59,3 +59,14 @@ def test_help_names_the_marks_the_images_draw():
         for mark in ("img.dealer_mark", "img.declarer_short"):
             assert f"**{cat[mark]}**" in cat["help.table_text"], (lang, mark)
         assert f"**{cat['img.rospisat_mark']}**" in cat["help.sheet_text"], lang
+
+
+def test_an_unknown_ai_level_is_refused_with_the_readers_level_names():
+    from bot.tables import TableError
+    from bot.tables._catalog import ai_level
+
+    try:
+        ai_level("godlike")
+    except TableError as err:
+        said = t(err.key, "ru", **err.params)
+    assert said.endswith("уровни: лёгкий, обычный или сильный."), said
