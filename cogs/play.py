@@ -15,7 +15,7 @@ from discord.ext import commands
 from bot.game.actions import Action, Flag, Verb
 from bot.game.cards import card_str
 from bot.i18n import language, t
-from bot.i18n.values import card_text
+from bot.i18n.values import card_text, typed_ranks
 from bot.tables import Table, TableError, TableService, card_from_text, seat_from_text
 from cogs._bot import TysiacBot, actor_of, locale_of, ls, send, within
 from cogs._ids import Press, read_press
@@ -227,11 +227,14 @@ def _card_choices(cards: list[int], current: str,
                   loc: str | None) -> list[app_commands.Choice[str]]:
     cur = current.strip().upper()
     lang = language(loc)
+    ranks = typed_ranks(lang)
+    # the rank as typed in the reader's letters, the suit's letter kept: "ТS" in Russian: "AS"
+    head, tail = (cur[:-1], cur[-1]) if len(cur) > 1 else (cur, "")
+    english = "".join(ranks.get(ch, ch) for ch in head) + tail
     out: list[app_commands.Choice[str]] = []
     for c in dict.fromkeys(cards):
         shown, code = card_text(c, lang), card_str(c)
-        typed = shown[:-1].upper() + code[-1]  # the shown letter with the suit's letter: ТS
-        if not cur or any(w.startswith(cur) for w in (code, shown.upper(), typed)):
+        if not cur or code.startswith(english) or shown.upper().startswith(cur):
             out.append(app_commands.Choice(name=shown, value=card_str(c)))
     return out[:25]
 

@@ -87,6 +87,9 @@ async def test_a_russian_player_sees_and_types_russian_letters(world):
     # a card typed as the player sees it: its Russian letter and the suit's Latin letter
     play = next(a.card for a in table.observation(seat).legal)
     typed = card_text(play, "ru")[:-1] + card_str(play)[-1]
+    offered = await fd.autocomplete(me, ch, "play", "card", typed)
+    assert [c["name"] for c in offered] == [card_text(play, "ru")], offered
+    assert offered[0]["value"] == card_str(play)
     r = await fd.slash(me, ch, "play", card=typed)
     assert r.ephemeral
     assert f"Вы сыграли {card_text(play, 'ru')}." in r.content, r.content
