@@ -70,3 +70,12 @@ def test_an_unknown_ai_level_is_refused_with_the_readers_level_names():
     except TableError as err:
         said = t(err.key, "ru", **err.params)
     assert said.endswith("уровни: лёгкий, обычный или сильный."), said
+
+
+def test_no_developer_wording_on_the_pages_and_commands_players_read():
+    developer = re.compile(r"python -m|\bJSON\b|docs/|\.md\b")
+    for lang, cat in CATALOGS.items():
+        for key, text in cat.items():
+            if key.startswith(("web.", "cmd.", "help.", "button.")):
+                assert not developer.search(text), (lang, key, text)
+        assert "(" in cat["web.scenario"], (lang, cat["web.scenario"])  # says it is a file
