@@ -10,13 +10,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bot.game.actions import Action, Flag, Verb
-from bot.game.cards import SUIT_SYMBOLS, card_pretty, display_key, suit_of
+from bot.game.cards import SUIT_SYMBOLS, display_key, suit_of
 from bot.game.notes import Note
 from bot.game.observation import Observation
 from bot.game.state import HandEnd, HandResult, Phase
-from bot.i18n import t
+from bot.i18n import language, t
 from bot.i18n.notes import note_text
 from bot.i18n.rule_text import action_phrase
+from bot.i18n.values import card_text
 from bot.tables import Table, TableStatus
 
 
@@ -25,17 +26,23 @@ def shown_order(cards: Iterable[int]) -> list[int]:
     return sorted(cards, key=display_key)
 
 
-def cards_text(cards: Iterable[int]) -> str:
+def card_word(card: int, loc: str | None = None) -> str:
+    """One card as the reader sees it, with the rank letters of the images: ``Т♠`` in
+    Russian."""
+    return card_text(card, language(loc))
+
+
+def cards_text(cards: Iterable[int], loc: str | None = None) -> str:
     """Cards grouped by suit, in the image's order: ``A♠ 10♠ · K♥ Q♥``."""
     groups: dict[int, list[str]] = {}
     for c in shown_order(cards):
-        groups.setdefault(suit_of(c), []).append(card_pretty(c))
+        groups.setdefault(suit_of(c), []).append(card_word(c, loc))
     return " · ".join(" ".join(g) for g in groups.values()) or "—"
 
 
-def trick_text(table: Table, trick: Iterable[tuple[int, int]]) -> str:
+def trick_text(table: Table, trick: Iterable[tuple[int, int]], loc: str | None = None) -> str:
     names = table.names()
-    return ", ".join(f"{names[p]} {card_pretty(c)}" for p, c in trick) or "—"
+    return ", ".join(f"{names[p]} {card_word(c, loc)}" for p, c in trick) or "—"
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +129,7 @@ def _play_fields(table: Table, obs: Observation, loc: str | None) -> list[tuple[
         out.append((t("table.auction", loc), ", ".join(bids) or t("table.no_bids", loc)))
     if obs.talon:
         out.append((t("word.talon_title", loc, talon=table.talon_word(capital=True)),
-                    cards_text(obs.talon)))
+                    cards_text(obs.talon, loc)))
     if obs.declarer >= 0:
         amount = obs.contract or obs.winning_bid
         out.append((t("table.contract", loc), f"{names[obs.declarer]} {amount}"))
@@ -130,11 +137,11 @@ def _play_fields(table: Table, obs: Observation, loc: str | None) -> list[tuple[
         trump = SUIT_SYMBOLS[obs.trump] if obs.trump >= 0 else t("table.no_trump", loc)
         out.append((t("table.trump", loc), trump))
     if obs.trick:
-        out.append((t("table.trick", loc), trick_text(table, obs.trick)))
+        out.append((t("table.trick", loc), trick_text(table, obs.trick, loc)))
     if obs.last_trick:
         winner = names[obs.last_winner] if obs.last_winner >= 0 else "?"
         out.append((t("table.last_trick", loc),
-                    f"{trick_text(table, obs.last_trick)} → {winner}"))
+                    f"{trick_text(table, obs.last_trick, loc)} → {winner}"))
     return out
 
 
@@ -193,12 +200,12 @@ def action_label(a: Action, table: Table, loc: str | None = None) -> str:
     """A short label for a legal action (buttons and the 'you can' line)."""
     if a.verb is Verb.PLAY:
         if a.flag is Flag.MARRIAGE:
-            return t("button.marriage", loc, card=card_pretty(a.card))
+            return t("button.marriage", loc, card=card_word(a.card, loc))
         if a.flag is Flag.ACES:
-            return t("button.aces", loc, card=card_pretty(a.card))
-        return card_pretty(a.card)
+            return t("button.aces", loc, card=card_word(a.card, loc))
+        return card_word(a.card, loc)
     if a.verb in (Verb.GIVE, Verb.DISCARD):
-        return card_pretty(a.card)
+        return card_word(a.card, loc)
     return t("word.action", loc, action=action_phrase(a, table.names(), table.talon_word()))
 
 
@@ -223,17 +230,17 @@ def hand_text(table: Table, seat: int | None, loc: str | None = None,
         lines.append(t("hand.face_down", loc, count=len(obs.hand),
                        cap=table.offer(seat).blind_cap))
     else:
-        lines.append(t("hand.cards", loc, cards=cards_text(obs.hand)) if obs.hand
+        lines.append(t("hand.cards", loc, cards=cards_text(obs.hand, loc)) if obs.hand
                      else t("hand.no_cards", loc))
     if obs.talon and obs.phase in (Phase.TALON, Phase.EXCHANGE, Phase.CONTRACT):
         lines.append(t("word.talon_cards", loc, talon=table.talon_word(capital=True),
-                       cards=cards_text(obs.talon)))
+                       cards=cards_text(obs.talon, loc)))
     if obs.received:
-        lines.append(t("hand.received", loc, cards=cards_text(obs.received)))
+        lines.append(t("hand.received", loc, cards=cards_text(obs.received, loc)))
     if obs.trump >= 0:
         lines.append(t("hand.trump", loc, suit=SUIT_SYMBOLS[obs.trump]))
     if obs.trick:
-        lines.append(t("hand.trick", loc, cards=trick_text(table, obs.trick)))
+        lines.append(t("hand.trick", loc, cards=trick_text(table, obs.trick, loc)))
     if obs.phase is not Phase.MATCH_OVER:
         if obs.to_act == seat:
             lines.append(t("hand.your_turn", loc))

@@ -16,11 +16,11 @@ from typing import Any
 import discord
 
 from bot.game.actions import Action, Flag, Verb
-from bot.game.cards import card_pretty, card_str, display_key, is_red
+from bot.game.cards import card_str, display_key, is_red
 from bot.game.state import Phase
 from bot.i18n import t
 from bot.tables import Table, TableStatus
-from cogs._format import hand_text, shown_order, table_text
+from cogs._format import card_word, hand_text, shown_order, table_text
 from cogs._ids import BUTTON_TEMPLATE, SELECT_TEMPLATE, custom_id
 
 
@@ -208,7 +208,7 @@ def hand_view(table: Table, seat: int | None, loc: str | None = None) -> Rows:
     plain = {a.card for a in legal if a.verb is Verb.PLAY and a.flag is Flag.NONE}
     if obs.phase is not Phase.EXCHANGE and obs.hand:
         for i, c in enumerate(shown_order(obs.hand)[:15]):
-            button("play", card_str(c), card_pretty(c), _card_style(c), i // 5,
+            button("play", card_str(c), card_word(c, loc), _card_style(c), i // 5,
                    disabled=c not in plain)
         row = (min(len(obs.hand), 15) + 4) // 5
     selects: list[tuple[str, str, list[tuple[str, str]]]] = []
@@ -221,12 +221,12 @@ def hand_view(table: Table, seat: int | None, loc: str | None = None) -> Rows:
         opts = [(str(a.amount), str(a.amount)) for a in contracts[:25]]
         selects.append(("contract", t("select.contract", loc), opts))
     for target in sorted({a.target for a in legal if a.verb is Verb.GIVE}):
-        opts = [(card_pretty(a.card), card_str(a.card))
+        opts = [(card_word(a.card, loc), card_str(a.card))
                 for a in _by_card(legal) if a.verb is Verb.GIVE and a.target == target][:25]
         selects.append((f"give{target}", t("select.give", loc, name=names[target]), opts))
     discards = [a for a in _by_card(legal) if a.verb is Verb.DISCARD]
     if discards:
-        opts = [(card_pretty(a.card), card_str(a.card)) for a in discards[:25]]
+        opts = [(card_word(a.card, loc), card_str(a.card)) for a in discards[:25]]
         selects.append(("discard", t("select.discard", loc), opts))
     for arg, placeholder, opts in selects:
         if row < 5 and opts:
@@ -237,7 +237,7 @@ def hand_view(table: Table, seat: int | None, loc: str | None = None) -> Rows:
         for a in declares:
             verb = "playm" if a.flag is Flag.MARRIAGE else "playa"
             label = t("button.marriage" if a.flag is Flag.MARRIAGE else "button.aces", loc,
-                      card=card_pretty(a.card))
+                      card=card_word(a.card, loc))
             button(verb, card_str(a.card), label, discord.ButtonStyle.success, row)
         row += 1
     others = _other_buttons(legal, table, seat, loc)
@@ -252,7 +252,8 @@ def _face_down_view(view: Rows, legal: tuple[Action, ...], loc: str | None,
     """Blind bidding before the player looked: blind bids, Pass, and Look (no card)."""
     bids = [a for a in legal if a.verb is Verb.BID and a.flag is Flag.BLIND]
     if bids:
-        opts = [(f"{a.amount} (blind)", f"{a.amount}b") for a in bids[:25]]
+        opts = [(t("select.bid_blind_amount", loc, amount=a.amount), f"{a.amount}b")
+                for a in bids[:25]]
         select("bid", opts, t("select.bid_blind", loc), 0)
     button("look", "", t("button.look", loc), discord.ButtonStyle.primary, 1)
     if any(a.verb is Verb.PASS for a in legal):

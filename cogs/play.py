@@ -13,8 +13,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.game.actions import Action, Flag, Verb
-from bot.game.cards import card_pretty, card_str
-from bot.i18n import t
+from bot.game.cards import card_str
+from bot.i18n import language, t
+from bot.i18n.values import card_text, typed_ranks
 from bot.tables import Table, TableError, TableService, card_from_text, seat_from_text
 from cogs._bot import TysiacBot, actor_of, locale_of, ls, send, within
 from cogs._ids import Press, read_press
@@ -129,13 +130,14 @@ class Play(commands.Cog):
                    declare: app_commands.Choice[str] | None = None) -> None:
         flag = _declared(declare.value) if declare else Flag.NONE
         await self._move(interaction, self._table(interaction).id, Press(
-            Verb.PLAY, card=card_from_text(card), flag=flag))
+            Verb.PLAY, card=card_from_text(card, locale_of(interaction)), flag=flag))
 
     @play.autocomplete("card")
     async def play_cards(self, interaction: discord.Interaction[Any],
                          current: str) -> list[app_commands.Choice[str]]:
         _, legal = self._offered(interaction)
-        return _card_choices([a.card for a in legal if a.verb is Verb.PLAY], current)
+        return _card_choices([a.card for a in legal if a.verb is Verb.PLAY], current,
+                             locale_of(interaction))
 
     @app_commands.command(name="give", description=ls("cmd.give"))
     @app_commands.describe(card=ls("cmd.give.card"), to=ls("cmd.give.to"))
@@ -143,13 +145,15 @@ class Play(commands.Cog):
     async def give(self, interaction: discord.Interaction[Any], card: str, to: str) -> None:
         table = self._table(interaction)
         await self._move(interaction, table.id, Press(
-            Verb.GIVE, card=card_from_text(card), target=seat_from_text(table.names(), to)))
+            Verb.GIVE, card=card_from_text(card, locale_of(interaction)),
+            target=seat_from_text(table.names(), to)))
 
     @give.autocomplete("card")
     async def give_cards(self, interaction: discord.Interaction[Any],
                          current: str) -> list[app_commands.Choice[str]]:
         _, legal = self._offered(interaction)
-        return _card_choices([a.card for a in legal if a.verb is Verb.GIVE], current)
+        return _card_choices([a.card for a in legal if a.verb is Verb.GIVE], current,
+                             locale_of(interaction))
 
     @give.autocomplete("to")
     async def give_targets(self, interaction: discord.Interaction[Any],
@@ -219,12 +223,19 @@ def _declared(value: str) -> Flag:
     raise TableError("error.no_such_action")
 
 
-def _card_choices(cards: list[int], current: str) -> list[app_commands.Choice[str]]:
+def _card_choices(cards: list[int], current: str,
+                  loc: str | None) -> list[app_commands.Choice[str]]:
     cur = current.strip().upper()
+    lang = language(loc)
+    ranks = typed_ranks(lang)
+    # the rank as typed in the reader's letters, the suit's letter kept: "ТS" in Russian: "AS"
+    head, tail = (cur[:-1], cur[-1]) if len(cur) > 1 else (cur, "")
+    english = "".join(ranks.get(ch, ch) for ch in head) + tail
     out: list[app_commands.Choice[str]] = []
     for c in dict.fromkeys(cards):
-        if not cur or card_str(c).startswith(cur) or card_pretty(c).upper().startswith(cur):
-            out.append(app_commands.Choice(name=card_pretty(c), value=card_str(c)))
+        shown, code = card_text(c, lang), card_str(c)
+        if not cur or code.startswith(english) or shown.upper().startswith(cur):
+            out.append(app_commands.Choice(name=shown, value=card_str(c)))
     return out[:25]
 
 

@@ -30,7 +30,7 @@ class Labels:
     dealer_mark: str = "D"
     seat: str = "Seat {no}"
     hand_no: str = "Hand {no}"
-    last_trick: str = "last trick"
+    last_trick: str = "previous trick"
     high_bid: str = "High bid {bid}"
     trump: str = "trump"
     no_trump: str = "no trump yet"

@@ -7,7 +7,7 @@ bitmask, which keeps the engine's hot path free of allocations.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 SUITS = "CDHS"
 SUIT_SYMBOLS = "♣♦♥♠"
@@ -124,8 +124,10 @@ def card_pretty(c: int) -> str:
     return RANKS[c & 7] + SUIT_SYMBOLS[c >> 3]
 
 
-def parse_card(text: str) -> int:
-    """Parse ``10h``/``QS``/``9♣`` (case-insensitive); raise ValueError with a readable message."""
+def parse_card(text: str, ranks: Mapping[str, str] | None = None) -> int:
+    """Parse ``10h``/``QS``/``9♣`` (case-insensitive); ``ranks``: a language's own rank
+    letters, upper-case, to the English rank (``{"Т": "A"}``), read first. Raise
+    ValueError with a readable message."""
     t = text.strip().upper()
     if len(t) < 2:
         raise ValueError(f"{text!r} is not a card (write rank then suit, e.g. 10H, QS, 9C)")
@@ -133,7 +135,9 @@ def parse_card(text: str) -> int:
     suit = SUITS.find(suit_part)
     if suit < 0:
         suit = SUIT_SYMBOLS.find(suit_part)
-    if rank_part == "T":
+    if ranks and rank_part in ranks:
+        rank_part = ranks[rank_part]
+    elif rank_part == "T":
         rank_part = "10"
     if suit < 0 or rank_part not in RANKS:
         raise ValueError(f"{text!r} is not a card (write rank then suit, e.g. 10H, QS, 9C)")

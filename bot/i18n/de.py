@@ -1,9 +1,10 @@
-"""Deutscher Katalog: die Wörter der Tausendundeins-Runden (Skat/Stock, Hochzeit, Faß, Reizen).
+"""Deutscher Katalog: die Wörter der Tausendundeins-Runden (Skat, Paar, Fass, Reizen).
 
 Wo es kein festes Wort gibt, steht das gebräuchlichste: „Strich“ für ein Spiel ohne Punkte
 eines Gegenspielers (dash), „Nullstich“ für ein Spiel ohne Stich (stick), „Ausschreiben“ für
-das Aufgeben nach dem Skat mit Ausgleich für die Gegner (rospisat), „Bot“ für den
-KI-Spieler. Der Talon heißt in den deutschen Presets „Stock“, sonst „Skat“.
+das Aufgeben nach dem Skat mit Ausgleich für die Gegner (rospisat), „Abschreiben“ für
+spisat, „Paar“ für König und Dame einer Farbe (ein Paar melden), „Bot“ für den
+KI-Spieler. Der Talon heißt in jedem Regelsatz „Skat“.
 """
 
 from __future__ import annotations
@@ -48,8 +49,8 @@ MESSAGES: dict[str, str] = {
                      "für {players}.",
     "error.timer_range": "Die Zugzeit ist 0 (aus) oder zwischen 30 und 3600 Sekunden.",
     "error.not_away": "Du bist nicht abwesend: dein Platz gehört dir.",
-    "error.blind_cap": ("Blind reizen geht bis {cap}: höher braucht eine Hochzeit, und die "
-                        "kennst du nicht, ohne in die Karten zu sehen."),
+    "error.blind_cap": ("Blind reizen geht bis {cap}: höher braucht ein Paar, und das kennst du "
+                        "nicht, ohne in die Karten zu sehen."),
     "error.blind_after_look": ("Du hast deine Karten angesehen und kannst in diesem Spiel "
                                "nicht mehr blind reizen; reiz normal oder passe."),
     "error.status.seating": "Die Partie hat noch nicht begonnen.",
@@ -57,8 +58,8 @@ MESSAGES: dict[str, str] = {
     "error.status.finished": "Die Partie ist vorbei. Drück „Revanche“ für eine neue.",
     "error.status.ended": "Dieser Tisch ist geschlossen.",
     "error.status.abandoned": "Dieser Tisch wurde mangels Züge geschlossen.",
-    "error.bad_card": ("`{text}` ist keine Karte: schreib den Wert, dann die Farbe, z. B. "
-                       "`10H`, `QS`, `9C` oder `A♠`."),
+    "error.bad_card": ("`{text}` ist keine Karte: schreib den Wert, dann die Farbe, z. B. `10H`, "
+                       "`DS`, `B♦` oder `A♠`."),
     "error.no_such_action": "Das geht gerade nicht.",
     "error.unexpected": "Etwas ist schiefgegangen (ID {id}). Der Tisch ist sicher; versuch "
                         "es bitte noch einmal.",
@@ -74,7 +75,7 @@ MESSAGES: dict[str, str] = {
     "ok.kicked": "{name} wurde vom Tisch entfernt.",
     "ok.option_set": "Die Option `{name}` ist jetzt `{value}`.",
     "ok.started": "Die Partie beginnt. Viel Glück!",
-    "ok.rematch": "Revanche! Gleiche Plätze, der Nächste gibt.",
+    "ok.rematch": "Revanche! Gleiche Plätze, der Geber wechselt.",
     "ok.ended": "Der Tisch ist geschlossen.",
     "ok.moved": "Du: {move}.",
     "ok.back": "Willkommen zurück: dein Platz gehört wieder dir.",
@@ -88,7 +89,7 @@ MESSAGES: dict[str, str] = {
     "notice.abandoned": "Tisch Nr. {table} wurde nach einem Tag ohne Zug geschlossen.",
     "notice.match_won": "🏆 {names} gewinnt die Partie!",
     "notice.reminder": "⏰ {name}, du bist dran (noch {seconds} s).",
-    "notice.timed_out": "{name} hatte keine Zeit mehr; für ihn wurde gezogen.",
+    "notice.timed_out": "{name}: Zeit abgelaufen; ein Zug wurde automatisch gemacht.",
     "notice.away": "{name} hat zwei Züge verpasst: ein Bot spielt den Platz, bis "
                    "„Bin zurück“ gedrückt wird.",
     "notice.back": "{name} ist zurück.",
@@ -117,9 +118,9 @@ MESSAGES: dict[str, str] = {
     "table.trump": "Trumpf",
     "table.no_trump": "keiner",
     "table.trick": "Stich",
-    "table.last_trick": "Letzter Stich",
+    "table.last_trick": "Voriger Stich",
     "table.totals": "Stand",
-    "table.barrel": "auf dem Faß",
+    "table.barrel": "auf dem Fass",
     "table.dashes": "Striche",
     "table.hand_no": "Spiel {no}",
     "table.timer": "Zugzeit: {seconds} s",
@@ -141,7 +142,7 @@ MESSAGES: dict[str, str] = {
     "result.spisat": "{name} schreibt {contract} ab",
     "result.conceded": "{name} gibt {contract} auf",
     "result.points": "{points} in Karten",
-    "result.marriages": "Hochzeiten {marriages}",
+    "result.marriages": "Paare {marriages}",
     "result.sat_out": "setzte aus",
     "result.line": "{name}: {delta:+d} → {total}",
     # ---- Knöpfe ------------------------------------------------------------------------------
@@ -178,30 +179,32 @@ MESSAGES: dict[str, str] = {
     "button.help_rules": "Regeln des Tisches",
     "help.title": "So liest du den Tisch",
     "help.table": "Das Tischbild",
-    "help.table_text": (
-        "**G** der Geber · **Allein** der Alleinspieler spielt das Spiel · **aus** setzt "
-        "dieses Spiel aus (vier am Tisch bei drei Spielern)\n"
-        "**Faß 2/3** auf dem Faß (880): das zweite von drei Spielen, um es zu schaffen\n"
-        "**—** ein Strich: ein Spiel ohne Punkte (drei kosten eine Strafe)\n"
-        "die Kartenrückseite mit Zahl: so viele Karten hält der Spieler\n"
-        "unter jeder Karte des Stichs: wer sie gespielt hat; **▸** spielte aus\n"
-        "**noch kein Trumpf**, bis eine Hochzeit gemeldet ist; die Scheibe zeigt den Trumpf"),
+    "help.table_text": ("**G** der Geber · **Solo** der Alleinspieler spielt das Spiel · **aus** "
+                        "setzt dieses Spiel aus (vier am Tisch bei drei Spielern)\n"
+                        "**Fass 2/3** auf dem Fass (880): das zweite von drei Spielen, um es zu "
+                        "schaffen\n"
+                        "**—** ein Strich: ein Spiel ohne Punkte (drei kosten eine Strafe)\n"
+                        "die Kartenrückseite mit Zahl: so viele Karten liegen auf dieser Hand\n"
+                        "unter jeder Karte des Stichs: wer sie gespielt hat; **▸** hat "
+                        "ausgespielt\n"
+                        "**noch kein Trumpf**, bis ein Paar gemeldet ist; die Scheibe zeigt den "
+                        "Trumpf"),
     "help.sheet": "Der Schreibzettel",
-    "help.sheet_text": (
-        "**140✓ / 140✗** das Spiel des Alleinspielers, gewonnen / verloren\n"
-        "eine umkreiste **880** mit Strichen: auf dem Faß, ein Strich je Spiel\n"
-        "**↓** vom Faß gefallen · ein umkreistes **A**: ausgeschrieben\n"
-        "**—** ein Strich · **aus +40** setzte aus, mit den Punkten des Aussetzers\n"
-        "ein Punkt: wer gab · **Σ** die Summen, ★ der Sieger"),
+    "help.sheet_text": ("**140✓ / 140✗** das Spiel des Alleinspielers, gewonnen / verloren\n"
+                        "eine umkreiste **880** mit Strichen: auf dem Fass, ein Strich je Spiel\n"
+                        "**↓** vom Fass gefallen · ein umkreistes **A**: ausgeschrieben\n"
+                        "**—** ein Strich · **aus +40** setzte aus, mit den Punkten fürs "
+                        "Aussetzen\n"
+                        "ein Punkt: wer gab · **Σ** die Summen, ★ der Sieger"),
     "help.hand": "Deine Karten",
-    "help.hand_text": (
-        "angehobene Karten mit Goldrand darfst du spielen; graue gerade nicht\n"
-        "**neu** erhaltene Karten · eine goldene Klammer: eine Hochzeit, die du melden kannst"),
+    "help.hand_text": ("angehobene Karten mit Goldrand darfst du spielen; graue gerade nicht\n"
+                       "**neu** erhaltene Karten · eine goldene Klammer: ein Paar, das du melden "
+                       "kannst"),
     "button.look": "Karten ansehen",
     "button.end_yes": "Ja, schließen",
     "button.end_no": "Nein",
     "button.pass": "Passe",
-    "button.redeal": "Neu geben",
+    "button.redeal": "Neugeben",
     "button.rospisat": "Ausschreiben",
     "button.spisat": "Abschreiben",
     "button.concede": "Aufgeben",
@@ -210,7 +213,7 @@ MESSAGES: dict[str, str] = {
     "button.misere": "Misère ({amount})",
     "button.talon": "Skat {no}",
     "button.refresh": "Aktualisieren",
-    "button.marriage": "{card} + Hochzeit",
+    "button.marriage": "{card} + Paar",
     "button.aces": "{card} + vier Asse",
     # ---- deine Karten ------------------------------------------------------------------------
     "hand.title": "Deine Karten",
@@ -233,6 +236,7 @@ MESSAGES: dict[str, str] = {
     "hand.over": "Die Partie ist vorbei.",
     "select.bid": "Reizen…",
     "select.bid_blind": "Blind reizen…",
+    "select.bid_blind_amount": "{amount} blind",
     "select.contract": "Spiel ansagen…",
     "select.give": "{name} eine Karte geben…",
     "select.discard": "Eine Karte drücken…",
@@ -252,7 +256,7 @@ MESSAGES: dict[str, str] = {
     "cmd.table.end": "Den Tisch schließen (Gastgeber oder Kanäle verwalten)",
     "cmd.table.rules": "Die Regeln dieses Tisches zeigen",
     "cmd.table.option": "Eine Regel oder die Sprache vor dem Start ändern (Gastgeber)",
-    "cmd.table.option.name": "Name der Option (siehe docs/rules.md; language: die Sprache)",
+    "cmd.table.option.name": "Name der Option (siehe /table rules; language: die Sprache)",
     "cmd.table.option.value": "Neuer Wert",
     "cmd.table.show": "Die Tischnachricht unten neu zeigen",
     "cmd.bid": "Beim Reizen bieten",
@@ -261,16 +265,16 @@ MESSAGES: dict[str, str] = {
     "cmd.pass": "Beim Reizen passen",
     "cmd.hand": "Deine Karten zeigen (nur du siehst sie)",
     "cmd.play": "Eine Karte spielen",
-    "cmd.play.card": "Die Karte, z. B. 10H, QS, A♠",
-    "cmd.play.declare": "Mit diesem Ausspiel eine Hochzeit oder vier Asse melden",
+    "cmd.play.card": "Die Karte, z. B. 10H, DS, B♦",
+    "cmd.play.declare": "Mit diesem Ausspiel ein Paar oder vier Asse melden",
     "cmd.give": "Einem Spieler beim Abgeben eine Karte geben",
     "cmd.give.card": "Die Karte, die du gibst",
     "cmd.give.to": "Der Spieler, der sie bekommt",
     "cmd.contract": "Nach dem Drücken dein Spiel ansagen",
     "cmd.contract.amount": "Das Spiel",
     "cmd.rospisat": "Das Spiel ausschreiben (aufgeben, die Gegner bekommen ihren Teil)",
-    "cmd.redeal": "Neu geben verlangen (z. B. vier Neunen)",
-    "choice.declare.marriage": "Hochzeit",
+    "cmd.redeal": "Neugeben verlangen (z. B. vier Neunen)",
+    "choice.declare.marriage": "Paar",
     "choice.declare.aces": "vier Asse",
     "choice.preset.russian": "Russisches Tausend (Тысяча)",
     "choice.preset.russian4": "Russisches Tausend zu viert",
@@ -331,15 +335,15 @@ MESSAGES: dict[str, str] = {
     "button.rules_all": "Alle Optionen ▶",
     "button.rules_summary": "◀ Übersicht",
     "rules.phase.table": "Tisch und Geben",
-    "rules.phase.redeal": "Neu geben",
+    "rules.phase.redeal": "Neugeben",
     "rules.phase.bidding": "Reizen",
     "rules.phase.talon": "Skat und Abgeben",
-    "rules.phase.giveup": "Ein Spiel aufgeben (Ausschreiben, Abschreiben)",
+    "rules.phase.giveup": "Ausschreiben und Abschreiben",
     "rules.phase.declarations": "Meldungen",
     "rules.phase.play": "Ausspielen",
     "rules.phase.scoring": "Wertung und Partieende",
     "rules.phase.sticks": "Nullstiche und Serien ohne Gewinn",
-    "rules.phase.barrel": "Faß und Sperre",
+    "rules.phase.barrel": "Fass und Sperre",
     "rules.phase.four": "Zu viert am Tisch",
     "rules.phase.other": "Weitere Optionen",
     # ---- Aufzeichnungen ----------------------------------------------------------------------
@@ -355,7 +359,7 @@ MESSAGES: dict[str, str] = {
     "cmd.leaderboard.preset": "Nur dieser Regelsatz",
     "cmd.leaderboard.period": "Über welchen Zeitraum (Standard: gesamt)",
     "cmd.leaderboard.scope": "Dieser Server oder alle (Spieler, die zugestimmt haben)",
-    "cmd.stats": "Profil eines Spielers: Partien, Wertung, Spiele, Faß",
+    "cmd.stats": "Profil eines Spielers: Partien, Wertung, Spiele, Fass",
     "cmd.stats.user": "Wessen Profil (Standard: deins)",
     "cmd.optin": "Dich in der globalen Rangliste (alle Server) zeigen oder nicht",
     "cmd.optin.show": "True: zeigen; false: verbergen",
@@ -377,7 +381,7 @@ MESSAGES: dict[str, str] = {
     "metric.matches": "Partien",
     "metric.points_per_hand": "Punkte pro Spiel",
     "metric.contracts_made": "gewonnene Spiele",
-    "metric.barrel_wins": "Siege vom Faß",
+    "metric.barrel_wins": "Siege vom Fass",
     "period.all": "gesamt",
     "period.30d": "30 Tage",
     "period.7d": "7 Tage",
@@ -415,7 +419,7 @@ MESSAGES: dict[str, str] = {
     "stats.trend": "Verlauf der Wertung",
     "stats.contracts": "Spiele",
     "stats.contracts_value": "{made} gewonnen, {failed} verloren von {played}",
-    "stats.barrel": "Siege vom Faß",
+    "stats.barrel": "Siege vom Fass",
     "stats.rospisat": "Ausgeschrieben",
     "stats.dashes": "Striche",
     "stats.favourite": "Liebster Regelsatz",
@@ -456,7 +460,7 @@ MESSAGES: dict[str, str] = {
     "img.dealer_mark": "G",
     "img.seat": "Platz {no}",
     "img.hand_no": "Spiel {no}",
-    "img.last_trick": "letzter Stich",
+    "img.last_trick": "voriger Stich",
     "img.high_bid": "Höchstgebot {bid}",
     "img.trump": "Trumpf",
     "img.no_trump": "noch kein Trumpf",
@@ -465,8 +469,8 @@ MESSAGES: dict[str, str] = {
     "img.declarer_short": "Solo",
     "img.sitter": "setzt aus",
     "img.sitter_short": "aus",
-    "img.barrel": "Faß",
-    "img.barrel_attempt": "Faß {attempt}",
+    "img.barrel": "Fass",
+    "img.barrel_attempt": "Fass {attempt}",
     "img.locked": "gesperrt",
     "img.passed": "passe",
     "img.blind": "blind {amount}",
@@ -484,7 +488,7 @@ MESSAGES: dict[str, str] = {
     "img.end.spisat": "Abgeschrieben",
     "img.end.conceded": "Aufgegeben",
     "img.end.thrown_in": "Alle gepasst",
-    "img.end.redeal": "Neu geben",
+    "img.end.redeal": "Neugeben",
     "img.rank.J": "B",
     "img.rank.Q": "D",
     "img.rank.K": "K",
@@ -494,7 +498,7 @@ MESSAGES: dict[str, str] = {
     "img.your_lead": "Du spielst aus",
     "img.your_bid": "Dein Gebot",
     "img.new": "neu",
-    "img.marriage": "Hochzeit",
+    "img.marriage": "Paar",
     "img.note.sitting_out": "Du setzt dieses Spiel aus",
     "img.note.talon": "Wähle einen Skat",
     "img.note.give": "Gib jedem eine Karte",
@@ -558,7 +562,7 @@ MESSAGES: dict[str, str] = {
     "web.chart": "Wertung über die letzten Partien",
     "web.match": "Partie Nr. {id}",
     "web.hand_count": "{hands} {hands|one:Spiel|other:Spiele}",
-    "web.scenario": "Szenario als JSON (python -m bot replay)",
+    "web.scenario": "Diese Partie herunterladen (Szenario-Datei)",
     "web.declarer_col": "Alleinspieler · Spiel",
     "web.replay": "Wiederholung",
     "web.hand": "Spiel {no} der Partie Nr. {id}",
@@ -599,14 +603,14 @@ MESSAGES: dict[str, str] = {
     "web.step.not_doubled": "{name} gibt kein Kontra.",
     "web.step.gave_up": "{name} gibt das Spiel auf ({kind}).",
     "web.step.play": "{name} spielt {card}.",
-    "web.step.marriage": "{name} meldet die Hochzeit in {suit}: +{value}.",
+    "web.step.marriage": "{name} meldet das Paar in {suit}: +{value}.",
     "web.step.aces": "{name} meldet vier Asse: +{value}.",
     "web.step.trick": "{name} macht Stich {no} (+{points}).",
     "web.step.drawn": "{name} zieht eine Karte nach.",
     "web.step.penalty": "{name} bekommt eine Strafe von {amount}.",
     "web.step.dash": "{name} bekommt einen Strich.",
-    "web.step.barrel": "{name} steigt aufs Faß.",
-    "web.step.left_barrel": "{name} fällt vom Faß.",
+    "web.step.barrel": "{name} steigt aufs Fass.",
+    "web.step.left_barrel": "{name} fällt vom Fass.",
     "web.step.scored": "Das Spiel wird abgerechnet.",
     "web.step.made": "{name} gewinnt das Spiel ({contract}).",
     "web.step.failed": "{name} verliert das Spiel ({contract}).",

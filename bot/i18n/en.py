@@ -107,7 +107,7 @@ MESSAGES: dict[str, str] = {
     "table.trump": "Trump",
     "table.no_trump": "none",
     "table.trick": "Trick",
-    "table.last_trick": "Last trick",
+    "table.last_trick": "Previous trick",
     "table.totals": "Match",
     "table.barrel": "on the barrel",
     "table.dashes": "dashes",
@@ -167,8 +167,8 @@ MESSAGES: dict[str, str] = {
     "help.title": "How to read the table",
     "help.table": "The table image",
     "help.table_text": (
-        "**D** the dealer · **declarer** plays the contract · **sits out** this hand "
-        "(four at a three-hand game)\n"
+        "**D** the dealer · **decl.** the declarer, who plays the contract · **sits out** "
+        "this hand (four at a three-hand game)\n"
         "**barrel 2/3** on the barrel (880): the second of three hands to make it\n"
         "**—** a dash: a hand with no points (three cost a penalty)\n"
         "the card back with a number: cards that player holds\n"
@@ -221,6 +221,7 @@ MESSAGES: dict[str, str] = {
     "hand.over": "The match is over.",
     "select.bid": "Bid…",
     "select.bid_blind": "Bid blind…",
+    "select.bid_blind_amount": "{amount} blind",
     "select.contract": "Set the contract…",
     "select.give": "Give a card to {name}…",
     "select.discard": "Discard a card…",
@@ -240,7 +241,7 @@ MESSAGES: dict[str, str] = {
     "cmd.table.end": "Close the table (host or Manage Channels)",
     "cmd.table.rules": "Show this table's rules",
     "cmd.table.option": "Change a rule or the table's language before the start (host)",
-    "cmd.table.option.name": "Option name (listed in docs/rules.md; language: the table's)",
+    "cmd.table.option.name": "Option name (/table rules lists them; language: the table's)",
     "cmd.table.option.value": "New value",
     "cmd.table.show": "Post the table message again at the bottom",
     "cmd.bid": "Bid in the auction",
@@ -436,7 +437,7 @@ MESSAGES: dict[str, str] = {
     "img.dealer_mark": "D",
     "img.seat": "Seat {no}",
     "img.hand_no": "Hand {no}",
-    "img.last_trick": "last trick",
+    "img.last_trick": "previous trick",
     "img.high_bid": "High bid {bid}",
     "img.trump": "trump",
     "img.no_trump": "no trump yet",
@@ -537,7 +538,7 @@ MESSAGES: dict[str, str] = {
     "web.chart": "Rating over the last matches",
     "web.match": "Match #{id}",
     "web.hand_count": "{hands} {hands|one:hand|other:hands}",
-    "web.scenario": "Scenario JSON (python -m bot replay)",
+    "web.scenario": "Download this match (scenario file)",
     "web.declarer_col": "Declarer · contract",
     "web.replay": "Replay",
     "web.hand": "Hand {no} of match #{id}",
@@ -570,7 +571,7 @@ MESSAGES: dict[str, str] = {
     "web.step.auction_won": "{name} wins the auction at {amount}.",
     "web.step.all_passed": "Everyone passed.",
     "web.step.redeal": "The hand is dealt again.",
-    "web.step.talon": "{name} takes the talon: {cards}.",
+    "web.step.talon": "{name} takes the {talon}: {cards}.",
     "web.step.give": "{name} gives {card} to {to}.",
     "web.step.discard": "{name} discards {card}.",
     "web.step.contract": "{name} sets the contract at {amount}.",

@@ -21,7 +21,7 @@ MESSAGES: dict[str, str] = {
     "error.not_seated": "Nie siedzisz przy tym stole. Dosiądź się poleceniem `/table join`, "
                         "póki są wolne miejsca.",
     "error.user_not_seated": "Ten gracz nie siedzi przy stole.",
-    "error.kick_self": "Nie możesz wyrzucić samego siebie; użyj `/table leave`.",
+    "error.kick_self": "Nie możesz wyrzucić siebie; użyj `/table leave`.",
     "error.seats_not_full": "Stół potrzebuje {seats} {seats|one:gracza|few:graczy|"
                             "many:graczy|other:gracza}; siedzi {seated}. Zaproś kogoś albo "
                             "dodaj bota poleceniem `/table ai`.",
@@ -44,18 +44,18 @@ MESSAGES: dict[str, str] = {
     "error.players": "Zestaw {preset} jest dla {seats} {seats|one:gracza|few:graczy|"
                      "many:graczy|other:gracza} i nie ma wariantu dla {players}.",
     "error.timer_range": "Czas na ruch to 0 (wyłączony) albo od 30 do 3600 sekund.",
-    "error.not_away": "Nie jesteś nieobecny: miejsce jest twoje.",
+    "error.not_away": "Twoje miejsce i tak jest twoje: nikt za ciebie nie gra.",
     "error.blind_cap": ("Licytacja w ciemno sięga najwyżej {cap}: wyższa wymaga meldunku, a "
                         "tego nie wiesz, nie patrząc w karty."),
-    "error.blind_after_look": ("Już obejrzałeś karty, więc w tym rozdaniu nie licytujesz w "
-                               "ciemno; licytuj zwyczajnie albo pasuj."),
+    "error.blind_after_look": ("Twoje karty są już obejrzane, więc w tym rozdaniu nie licytujesz "
+                               "w ciemno; licytuj zwyczajnie albo pasuj."),
     "error.status.seating": "Partia jeszcze się nie zaczęła.",
     "error.status.playing": "Partia już trwa.",
     "error.status.finished": "Partia skończona. Naciśnij „Rewanż”, by zagrać znowu.",
     "error.status.ended": "Ten stół jest zamknięty.",
     "error.status.abandoned": "Ten stół zamknięto z braku ruchów.",
-    "error.bad_card": ("`{text}` to nie karta: napisz wartość, potem kolor, np. `10H`, `QS`, "
-                       "`9C` albo `A♠`."),
+    "error.bad_card": ("`{text}` to nie karta: napisz wartość, potem kolor, np. `10H`, `DS`, "
+                       "`W♥` albo `A♠`."),
     "error.no_such_action": "Teraz nie można tego zrobić.",
     "error.unexpected": "Coś poszło nie tak (id {id}). Stół jest bezpieczny; spróbuj "
                         "jeszcze raz.",
@@ -67,10 +67,10 @@ MESSAGES: dict[str, str] = {
     "ok.joined": "{name} dosiada się do stołu.",
     "ok.ai_added": "{name} (bot, {level}) zajmuje miejsce.",
     "ok.left": "{name} odchodzi od stołu.",
-    "ok.kicked": "{name} został usunięty ze stołu.",
+    "ok.kicked": "{name}: miejsce przy stole zwolnione.",
     "ok.option_set": "Opcja `{name}` ma teraz wartość `{value}`.",
     "ok.started": "Partia się zaczyna. Powodzenia!",
-    "ok.rematch": "Rewanż! Te same miejsca, rozdaje następny.",
+    "ok.rematch": "Rewanż! Te same miejsca; rozdaje następne miejsce.",
     "ok.ended": "Stół jest zamknięty.",
     "ok.moved": "Ty: {move}.",
     "ok.back": "Witaj z powrotem: miejsce znowu jest twoje.",
@@ -84,16 +84,15 @@ MESSAGES: dict[str, str] = {
     "notice.abandoned": "Stół nr {table} zamknięto po dobie bez ruchu.",
     "notice.match_won": "🏆 Partię wygrywa {names}!",
     "notice.reminder": "⏰ {name}, twój ruch (zostało {seconds} s).",
-    "notice.timed_out": "{name} nie zdążył; ruch wykonano za niego.",
-    "notice.away": "{name} opuścił dwa ruchy: miejsce gra bot, dopóki nie naciśnie "
-                   "„Wracam”.",
-    "notice.back": "{name} wrócił.",
+    "notice.timed_out": "{name}: czas minął; ruch wykonano automatycznie.",
+    "notice.away": "{name} opuszcza dwa ruchy: miejsce gra bot do naciśnięcia „Wracam”.",
+    "notice.back": "{name} wraca do gry.",
     "notice.restored_partly": ("Stół nr {table}: po restarcie nie udało się odczytać "
                                "{count} {count|one:zapisanego ruchu|few:zapisanych ruchów|"
                                "many:zapisanych ruchów|other:zapisanego ruchu}. Partia toczy "
                                "się od rozdania {hand} tak, jak było przed nimi; szczegóły ma "
                                "operator serwera."),
-    "notice.replaced_by_ai": "{name} odszedł; miejsce gra bot.",
+    "notice.replaced_by_ai": "{name} odchodzi od stołu; miejsce gra bot.",
     # ---- wiadomość stołu ---------------------------------------------------------------------
     "table.title": "Tysiąc — {title}",
     "table.seating": "Czekamy na graczy ({seated}/{seats}). Gospodarz: {host}.",
@@ -101,7 +100,7 @@ MESSAGES: dict[str, str] = {
     "table.seats": "Miejsca",
     "table.seat_empty": "— wolne —",
     "table.ai": "bot",
-    "table.away": "nieobecny (gra bot)",
+    "table.away": "poza stołem (gra bot)",
     "table.dealer": "rozdaje",
     "table.sitter": "pauzuje",
     "table.turn": "Ruch: **{name}**",
@@ -114,7 +113,7 @@ MESSAGES: dict[str, str] = {
     "table.trump": "Atut",
     "table.no_trump": "brak",
     "table.trick": "Lewa",
-    "table.last_trick": "Ostatnia lewa",
+    "table.last_trick": "Poprzednia lewa",
     "table.totals": "Wynik",
     "table.barrel": "na beczce",
     "table.dashes": "kreski",
@@ -131,15 +130,15 @@ MESSAGES: dict[str, str] = {
     "table.phase.play": "rozgrywka",
     "table.phase.match_over": "koniec partii",
     "result.title": "Rozdanie {no} — {summary}",
-    "result.made": "{name} ugrał {contract}",
-    "result.failed": "{name} nie ugrał {contract}",
+    "result.made": "{name}: gra {contract} ugrana",
+    "result.failed": "{name}: gra {contract} nieugrana",
     "result.no_declarer": "bez rozgrywającego",
-    "result.rospisat": "{name} rzucił bombę na {contract}",
-    "result.spisat": "{name} spisał {contract}",
-    "result.conceded": "{name} poddał {contract}",
+    "result.rospisat": "{name}: bomba na {contract}",
+    "result.spisat": "{name}: gra {contract} spisana",
+    "result.conceded": "{name}: gra {contract} poddana",
     "result.points": "{points} w kartach",
     "result.marriages": "meldunki {marriages}",
-    "result.sat_out": "pauzował",
+    "result.sat_out": "pauza",
     "result.line": "{name}: {delta:+d} → {total}",
     # ---- przyciski ---------------------------------------------------------------------------
     "button.join": "Dosiądź się",
@@ -174,21 +173,21 @@ MESSAGES: dict[str, str] = {
     "button.help_rules": "Zasady stołu",
     "help.title": "Jak czytać stół",
     "help.table": "Obrazek stołu",
-    "help.table_text": (
-        "**R** rozdający · **rozgr.** rozgrywający gra kontrakt · **pauza** pauzuje w tym "
-        "rozdaniu (czterech przy grze na trzech)\n"
-        "**beczka 2/3** na beczce (880): drugie z trzech rozdań, by wygrać\n"
-        "**—** kreska: rozdanie bez punktów (trzy kosztują karę)\n"
-        "rewers z liczbą: ile kart ma gracz\n"
-        "pod każdą kartą lewy: kto ją zagrał; **▸** kto wyszedł\n"
-        "**jeszcze bez atutu**, póki nikt nie zgłosi meldunku; krążek pokazuje atut"),
+    "help.table_text": ("**R** rozdający · **gra** rozgrywający, który ustala grę · **pauzuje** "
+                        "bez kart w tym rozdaniu (gdy przy stole są cztery osoby)\n"
+                        "**beczka 2/3** na beczce (880): drugie z trzech rozdań, by wygrać\n"
+                        "**—** kreska: rozdanie bez punktów (trzy kosztują karę)\n"
+                        "rewers z liczbą: ile kart ma gracz\n"
+                        "pod każdą kartą lewy: czyja to karta; **▸** wyjście\n"
+                        "**jeszcze bez atutu**, póki nikt nie zgłosi meldunku; krążek pokazuje "
+                        "atut"),
     "help.sheet": "Zapis punktów",
-    "help.sheet_text": (
-        "**140✓ / 140✗** gra rozgrywającego: ugrana / nieugrana\n"
-        "zakreślone **880** z kreskami: na beczce, kreska za rozdanie\n"
-        "**↓** spadł z beczki · zakreślone **B**: bomba (rozgrywający zrezygnował)\n"
-        "**—** kreska · **pauza +40** pauzował, z punktami pauzującego\n"
-        "kropka: kto rozdawał · **Σ** sumy, ★ zwycięzca"),
+    "help.sheet_text": ("**140✓ / 140✗** gra rozgrywającego: ugrana / nieugrana\n"
+                        "zakreślone **880** z kreskami: na beczce, kreska za rozdanie\n"
+                        "**↓** spadek z beczki · zakreślone **B**: bomba (rezygnacja z "
+                        "rozdania)\n"
+                        "**—** kreska · **pauza +40** pauza, z punktami pauzującego\n"
+                        "kropka: rozdający · **Σ** sumy, ★ zwycięzca"),
     "help.hand": "Twoje karty",
     "help.hand_text": (
         "uniesione karty ze złotą ramką można zagrać; szare nie teraz\n"
@@ -221,7 +220,7 @@ MESSAGES: dict[str, str] = {
     "hand.your_turn": "**Twój ruch.**",
     "hand.waiting": "Czekamy na: {name}.",
     "hand.talon": "Musik: {cards}",
-    "hand.received": "Dostałeś: {cards}",
+    "hand.received": "Otrzymane karty: {cards}",
     "hand.trick": "Na stole: {cards}",
     "hand.trump": "Atut: {suit}",
     "hand.can": "Możesz: {actions}",
@@ -231,6 +230,7 @@ MESSAGES: dict[str, str] = {
     "hand.over": "Partia jest skończona.",
     "select.bid": "Licytuj…",
     "select.bid_blind": "Licytuj w ciemno…",
+    "select.bid_blind_amount": "{amount} w ciemno",
     "select.contract": "Ustal grę…",
     "select.give": "Daj kartę graczowi {name}…",
     "select.discard": "Odłóż kartę…",
@@ -250,7 +250,7 @@ MESSAGES: dict[str, str] = {
     "cmd.table.end": "Zamknij stół (gospodarz lub Zarządzanie kanałami)",
     "cmd.table.rules": "Pokaż zasady tego stołu",
     "cmd.table.option": "Zmień zasadę albo język stołu przed startem (gospodarz)",
-    "cmd.table.option.name": "Nazwa opcji (lista w docs/rules.md; language — język stołu)",
+    "cmd.table.option.name": "Nazwa opcji (lista w /table rules; language — język stołu)",
     "cmd.table.option.value": "Nowa wartość",
     "cmd.table.show": "Pokaż wiadomość stołu ponownie na dole",
     "cmd.bid": "Licytuj",
@@ -259,7 +259,7 @@ MESSAGES: dict[str, str] = {
     "cmd.pass": "Pasuj w licytacji",
     "cmd.hand": "Pokaż swoje karty (widzisz je tylko ty)",
     "cmd.play": "Zagraj kartę",
-    "cmd.play.card": "Karta, np. 10H, QS, A♠",
+    "cmd.play.card": "Karta, np. 10H, DS, W♥",
     "cmd.play.declare": "Zgłoś meldunek albo cztery asy tym wyjściem",
     "cmd.give": "Daj kartę graczowi przy rozdawaniu musiku",
     "cmd.give.card": "Karta do oddania",
@@ -338,7 +338,7 @@ MESSAGES: dict[str, str] = {
     "rules.phase.scoring": "Liczenie i koniec partii",
     "rules.phase.sticks": "Pały i serie bez wygranej",
     "rules.phase.barrel": "Beczka i blokada",
-    "rules.phase.four": "Czterech przy stole",
+    "rules.phase.four": "Cztery osoby przy stole",
     "rules.phase.other": "Inne opcje",
     # ---- zapisy ------------------------------------------------------------------------------
     "cmd.sheet": "Zapis punktów partii tego stołu albo dawnej partii",
@@ -355,7 +355,7 @@ MESSAGES: dict[str, str] = {
     "cmd.leaderboard.scope": "Ten serwer albo wszystkie (gracze, którzy się zgodzili)",
     "cmd.stats": "Profil gracza: partie, ranking, gry, beczka",
     "cmd.stats.user": "Czyj profil (domyślnie: twój)",
-    "cmd.optin": "Pokazuj cię w rankingu globalnym (wszystkie serwery) albo nie",
+    "cmd.optin": "Pokazuj mnie w rankingu globalnym (wszystkie serwery) albo nie",
     "cmd.optin.show": "True: pokazuj; false: ukryj",
     "cmd.admin": "Ustawienia i zapisy serwera (Zarządzanie serwerem)",
     "cmd.admin.defaults": "Domyślne ustawienia nowych stołów na tym serwerze",
@@ -419,8 +419,8 @@ MESSAGES: dict[str, str] = {
     "stats.dashes": "Kreski",
     "stats.favourite": "Ulubiony zestaw zasad",
     "stats.best": "Najlepsza partia",
-    "ok.optin_on": "Jesteś widoczny w rankingu globalnym.",
-    "ok.optin_off": "Nie jesteś już widoczny w rankingu globalnym.",
+    "ok.optin_on": "Twoje wyniki są widoczne w rankingu globalnym.",
+    "ok.optin_off": "Twoje wyniki nie są już widoczne w rankingu globalnym.",
     "admin.settings": ("Ten serwer: nowe stoły grają według **{preset}**, czas na ruch "
                        "{timer} s, język {language}; partie z botami liczą się do rankingu: "
                        "{ai}."),
@@ -455,7 +455,7 @@ MESSAGES: dict[str, str] = {
     "img.dealer_mark": "R",
     "img.seat": "Miejsce {no}",
     "img.hand_no": "Rozdanie {no}",
-    "img.last_trick": "ostatnia lewa",
+    "img.last_trick": "poprz. lewa",
     "img.high_bid": "Najwyżej {bid}",
     "img.trump": "atut",
     "img.no_trump": "jeszcze bez atutu",
@@ -466,7 +466,7 @@ MESSAGES: dict[str, str] = {
     "img.sitter_short": "💤",
     "img.barrel": "beczka",
     "img.barrel_attempt": "beczka {attempt}",
-    "img.locked": "zablokowany",
+    "img.locked": "blokada",
     "img.passed": "pas",
     "img.blind": "w ciemno {amount}",
     "img.play_trick": "Lewa {no}/{of}",
@@ -556,7 +556,7 @@ MESSAGES: dict[str, str] = {
     "web.chart": "Ranking w ostatnich partiach",
     "web.match": "Partia nr {id}",
     "web.hand_count": "{hands} {hands|one:rozdanie|few:rozdania|many:rozdań|other:rozdania}",
-    "web.scenario": "Scenariusz w JSON (python -m bot replay)",
+    "web.scenario": "Pobierz partię (plik scenariusza)",
     "web.declarer_col": "Rozgrywający · gra",
     "web.replay": "Powtórka",
     "web.hand": "Rozdanie {no} partii nr {id}",
@@ -612,7 +612,7 @@ MESSAGES: dict[str, str] = {
     "web.step.match_won": "Partię wygrywa {names}!",
     "web.link": "Strona WWW: {url}",
     "admin.web_on": "Strony WWW tego serwera są włączone: {url}",
-    "admin.web_on_no_url": ("Strony WWW tego serwera są włączone (właściciel bota nie ustawił "
+    "admin.web_on_no_url": ("Strony WWW tego serwera są włączone (bot nie ma ustawionego "
                             "WEB_BASE_URL, więc nie da się pokazać adresu)."),
     "admin.web_off": ("Strony WWW tego serwera są wyłączone: każdy ich adres odpowiada „nie "
                       "znaleziono”."),

@@ -32,7 +32,7 @@ MESSAGES: dict[str, str] = {
     "act.discard": "odłożyć {card}",
     "act.contract": "ustalić gry na {amount}",
     "act.rospisat": "ogłosić bomby",
-    "act.spisat": "ogłosić spisatu",
+    "act.spisat": "spisać gry",
     "act.concede": "poddać rozdania",
     "act.contra": "dać kontry",
     "act.redouble": "dać rekontry",
@@ -49,7 +49,7 @@ MESSAGES: dict[str, str] = {
     "event.discard": "Odkładasz {card}.",
     "event.contract": "Grasz za {amount}.",
     "event.rospisat": "Ogłaszasz bombę.",
-    "event.spisat": "Ogłaszasz spisat.",
+    "event.spisat": "Spisujesz grę.",
     "event.concede": "Poddajesz rozdanie.",
     "event.contra": "Dajesz kontrę.",
     "event.redouble": "Dajesz rekontrę.",
@@ -110,8 +110,8 @@ MESSAGES: dict[str, str] = {
     "rule.silenced": "gracz poniżej {limit} milczy i może tylko pasować",
     "rule.silenced_forced": "milczący pierwszy gracz może tylko dać obowiązkowe {lowest}",
     "rule.blind_off": "tu nie licytuje się w ciemno",
-    "rule.blind_looked": "już obejrzałeś swoje karty",
-    "rule.blind_looked.other": "już obejrzał swoje karty",
+    "rule.blind_looked": "twoje karty są już obejrzane",
+    "rule.blind_looked.other": "karty są już obejrzane",
     "rule.misere_off": "w tych zasadach nie ma mizera",
     "rule.misere_value": "mizera zgłasza się za {value}",
     "rule.misere_low": "mizer jest wart {amount}, a najniższa licytacja to teraz {lowest}",
@@ -135,7 +135,7 @@ MESSAGES: dict[str, str] = {
     "rule.redeal_dealt_nines": "ponowne rozdanie wymaga " + _NINES + " w rozdanych kartach",
     "rule.redeal_marriage": "ręka z meldunkiem nie może żądać ponownego rozdania",
     "rule.redeal_not_qualified": "twoja ręka nie daje prawa do ponownego rozdania",
-    "rule.redeal_not_qualified.other": "jego ręka nie daje prawa do ponownego rozdania",
+    "rule.redeal_not_qualified.other": "ta ręka nie daje prawa do ponownego rozdania",
     "rule.redeal_exchange": ("teraz ponownego rozdania może żądać tylko rozgrywający, za słaby "
                              "musik, zanim odda kartę"),
     "rule.redeal_after_off": "w tych zasadach po wymianie nie żąda się ponownego rozdania",
@@ -148,7 +148,7 @@ MESSAGES: dict[str, str] = {
     "rule.double_opponent": "kontrę może dać tylko przeciwnik rozgrywającego",
     "rule.double_already": "kontra już padła",
     "rule.redouble_declarer": "rekontrę daje tylko rozgrywający",
-    "rule.redouble_nothing": "nie ma na co dać rekontry: nikt nie dał kontry",
+    "rule.redouble_nothing": "nie ma na co dać rekontry: kontry nie było",
     "rule.talon_declarer": "musik wybiera tylko rozgrywający",
     "rule.talon_range": "nie ma takiego musiku",
     "rule.exchange_declarer": "karty wymienia tylko rozgrywający",
@@ -166,25 +166,25 @@ MESSAGES: dict[str, str] = {
     "rule.contract_needs_marriage": "gra powyżej {limit} wymaga " + _MARRIAGE + " na ręce",
     "rule.contract_max": "najwyższa gra, jaką możesz ustalić, to {max}",
     "rule.contract_max.other": "najwyższa gra, jaką może ustalić, to {max}",
-    "rule.giveup_misere": "mizera trzeba zagrać: nie można go poddać",
-    "rule.giveup_when": "poddać może tylko rozgrywający, po wzięciu musiku i przed ustaleniem gry",
+    "rule.giveup_misere": "z mizera nie można zrezygnować: trzeba go zagrać",
+    "rule.giveup_when": ("zrezygnować z rozdania może tylko rozgrywający, po wzięciu musiku i "
+                         "przed ustaleniem gry"),
     "rule.rospisat_off": "w tych zasadach nie ma bomby",
     "rule.rospisat_barrel": "gracz na beczce nie może ogłosić bomby",
     "rule.rospisat_max": "każdy może ogłosić bombę najwyżej " + _TIMES + " w partii",
     "rule.rospisat_max_bid": "bombę można ogłosić tylko przy licytacji najwyżej {max}",
-    "rule.spisat_off": "w tych zasadach nie ma spisatu",
-    "rule.spisat_barrel": "gracz na beczce nie może ogłosić spisatu",
-    "rule.spisat_max": "każdy może ogłosić spisat najwyżej " + _TIMES + " w partii",
-    "rule.concede_when": ("poddać może tylko pierwszy gracz, którego obowiązkowej licytacji nikt "
-                          "nie przebił"),
+    "rule.spisat_off": "w tych zasadach nie można spisać gry",
+    "rule.spisat_barrel": "gracz na beczce nie może spisać gry",
+    "rule.spisat_max": ("każdy może spisać grę najwyżej {max, plural, one{# raz} few{# razy} "
+                        "many{# razy} other{# razy}} w partii"),
+    "rule.concede_when": "poddać może tylko pierwszy gracz z nieprzebitą obowiązkową licytacją",
     "rule.dealer_range": "rozdający musi być jednym z {count} miejsc",
     "rule.partner_counters": ("partnerzy mają wspólny wynik: liczniki {a_seat} i {c_seat} oraz "
                               "{b_seat} i {d_seat} muszą być równe"),
     "rule.deal_seats": "rozdanie musi wymieniać {count} miejsc",
     "rule.sitter_cards": "{seat} pauzuje w tym rozdaniu i nie dostaje kart",
-    "rule.hand_size": ("każdy grający dostaje "
-                       "{size, plural, one{# kartę} few{# karty} many{# kart} other{# karty}}; "
-                       "{seat} dostał {got}"),
+    "rule.hand_size": ("każdy grający dostaje {size, plural, one{# kartę} few{# karty} many{# "
+                       "kart} other{# karty}}; {seat}: {got}"),
     "rule.talon_sizes": "musik musi mieć {sizes} kart",
     "rule.stock_size": ("talia do dobierania musi mieć "
                         "{size, plural, one{# kartę} few{# karty} many{# kart} other{# karty}}"),
@@ -193,7 +193,7 @@ MESSAGES: dict[str, str] = {
     "rule.whole_deck_extra": "rozdanie musi użyć całej talii {deck} (nie z niej: {extra})",
     "rule.whole_deck_both": ("rozdanie musi użyć całej talii {deck} (brak {missing}; nie z niej: "
                              "{extra})"),
-    "rule.ai_illegal": "{level} wybrał niedozwolony ruch: {move}",
+    "rule.ai_illegal": "{level}: niedozwolony ruch {move}",
     # ---- wiersze wyniku rozdania: „{who}” to imię albo dwa imiona pary, więc bez
     # czasowników, które by się z nim uzgadniały --------------------------------------------
     "note.made": "{who}: ugrane {contract}",
@@ -221,14 +221,14 @@ MESSAGES: dict[str, str] = {
     "note.reset": "{who}: równo {value}, wynik wraca do 0",
     "note.wins": "wygrana partii: {who}",
     "note.shares": "wygrana partii ex aequo: {who}",
-    "note.golden_again": "nikt nie ugrał złotej gry: będzie jeszcze jedna złota runda",
+    "note.golden_again": "złota gra nieugrana: będzie jeszcze jedna złota runda",
     "note.golden_reset": "wszystkie wyniki wracają do 0 przed nową złotą rundą",
     "note.thrown_in": "wszyscy spasowali: rozdanie się nie liczy",
     "note.dealt_annulled": "{who}: w rozdaniu {reason}, rozdanie unieważnione",
     "note.claimed_annulled": "{who}: żądanie ponownego rozdania ({reason}), rozdanie "
                              "unieważnione",
-    "note.dealer_penalty": ("{who}: −120, trzy unieważnienia przez dziewiątki z rzędu; "
-                            "rozdaje następny"),
+    "note.dealer_penalty": ("{who}: −120, trzy ponowne rozdania przez dziewiątki z rzędu; "
+                            "rozdaje następne miejsce"),
     "note.why.nines": ("{nines, plural, =3{trzy dziewiątki} =4{cztery dziewiątki} "
                        "one{# dziewiątka} few{# dziewiątki} many{# dziewiątek} "
                        "other{# dziewiątki}}"),
@@ -240,6 +240,6 @@ MESSAGES: dict[str, str] = {
     "note.why.dealt_low": ("w rozdanych kartach mniej niż {below, plural, one{# punkt} "
                            "few{# punkty} many{# punktów} other{# punktu}}"),
     "note.why.dealt_nines": "cztery dziewiątki w rozdanych kartach",
-    "note.why.dealer_penalty": "trzy unieważnienia przez dziewiątki z rzędu",
+    "note.why.dealer_penalty": "trzy ponowne rozdania przez dziewiątki z rzędu",
     "note.why.jacks": "trzy walety na spodzie z rzędu",
 }

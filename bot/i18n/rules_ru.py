@@ -30,7 +30,7 @@ MESSAGES: dict[str, str] = {
     "act.contract": "назначить заказ {amount}",
     "act.rospisat": "расписать",
     "act.spisat": "списать",
-    "act.concede": "сдать игру",
+    "act.concede": "сдаться",
     "act.contra": "сказать «контра»",
     "act.redouble": "сказать «реконтра»",
     "act.play": "сыграть {card}",
@@ -45,9 +45,9 @@ MESSAGES: dict[str, str] = {
     "event.give": "Вы отдали {card} игроку {to}.",
     "event.discard": "Вы снесли {card}.",
     "event.contract": "Вы назначили заказ {amount}.",
-    "event.rospisat": "Вы расписали игру.",
-    "event.spisat": "Вы списали игру.",
-    "event.concede": "Вы сдали игру.",
+    "event.rospisat": "Вы объявили роспись.",
+    "event.spisat": "Вы списали заказ.",
+    "event.concede": "Вы сдались.",
     "event.contra": "Вы сказали «контра».",
     "event.redouble": "Вы сказали «реконтра».",
     "event.play": "Вы сыграли {card}.",
@@ -70,7 +70,7 @@ MESSAGES: dict[str, str] = {
     "rule.not_dealt": "карты ещё не сданы",
     "rule.no_seat": "места {number} нет",
     "rule.sits_out": "вы не играете эту раздачу",
-    "rule.sits_out.other": "он не играет эту раздачу",
+    "rule.sits_out.other": "это место не играет в этой раздаче",
     "rule.malformed": "это неправильно записанный ход «{verb}»",
     "rule.not_a_card": "{number} — не карта этой колоды",
     "rule.auction_over_now": "торговля окончена ({phase})",
@@ -86,7 +86,7 @@ MESSAGES: dict[str, str] = {
                               "могут сказать «контра» до первого хода"),
     "rule.contra_pending": "противники ещё не сказали, будет ли контра",
     "rule.not_in_hand": "этой карты нет у вас на руке",
-    "rule.not_in_hand.other": "этой карты нет у него на руке",
+    "rule.not_in_hand.other": "этой карты нет на руке",
     "rule.blind_only_bid": "втёмную можно только заявлять",
     "rule.misere_no_declaring": "мизер играют без козыря: объявлять ничего нельзя",
     "rule.declare_on_lead": "объявлять можно только своим ходом в новую взятку",
@@ -97,48 +97,47 @@ MESSAGES: dict[str, str] = {
     "rule.aces_off": "в этих правилах четыре туза ничего не дают",
     "rule.aces_all": "четыре туза объявляют ходом с туза, держа на руке все четыре",
     "rule.follow_and_beat": "надо ходить в масть ({led_suit}) и бить взятку, когда можете",
-    "rule.follow_and_beat.other": ("он должен ходить в масть ({led_suit}) и бить взятку, когда "
-                                   "может"),
+    "rule.follow_and_beat.other": "надо ходить в масть ({led_suit}) и бить взятку, когда можно",
     "rule.follow": "надо ходить в масть ({led_suit})",
-    "rule.follow.other": "он должен ходить в масть ({led_suit})",
+    "rule.follow.other": "надо ходить в масть ({led_suit})",
     "rule.must_trump": "без масти {led_suit} надо бить козырем ({trump_suit})",
-    "rule.must_trump.other": "без масти {led_suit} он должен бить козырем ({trump_suit})",
+    "rule.must_trump.other": "без масти {led_suit} надо бить козырем ({trump_suit})",
     "rule.must_head": "надо класть карту, которая перебивает взятку, когда можете",
-    "rule.must_head.other": "он должен класть карту, которая перебивает взятку, когда может",
+    "rule.must_head.other": "надо класть карту, которая перебивает взятку, когда можно",
     "rule.silenced": "игрок, у которого меньше {limit}, молчит и может только пасовать",
-    "rule.silenced_forced": ("молчащая первая рука может только сделать обязательную ставку "
+    "rule.silenced_forced": ("молчащая первая рука может только сделать обязательную заявку "
                              "{lowest}"),
     "rule.blind_off": "играть втёмную здесь нельзя",
     "rule.blind_looked": "вы уже посмотрели свои карты",
-    "rule.blind_looked.other": "он уже посмотрел свои карты",
+    "rule.blind_looked.other": "карты уже открыты",
     "rule.misere_off": "в этих правилах нет мизера",
     "rule.misere_value": "мизер заявляют за {value}",
-    "rule.misere_low": "мизер стоит {amount}, а минимальная ставка сейчас {lowest}",
-    "rule.bid_flag": "ставка бывает только втёмную или мизером",
-    "rule.bid_step": "ставки растут с шагом {step}, так что минимальная ставка сейчас {lowest}",
-    "rule.bid_step_split": ("ставки растут с шагом {step} до {high_from} и {step_high} начиная с "
-                            "{high_from}, так что минимальная ставка сейчас {lowest}"),
+    "rule.misere_low": "мизер стоит {amount}, а минимальная заявка сейчас {lowest}",
+    "rule.bid_flag": "заявка бывает только втёмную или мизером",
+    "rule.bid_step": "заявки растут с шагом {step}, так что минимальная заявка сейчас {lowest}",
+    "rule.bid_step_split": ("заявки растут с шагом {step} до {high_from} и {step_high} начиная с "
+                            "{high_from}, так что минимальная заявка сейчас {lowest}"),
     "rule.bid_cap_talon": "до открытия прикупа нельзя заявлять больше {cap}",
     "rule.barrel_bid": "игрок на бочке не может заявлять больше 120",
-    "rule.bid_needs_marriage": "для ставки больше {limit} нужен " + _MARRIAGE + " на руке",
+    "rule.bid_needs_marriage": "для заявки больше {limit} нужен " + _MARRIAGE + " на руке",
     "rule.bid_cap_marriages": "вы можете заявить не больше 120 плюс ваши марьяжи ({cap})",
-    "rule.bid_cap_marriages.other": "он может заявить не больше 120 плюс его марьяжи ({cap})",
+    "rule.bid_cap_marriages.other": "можно заявить не больше 120 плюс марьяжи на руке ({cap})",
     "rule.bid_max": ("ни одна раздача не даёт больше "
                      "{max, plural, one{# очка} few{# очков} many{# очков} other{# очка}}"),
     "rule.pass_after_auction": "пас сейчас — только ответ на контру: торговля окончена",
-    "rule.forced_opening": "первая рука должна открыть торговлю ставкой не меньше {lowest}",
+    "rule.forced_opening": "первая рука должна открыть торговлю заявкой не меньше {lowest}",
     "rule.redeal_auction_off": "в этих правилах во время торговли пересдачу не требуют",
-    "rule.redeal_before_first_bid": "пересдачу надо требовать до вашей первой ставки или паса",
-    "rule.redeal_before_first_bid.other": "пересдачу надо требовать до первой ставки или паса",
-    "rule.redeal_nines_before_bids": "пересдачу за девятки требуют, пока никто не сделал ставку",
+    "rule.redeal_before_first_bid": "пересдачу надо требовать до вашей первой заявки или паса",
+    "rule.redeal_before_first_bid.other": "пересдачу надо требовать до первой заявки или паса",
+    "rule.redeal_nines_before_bids": "пересдачу за девятки требуют, пока не было ни одной заявки",
     "rule.redeal_dealt_nines": ("для пересдачи нужно {nines, plural, one{# девятка} "
                                 "few{# девятки} many{# девяток} other{# девятки}} в сданных "
                                 "картах"),
     "rule.redeal_marriage": "рука с марьяжем не может требовать пересдачу",
     "rule.redeal_not_qualified": "ваша рука не даёт права на пересдачу",
-    "rule.redeal_not_qualified.other": "его рука не даёт права на пересдачу",
-    "rule.redeal_exchange": ("сейчас пересдачу может потребовать только разыгрывающий, за "
-                             "плохой прикуп, пока не отдал ни одной карты"),
+    "rule.redeal_not_qualified.other": "эта рука не даёт права на пересдачу",
+    "rule.redeal_exchange": ("сейчас пересдачу может потребовать только разыгрывающий, за плохой "
+                             "прикуп, пока не отдана ни одна карта"),
     "rule.redeal_after_off": "в этих правилах после обмена пересдачу не требуют",
     "rule.redeal_needs_nines": ("для пересдачи нужно {nines, plural, one{# девятка} "
                                 "few{# девятки} many{# девяток} other{# девятки}} на руке"),
@@ -159,38 +158,37 @@ MESSAGES: dict[str, str] = {
     "rule.give_to": "карту надо отдать игроку {seat_list}",
     "rule.discard_none": "в этом обмене больше карт не сносят",
     "rule.contract_declarer": "заказ назначает только разыгрывающий",
-    "rule.contract_range": ("заказ не меньше выигравшей ставки ({lowest}) и растёт с шагом "
+    "rule.contract_range": ("заказ не меньше выигравшей заявки ({lowest}) и растёт с шагом "
                             "{step}"),
-    "rule.contract_range_split": ("заказ не меньше выигравшей ставки ({lowest}) и растёт с шагом "
+    "rule.contract_range_split": ("заказ не меньше выигравшей заявки ({lowest}) и растёт с шагом "
                                   "{step} до {high_from} и {step_high} начиная с {high_from}"),
-    "rule.misere_raise": "мизер нельзя повысить: он стоит {amount}",
+    "rule.misere_raise": "мизер не повышают: его цена {amount}",
     "rule.raise_off": "в этих правилах заказ не повышают: он {amount}",
     "rule.contract_needs_marriage": "для заказа больше {limit} нужен " + _MARRIAGE + " на руке",
     "rule.contract_max": "самый большой заказ, который вы можете назначить, — {max}",
-    "rule.contract_max.other": "самый большой заказ, который он может назначить, — {max}",
-    "rule.giveup_misere": "мизер надо играть: его не сдают",
-    "rule.giveup_when": ("сдаться может только разыгрывающий, взяв прикуп и до назначения "
-                         "заказа"),
+    "rule.contract_max.other": "самый большой возможный заказ — {max}",
+    "rule.giveup_misere": "от мизера нельзя отказаться: его играют",
+    "rule.giveup_when": ("отказаться от игры может только разыгрывающий, взяв прикуп и до "
+                         "назначения заказа"),
     "rule.rospisat_off": "в этих правилах нет росписи",
     "rule.rospisat_barrel": "игрок на бочке не может расписать",
     "rule.rospisat_max": ("каждый может расписать не больше "
                           "{max, plural, one{# раза} few{# раз} many{# раз} other{# раза}} за "
                           "партию"),
-    "rule.rospisat_max_bid": "расписать можно, только если ставка не больше {max}",
+    "rule.rospisat_max_bid": "расписать можно, только если заявка не больше {max}",
     "rule.spisat_off": "в этих правилах нельзя списать",
     "rule.spisat_barrel": "игрок на бочке не может списать",
     "rule.spisat_max": ("каждый может списать не больше "
                         "{max, plural, one{# раза} few{# раз} many{# раз} other{# раза}} за "
                         "партию"),
-    "rule.concede_when": "сдаться может только первая рука, чью обязательную ставку не перебили",
+    "rule.concede_when": "сдаться может только первая рука, чью обязательную заявку не перебили",
     "rule.dealer_range": "сдающий — одно из {count} мест",
     "rule.partner_counters": ("у партнёров общий счёт: счётчики {a_seat} и {c_seat}, {b_seat} и "
                               "{d_seat} должны совпадать"),
     "rule.deal_seats": "в сдаче должно быть {count} мест",
     "rule.sitter_cards": "{seat} не играет эту раздачу и карт не получает",
-    "rule.hand_size": ("каждый играющий получает "
-                       "{size, plural, one{# карту} few{# карты} many{# карт} other{# карты}}; "
-                       "{seat} получил {got}"),
+    "rule.hand_size": ("каждый играющий получает {size, plural, one{# карту} few{# карты} many{# "
+                       "карт} other{# карты}}; {seat}: {got}"),
     "rule.talon_sizes": "в прикупе должно быть {sizes} карт",
     "rule.stock_size": ("в колоде для добора должно быть "
                         "{size, plural, one{# карта} few{# карты} many{# карт} other{# карты}}"),
@@ -199,7 +197,7 @@ MESSAGES: dict[str, str] = {
     "rule.whole_deck_extra": "сдача должна использовать всю колоду {deck} (лишние: {extra})",
     "rule.whole_deck_both": ("сдача должна использовать всю колоду {deck} (нет {missing}; "
                              "лишние: {extra})"),
-    "rule.ai_illegal": "{level} выбрал недопустимый ход: {move}",
+    "rule.ai_illegal": "{level}: недопустимый ход {move}",
     # ---- строки итога раздачи: «{who}» — имя или два имени пары, поэтому без глаголов,
     # согласуемых с ним --------------------------------------------------------------------
     "note.made": "{who}: заказ {contract} сыгран",
@@ -225,15 +223,15 @@ MESSAGES: dict[str, str] = {
     "note.off_barrel": "{who}: уже не на бочке",
     "note.fell": "{who}: падение с бочки, теперь {total}",
     "note.reset": "{who}: ровно {value} — самосвал, счёт снова 0",
-    "note.wins": "победа в матче: {who}",
-    "note.shares": "победа в матче поровну: {who}",
-    "note.golden_again": "золотой заказ никто не сыграл: будет ещё один золотой круг",
+    "note.wins": "победа в партии: {who}",
+    "note.shares": "победа в партии поровну: {who}",
+    "note.golden_again": "золотой заказ не сыгран: будет ещё один золотой круг",
     "note.golden_reset": "все счета обнуляются для нового золотого круга",
     "note.thrown_in": "все спасовали: раздача не играется",
     "note.dealt_annulled": "{who}: при сдаче {reason}, раздача аннулирована",
     "note.claimed_annulled": "{who}: пересдача ({reason}), раздача аннулирована",
-    "note.dealer_penalty": ("{who}: −120, три пересдачи из-за девяток подряд; сдаёт "
-                            "следующий"),
+    "note.dealer_penalty": ("{who}: −120, три пересдачи из-за девяток подряд; сдача переходит к "
+                            "следующему месту"),
     "note.why.nines": ("{nines, plural, =3{три девятки} =4{четыре девятки} one{# девятка} "
                        "few{# девятки} many{# девяток} other{# девятки}}"),
     "note.why.talon_low": ("{talon}: меньше {below, plural, one{# очка} few{# очков} "

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-_MARRIAGE = "марйаж (король і дама однієї масті)"
+_MARRIAGE = "мар'яж (король і дама однієї масті)"
 _NINES = ("{nines, plural, one{# дев'ятка} few{# дев'ятки} many{# дев'яток} "
           "other{# дев'ятки}}")
 _TIMES = "{max, plural, one{# разу} few{# разів} many{# разів} other{# разу}}"
@@ -26,7 +26,7 @@ MESSAGES: dict[str, str] = {
     "act.bid_blind": "заявити {amount} наосліп",
     "act.bid_misere": "заявити мізер ({amount})",
     "act.pass": "сказати «пас»",
-    "act.redeal": "вимагати перероздачі",
+    "act.redeal": "вимагати перездачі",
     "act.talon": "взяти прикуп {no}",
     "act.give": "віддати {card} гравцю {to}",
     "act.discard": "знести {card}",
@@ -37,13 +37,13 @@ MESSAGES: dict[str, str] = {
     "act.contra": "сказати «контра»",
     "act.redouble": "сказати «реконтра»",
     "act.play": "зіграти {card}",
-    "act.play_marriage": "зіграти {card} з марйажем",
+    "act.play_marriage": "зіграти {card} з мар'яжем",
     "act.play_aces": "зіграти {card}, оголосивши чотири тузи",
     "event.bid": "Ви заявили {amount}.",
     "event.bid_blind": "Ви заявили {amount} наосліп.",
     "event.bid_misere": "Ви заявили мізер ({amount}).",
     "event.pass": "Ви сказали «пас».",
-    "event.redeal": "Ви вимагаєте перероздачі.",
+    "event.redeal": "Ви вимагаєте перездачі.",
     "event.talon": "Ви взяли прикуп {no}.",
     "event.give": "Ви віддали {card} гравцю {to}.",
     "event.discard": "Ви знесли {card}.",
@@ -54,7 +54,7 @@ MESSAGES: dict[str, str] = {
     "event.contra": "Ви сказали «контра».",
     "event.redouble": "Ви сказали «реконтра».",
     "event.play": "Ви зіграли {card}.",
-    "event.play_marriage": "Ви зіграли {card} і оголосили марйаж.",
+    "event.play_marriage": "Ви зіграли {card} і оголосили мар'яж.",
     "event.play_aces": "Ви зіграли {card} і оголосили чотири тузи.",
     "rule.phase.dealing": "карти ще не роздано",
     "rule.phase.bidding": "іде торг",
@@ -73,7 +73,7 @@ MESSAGES: dict[str, str] = {
     "rule.not_dealt": "карти ще не роздано",
     "rule.no_seat": "місця {number} немає",
     "rule.sits_out": "ви не граєте в цій роздачі",
-    "rule.sits_out.other": "він не грає в цій роздачі",
+    "rule.sits_out.other": "це місце не грає в цій роздачі",
     "rule.malformed": "це неправильно записаний хід «{verb}»",
     "rule.not_a_card": "{number} — не карта цієї колоди",
     "rule.auction_over_now": "торг закінчено ({phase})",
@@ -89,60 +89,60 @@ MESSAGES: dict[str, str] = {
                               "суперники можуть сказати «контра» до першого ходу"),
     "rule.contra_pending": "суперники ще не сказали, чи буде контра",
     "rule.not_in_hand": "цієї карти немає у вас на руці",
-    "rule.not_in_hand.other": "цієї карти немає в нього на руці",
+    "rule.not_in_hand.other": "цієї карти немає на руці",
     "rule.blind_only_bid": "наосліп можна лише заявляти",
     "rule.misere_no_declaring": "мізер грають без козиря: нічого оголошувати не можна",
     "rule.declare_on_lead": "оголошують лише своїм ходом у нову взятку",
-    "rule.declare_first_lead": ("першим ходом роздачі нічого оголосити не можна: марйаж "
+    "rule.declare_first_lead": ("першим ходом роздачі нічого оголосити не можна: мар'яж "
                                 "оголошують ходом після взятої взятки"),
-    "rule.marriage_king_queen": "марйаж оголошують ходом з його короля або дами",
-    "rule.marriage_pair": "для марйажу на руці має бути й карта {pair_card}",
+    "rule.marriage_king_queen": "мар'яж оголошують ходом з його короля або дами",
+    "rule.marriage_pair": "для мар'яжу на руці має бути й карта {pair_card}",
     "rule.aces_off": "у цих правилах чотири тузи нічого не дають",
     "rule.aces_all": "чотири тузи оголошують ходом з туза, маючи на руці всі чотири",
     "rule.follow_and_beat": "треба ходити в масть ({led_suit}) і бити взятку, коли можете",
-    "rule.follow_and_beat.other": "він мусить ходити в масть ({led_suit}) і бити взятку, коли може",
+    "rule.follow_and_beat.other": "треба ходити в масть ({led_suit}) і бити взятку, коли можна",
     "rule.follow": "треба ходити в масть ({led_suit})",
-    "rule.follow.other": "він мусить ходити в масть ({led_suit})",
+    "rule.follow.other": "треба ходити в масть ({led_suit})",
     "rule.must_trump": "без масті {led_suit} треба бити козирем ({trump_suit})",
-    "rule.must_trump.other": "без масті {led_suit} він мусить бити козирем ({trump_suit})",
+    "rule.must_trump.other": "без масті {led_suit} треба бити козирем ({trump_suit})",
     "rule.must_head": "треба класти карту, що перебиває взятку, коли можете",
-    "rule.must_head.other": "він мусить класти карту, що перебиває взятку, коли може",
+    "rule.must_head.other": "треба класти карту, що перебиває взятку, коли можна",
     "rule.silenced": "гравець, у якого менше {limit}, мовчить і може лише пасувати",
-    "rule.silenced_forced": "мовчазна перша рука може лише зробити обов'язкову ставку {lowest}",
+    "rule.silenced_forced": "мовчазна перша рука може лише зробити обов'язкову заявку {lowest}",
     "rule.blind_off": "грати наосліп тут не можна",
     "rule.blind_looked": "ви вже подивилися свої карти",
-    "rule.blind_looked.other": "він уже подивився свої карти",
+    "rule.blind_looked.other": "карти вже відкрито",
     "rule.misere_off": "у цих правилах немає мізеру",
     "rule.misere_value": "мізер заявляють за {value}",
-    "rule.misere_low": "мізер коштує {amount}, а найменша ставка зараз {lowest}",
-    "rule.bid_flag": "ставка буває лише наосліп або мізером",
-    "rule.bid_step": "ставки ростуть із кроком {step}, тож найменша ставка зараз {lowest}",
-    "rule.bid_step_split": ("ставки ростуть із кроком {step} до {high_from} і {step_high} від "
-                            "{high_from}, тож найменша ставка зараз {lowest}"),
+    "rule.misere_low": "мізер коштує {amount}, а найменша заявка зараз {lowest}",
+    "rule.bid_flag": "заявка буває лише наосліп або мізером",
+    "rule.bid_step": "заявки ростуть із кроком {step}, тож найменша заявка зараз {lowest}",
+    "rule.bid_step_split": ("заявки ростуть із кроком {step} до {high_from} і {step_high} від "
+                            "{high_from}, тож найменша заявка зараз {lowest}"),
     "rule.bid_cap_talon": "до відкриття прикупу не можна заявляти більше {cap}",
     "rule.barrel_bid": "гравець на бочці не може заявляти більше 120",
-    "rule.bid_needs_marriage": "для ставки понад {limit} потрібен " + _MARRIAGE + " на руці",
-    "rule.bid_cap_marriages": "ви можете заявити не більше 120 плюс ваші марйажі ({cap})",
-    "rule.bid_cap_marriages.other": "він може заявити не більше 120 плюс його марйажі ({cap})",
+    "rule.bid_needs_marriage": "для заявки понад {limit} потрібен " + _MARRIAGE + " на руці",
+    "rule.bid_cap_marriages": "ви можете заявити не більше 120 плюс ваші мар'яжі ({cap})",
+    "rule.bid_cap_marriages.other": "можна заявити не більше 120 плюс мар'яжі на руці ({cap})",
     "rule.bid_max": ("жодна роздача не дає більше "
                      "{max, plural, one{# очка} few{# очок} many{# очок} other{# очка}}"),
     "rule.pass_after_auction": "пас зараз — лише відповідь на контру: торг закінчено",
-    "rule.forced_opening": "перша рука мусить відкрити торг ставкою не менше {lowest}",
-    "rule.redeal_auction_off": "у цих правилах під час торгу перероздачі не вимагають",
-    "rule.redeal_before_first_bid": "перероздачі треба вимагати до вашої першої ставки чи пасу",
-    "rule.redeal_before_first_bid.other": "перероздачі треба вимагати до першої ставки чи пасу",
-    "rule.redeal_nines_before_bids": "перероздачі за дев'ятки вимагають, доки ніхто не заявив",
-    "rule.redeal_dealt_nines": "для перероздачі потрібно " + _NINES + " у розданих картах",
-    "rule.redeal_marriage": "рука з марйажем не може вимагати перероздачі",
-    "rule.redeal_not_qualified": "ваша рука не дає права на перероздачу",
-    "rule.redeal_not_qualified.other": "його рука не дає права на перероздачу",
-    "rule.redeal_exchange": ("зараз перероздачі може вимагати лише гравець, що грає, за поганий "
-                             "прикуп, доки не віддав жодної карти"),
-    "rule.redeal_after_off": "у цих правилах після обміну перероздачі не вимагають",
-    "rule.redeal_needs_nines": "для перероздачі потрібно " + _NINES + " на руці",
-    "rule.redeal_needs_nines_or_points": ("для перероздачі потрібно " + _NINES + " на руці або "
+    "rule.forced_opening": "перша рука мусить відкрити торг заявкою не менше {lowest}",
+    "rule.redeal_auction_off": "у цих правилах під час торгу перездачі не вимагають",
+    "rule.redeal_before_first_bid": "перездачі треба вимагати до вашої першої заявки чи пасу",
+    "rule.redeal_before_first_bid.other": "перездачі треба вимагати до першої заявки чи пасу",
+    "rule.redeal_nines_before_bids": "перездачі за дев'ятки вимагають, доки не було жодної заявки",
+    "rule.redeal_dealt_nines": "для перездачі потрібно " + _NINES + " у розданих картах",
+    "rule.redeal_marriage": "рука з мар'яжем не може вимагати перездачі",
+    "rule.redeal_not_qualified": "ваша рука не дає права на перездачу",
+    "rule.redeal_not_qualified.other": "ця рука не дає права на перездачу",
+    "rule.redeal_exchange": ("зараз перездачі може вимагати лише гравець, що грає, за поганий "
+                             "прикуп, доки не віддано жодної карти"),
+    "rule.redeal_after_off": "у цих правилах після обміну перездачі не вимагають",
+    "rule.redeal_needs_nines": "для перездачі потрібно " + _NINES + " на руці",
+    "rule.redeal_needs_nines_or_points": ("для перездачі потрібно " + _NINES + " на руці або "
                                           "менше {below} очок у картах"),
-    "rule.redeal_too_late": "перероздачі можна вимагати лише до першої зіграної карти",
+    "rule.redeal_too_late": "перездачі можна вимагати лише до першої зіграної карти",
     "rule.contra_off": "у цих правилах немає контри",
     "rule.double_when": "контру кажуть лише після призначення замовлення й до першого ходу",
     "rule.double_opponent": "контру може сказати лише суперник гравця, що грає",
@@ -156,35 +156,34 @@ MESSAGES: dict[str, str] = {
     "rule.give_to": "карту треба віддати гравцю {seat_list}",
     "rule.discard_none": "у цьому обміні карт більше не зносять",
     "rule.contract_declarer": "замовлення призначає лише гравець, що грає",
-    "rule.contract_range": ("замовлення не менше за виграшну ставку ({lowest}) і росте з кроком "
+    "rule.contract_range": ("замовлення не менше за виграшну заявку ({lowest}) і росте з кроком "
                             "{step}"),
-    "rule.contract_range_split": ("замовлення не менше за виграшну ставку ({lowest}) і росте з "
+    "rule.contract_range_split": ("замовлення не менше за виграшну заявку ({lowest}) і росте з "
                                   "кроком {step} до {high_from} і {step_high} від {high_from}"),
-    "rule.misere_raise": "мізер не можна підвищити: він коштує {amount}",
+    "rule.misere_raise": "мізер не підвищують: його ціна {amount}",
     "rule.raise_off": "у цих правилах замовлення не підвищують: воно {amount}",
     "rule.contract_needs_marriage": ("для замовлення понад {limit} потрібен " + _MARRIAGE
                                      + " на руці"),
     "rule.contract_max": "найбільше замовлення, яке ви можете призначити, — {max}",
-    "rule.contract_max.other": "найбільше замовлення, яке він може призначити, — {max}",
-    "rule.giveup_misere": "мізер треба грати: його не здають",
-    "rule.giveup_when": ("здатися може лише гравець, що грає, узявши прикуп і до призначення "
-                         "замовлення"),
+    "rule.contract_max.other": "найбільше можливе замовлення — {max}",
+    "rule.giveup_misere": "від мізеру не можна відмовитися: його грають",
+    "rule.giveup_when": ("відмовитися від гри може лише гравець, що грає, узявши прикуп і до "
+                         "призначення замовлення"),
     "rule.rospisat_off": "у цих правилах немає розпису",
     "rule.rospisat_barrel": "гравець на бочці не може розписати",
     "rule.rospisat_max": "кожен може розписати не більше " + _TIMES + " за партію",
-    "rule.rospisat_max_bid": "розписати можна, лише якщо ставка не більша за {max}",
+    "rule.rospisat_max_bid": "розписати можна, лише якщо заявка не більша за {max}",
     "rule.spisat_off": "у цих правилах не можна списати",
     "rule.spisat_barrel": "гравець на бочці не може списати",
     "rule.spisat_max": "кожен може списати не більше " + _TIMES + " за партію",
-    "rule.concede_when": "здатися може лише перша рука, чию обов'язкову ставку не перебили",
+    "rule.concede_when": "здатися може лише перша рука, чию обов'язкову заявку не перебили",
     "rule.dealer_range": "той, хто роздає, — одне з {count} місць",
     "rule.partner_counters": ("у партнерів спільний рахунок: лічильники {a_seat} і {c_seat}, "
                               "{b_seat} і {d_seat} мають збігатися"),
     "rule.deal_seats": "у роздачі має бути {count} місць",
     "rule.sitter_cards": "{seat} не грає в цій роздачі й карт не отримує",
-    "rule.hand_size": ("кожен, хто грає, отримує "
-                       "{size, plural, one{# карту} few{# карти} many{# карт} other{# карти}}; "
-                       "{seat} отримав {got}"),
+    "rule.hand_size": ("кожен, хто грає, отримує {size, plural, one{# карту} few{# карти} many{# "
+                       "карт} other{# карти}}; {seat}: {got}"),
     "rule.talon_sizes": "у прикупі має бути {sizes} карт",
     "rule.stock_size": ("у колоді для добору має бути "
                         "{size, plural, one{# карта} few{# карти} many{# карт} other{# карти}}"),
@@ -193,7 +192,7 @@ MESSAGES: dict[str, str] = {
     "rule.whole_deck_extra": "роздача має використати всю колоду {deck} (зайві: {extra})",
     "rule.whole_deck_both": ("роздача має використати всю колоду {deck} (немає {missing}; "
                              "зайві: {extra})"),
-    "rule.ai_illegal": "{level} вибрав недозволений хід: {move}",
+    "rule.ai_illegal": "{level}: недозволений хід {move}",
     # ---- рядки підсумку роздачі: «{who}» — ім'я або два імені пари, тому без дієслів,
     # що з ним узгоджуються ----------------------------------------------------------------
     "note.made": "{who}: замовлення {contract} зіграно",
@@ -219,15 +218,15 @@ MESSAGES: dict[str, str] = {
     "note.off_barrel": "{who}: уже не на бочці",
     "note.fell": "{who}: падіння з бочки, тепер {total}",
     "note.reset": "{who}: рівно {value} — самоскид, рахунок знову 0",
-    "note.wins": "перемога в матчі: {who}",
-    "note.shares": "перемога в матчі порівну: {who}",
-    "note.golden_again": "золоте замовлення ніхто не зіграв: буде ще одне золоте коло",
+    "note.wins": "перемога в партії: {who}",
+    "note.shares": "перемога в партії порівну: {who}",
+    "note.golden_again": "золоте замовлення не зіграно: буде ще одне золоте коло",
     "note.golden_reset": "усі рахунки обнуляються для нового золотого кола",
     "note.thrown_in": "усі спасували: роздача не грається",
     "note.dealt_annulled": "{who}: при роздачі {reason}, роздачу анульовано",
-    "note.claimed_annulled": "{who}: перероздача ({reason}), роздачу анульовано",
-    "note.dealer_penalty": ("{who}: −120, три перероздачі через дев'ятки поспіль; роздає "
-                            "наступний"),
+    "note.claimed_annulled": "{who}: перездача ({reason}), роздачу анульовано",
+    "note.dealer_penalty": ("{who}: −120, три перездачі через дев'ятки поспіль; роздає наступне "
+                            "місце"),
     "note.why.nines": ("{nines, plural, =3{три дев'ятки} =4{чотири дев'ятки} one{# дев'ятка} "
                        "few{# дев'ятки} many{# дев'яток} other{# дев'ятки}}"),
     "note.why.talon_low": ("{talon}: менше {below, plural, one{# очка} few{# очок} "
@@ -238,6 +237,6 @@ MESSAGES: dict[str, str] = {
     "note.why.dealt_low": ("при роздачі менше {below, plural, one{# очка} few{# очок} "
                            "many{# очок} other{# очка}}"),
     "note.why.dealt_nines": "чотири дев'ятки при роздачі",
-    "note.why.dealer_penalty": "три перероздачі через дев'ятки поспіль",
+    "note.why.dealer_penalty": "три перездачі через дев'ятки поспіль",
     "note.why.jacks": "три валети внизу колоди поспіль",
 }

@@ -11,15 +11,53 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.game.cards import SUIT_SYMBOLS, card_pretty
+from bot.game.cards import RANKS, SUIT_SYMBOLS, rank_of, suit_of
 from bot.i18n import CATALOGS, DEFAULT, render, text_of
+
+# Latin letters that look like a language's own rank letters: a player who reads ``Т♠``
+# and types ``TS`` on a Latin keyboard means the card he sees (in Russian and Ukrainian
+# the Latin T is then the ace, not the English ten, which is written ``10``).
+_LOOKALIKE = {"Т": "T", "К": "K", "В": "B"}
+_RANK_LETTERS: dict[str, tuple[str, ...]] = {}
+_TYPED: dict[str, dict[str, str]] = {}
+
+
+def rank_letters(lang: str = DEFAULT) -> tuple[str, ...]:
+    """The rank as each language writes it, indexed like ``RANKS``: ``Т`` for the ace in
+    Russian. The letters are the catalog's ``img.rank.<rank>``, the ones the card images
+    draw, so text and images agree."""
+    got = _RANK_LETTERS.get(lang)
+    if got is None:
+        got = tuple(text_of(f"img.rank.{r}", lang) or text_of(f"img.rank.{r}", DEFAULT) or r
+                    for r in RANKS)
+        if lang in CATALOGS:
+            _RANK_LETTERS[lang] = got
+    return got
+
+
+def typed_ranks(lang: str = DEFAULT) -> dict[str, str]:
+    """The letters a reader of ``lang`` may type for a rank, upper-case, mapped to the
+    English rank (``Т`` -> ``A`` in Russian); English letters are read as well where the
+    language does not use them otherwise (``parse_card`` reads those)."""
+    got = _TYPED.get(lang)
+    if got is None:
+        got = {}
+        for rank, letter in zip(RANKS, rank_letters(lang), strict=True):
+            if letter == rank:
+                continue
+            got[letter.upper()] = rank
+            twin = _LOOKALIKE.get(letter.upper())
+            if twin:
+                got[twin] = rank
+        if lang in CATALOGS:
+            _TYPED[lang] = got
+    return got
 
 
 def card_text(card: int, lang: str = DEFAULT) -> str:
-    """A card as players see it: ``A♠``, ``10♥``, ``K♦`` (rank letters stay English in
-    every language for now: they are printed on the card images too)."""
-    del lang  # one notation today; the argument is where localized ranks would go
-    return card_pretty(card)
+    """A card as players of ``lang`` see it, with the rank letters of the card images:
+    ``A♠`` in English, ``Т♠`` in Russian, ``10♥``, ``W♦`` in Polish."""
+    return rank_letters(lang)[rank_of(card)] + SUIT_SYMBOLS[suit_of(card)]
 
 
 def cap(text: str) -> str:
@@ -138,4 +176,4 @@ def names_of(seats: Sequence[int], names: Sequence[str]) -> tuple[str, ...]:
 
 
 __all__ = ["CATALOGS", "Card", "Clauses", "Joined", "Msg", "PresetTitle", "Suit", "TalonWord",
-           "cap", "card_text", "names_of"]
+           "cap", "card_text", "names_of", "rank_letters", "typed_ranks"]

@@ -21,7 +21,7 @@ from bot.game.options import (
 from bot.game.presets import PRESETS
 from bot.game.rules import OPTION_NAMES, Rules, RulesError
 from bot.i18n import CATALOGS
-from bot.i18n.values import Clauses, Msg, PresetTitle, TalonWord
+from bot.i18n.values import Clauses, Joined, Msg, PresetTitle, TalonWord
 from bot.tables._inputs import option_value, quote
 from bot.tables._model import TableError
 
@@ -40,7 +40,8 @@ def ai_levels() -> tuple[str, ...]:
 def ai_level(level: str) -> str:
     """A known AI level (a crafted request may name any)."""
     if level not in LEVELS:
-        raise TableError("error.ai_level", text=quote(level), levels=", ".join(LEVELS))
+        raise TableError("error.ai_level", text=quote(level), levels=Joined(
+            tuple(Msg.of(f"choice.level.{name}") for name in LEVELS)))
     return level
 
 

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.game.cards import parse_card
+from bot.i18n import language
+from bot.i18n.values import typed_ranks
 from bot.tables._model import TableError
 
 QUOTE_LIMIT = 24
@@ -23,10 +25,11 @@ def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-def card_from_text(text: str) -> int:
-    """A card as people write it (``10H``, ``q♠``, ``T♣``)."""
+def card_from_text(text: str, locale: str | None = None) -> int:
+    """A card as people write it (``10H``, ``q♠``, ``T♣``), or with the rank letters of
+    ``locale``'s language, the ones its reader sees (``Т♠`` in Russian, ``W♥`` in Polish)."""
     try:
-        return parse_card(text)
+        return parse_card(text, typed_ranks(language(locale)))
     except ValueError:
         raise TableError("error.bad_card", text=quote(text)) from None
 

@@ -18,7 +18,7 @@ from bot.game.events import Event
 from bot.game.rules import Rules
 from bot.game.state import HandResult
 from bot.i18n import DEFAULT, language
-from bot.i18n.values import Clauses, PresetTitle
+from bot.i18n.values import Clauses, Msg, PresetTitle
 from bot.store import ChannelTaken, StoreAPI, StoreUnavailable, TableStatus
 from bot.tables._autoplay import Autoplay, Gate
 from bot.tables._catalog import (
@@ -272,7 +272,8 @@ class TableService:
             taken = {s.name for s in table.seats}
             name = next((n for n in AI_NAMES if n not in taken), f"AI {len(table.seats) + 1}")
             await self._seat(table, (*table.seats, Seat(None, name, ai=True, level=level)))
-            return Outcome(table, "ok.ai_added", {"name": name, "level": level})
+            return Outcome(table, "ok.ai_added",
+                           {"name": name, "level": Msg.of(f"choice.level.{level}")})
 
     async def leave(self, table_id: int, actor: Actor) -> Outcome:
         table = self.get(table_id, actor)

@@ -35,4 +35,4 @@ async def test_a_russian_table_reads_its_results_and_title_in_russian(world):
         assert not ENGLISH.search(line), line
     # the match's end is said too, naming the winner
     winner = table.names()[table.state.match.winners[0]]
-    assert f"· победа в матче: {winner}" in posts[-1], posts[-1]
+    assert f"· победа в партии: {winner}" in posts[-1], posts[-1]

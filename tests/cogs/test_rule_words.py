@@ -7,6 +7,7 @@ import re
 
 from bot.game.cards import card_pretty, card_str
 from bot.game.state import Phase
+from bot.i18n.values import card_text
 
 from .conftest import open_table, play_turn
 
@@ -28,17 +29,17 @@ async def test_a_russian_player_reads_russian_second_person_with_his_cards(world
     mine = sorted(table.observation(to_act).hand)[0]
     r = await fd.slash(me, ch, "play", card=card_str(mine))
     assert r.ephemeral
-    assert r.content == (f"Вы не можете сыграть {card_pretty(mine)}: карты играют после "
+    assert r.content == (f"Вы не можете сыграть {card_text(mine, 'ru')}: карты играют после "
                          "торговли и обмена; сейчас идёт торговля.")
     r = await fd.slash(other, ch, "pass")
     assert r.ephemeral
     assert r.content == f"Вы не можете сказать «пас»: сейчас торгуется {me.display_name}."
     r = await fd.slash(me, ch, "bid", amount=103)
-    assert r.content.startswith("Вы не можете заявить 103: ставки растут с шагом 5")
+    assert r.content.startswith("Вы не можете заявить 103: заявки растут с шагом 5")
     assert not CODE.search(r.content)
     r = await fd.slash(me, ch, "pass")
     assert r.content == ("Вы не можете сказать «пас»: первая рука должна открыть торговлю "
-                         "ставкой не меньше 100.")
+                         "заявкой не меньше 100.")
     r = await fd.slash(me, ch, "bid", amount=100)
     assert r.ephemeral and r.content.startswith("Вы заявили 100.")
 

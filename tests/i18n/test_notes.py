@@ -116,7 +116,7 @@ def test_a_team_line_names_both_partners_in_every_language():
     line = team_note(note("wins", who=1))
     assert isinstance(line, Note) and line.params["who"] == (1, 3)
     assert line.format(*NAMES) == "Bob & Dee win the match"
-    assert note_text(line, NAMES, "ru") == "победа в матче: Bob & Dee"
+    assert note_text(line, NAMES, "ru") == "победа в партии: Bob & Dee"
     assert note_text(line, NAMES, "en") == "the match goes to Bob & Dee"
     assert team_note("{0} took nothing") == "{0} & {2} took nothing"  # a plain line too
 

@@ -132,16 +132,16 @@ def test_the_player_reads_second_person_with_the_cards_he_sees():
     assert err.message_for(NAMES) == "Ada cannot play AS: that card is not in his hand"
     msg = rule_message(err, NAMES)
     assert said(msg, "en") == "You cannot play A♠: it is not in your hand."
-    assert said(msg, "ru-RU") == "Вы не можете сыграть A♠: этой карты нет у вас на руке."
+    assert said(msg, "ru-RU") == "Вы не можете сыграть Т♠: этой карты нет у вас на руке."
     assert said(msg, "pl") == "Nie możesz zagrać A♠: nie masz tej karty na ręce."
-    assert said(msg, "uk") == "Ви не можете зіграти A♠: цієї карти немає у вас на руці."
+    assert said(msg, "uk") == "Ви не можете зіграти Т♠: цієї карти немає у вас на руці."
     assert said(msg, "de") == "Du kannst nicht A♠ spielen: diese Karte hast du nicht auf der Hand."
 
 
 def test_anyone_else_reads_the_name_in_the_third_person():
     msg = rule_message(_not_in_hand(), NAMES, reader=1)
     assert said(msg, "en") == "Ada cannot play A♠: that card is not in their hand."
-    assert said(msg, "ru") == "Ada не может сыграть A♠: этой карты нет у него на руке."
+    assert said(msg, "ru") == "Ada не может сыграть Т♠: этой карты нет на руке."
     give = RuleError("give_to", act(0, Verb.GIVE, parse_card("9C"), target=1), seat_list=(2, 3))
     assert said(rule_message(give, NAMES, reader=2), "en") == (
         "Ada cannot give 9♣ to Bob: the card must go to Cid or Dot.")
@@ -165,8 +165,8 @@ def test_the_turn_is_named_with_the_verb_of_the_phase():
 
 @pytest.mark.parametrize(("preset", "lang", "word"), [
     ("russian_online", "en", "prikup"), ("polish", "en", "musik"), ("polish", "pl", "musiku"),
-    ("russian_online", "ru", "прикупа"), ("german_house", "de", "Stock"),
-    ("german1001_3", "de", "Stock"), ("russian_online", "de", "Skat"),
+    ("russian_online", "ru", "прикупа"), ("german_house", "de", "Skat"),
+    ("german1001_3", "de", "Skat"), ("russian_online", "de", "Skat"),
     ("elwood2", "en", "kitty"),
 ])
 def test_the_talon_is_named_as_the_presets_players_name_it(preset, lang, word):

@@ -152,7 +152,7 @@ async def test_refusals_leave_state_unchanged(harness):
         await s.act(tid, me, Verb.PLAY, card=parse_card("AS"))
     assert said(e.value) == ("You cannot play A♠: cards are played after the auction and the "
                              "exchange; now the auction is on.")
-    assert said(e.value, "ru").startswith("Вы не можете сыграть A♠: ")
+    assert said(e.value, "ru").startswith("Вы не можете сыграть Т♠: ")
     with pytest.raises(TableError) as e:
         await s.act(tid, DOT, Verb.PASS)
     assert e.value.key == "error.not_seated"

@@ -112,7 +112,7 @@ async def test_every_page_of_a_guild_in_chromium(site: Site, browser: Browser, s
     assert [int(x) for x in last] == list(info.totals) == list(results[-1].totals)
     await page.screenshot(path=shots / "web-match.png", full_page=True)
     # the scenario it links to replays to the same totals
-    scenario_url = await page.get_by_role("link", name="Scenario JSON").first.get_attribute(
+    scenario_url = await page.get_by_role("link", name="Download this match").first.get_attribute(
         "href")
     r = await page.request.get(f"{site.url}{scenario_url}")
     replayed = run(json.loads(await r.text()))

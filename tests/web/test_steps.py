@@ -79,3 +79,14 @@ def test_names_are_escaped_in_captions():
                      lambda c: "/img/x.png", "en")
     html = "".join(str(v.caption) for v in views)
     assert "<script>" not in html and "&lt;script&gt;" in html and "Bob &amp; Co" in html
+
+
+def test_the_replay_names_the_talon_as_discord_does():
+    replay = hand_replay(RULES, 0, _moves(1), 1)
+    for loc, word in (("en", "Prikup"), ("ru", "Прикуп"), ("pl", "Musik")):
+        views = steps_of(_public(replay), lambda c: "/img/x.png", loc)
+        labels = {v.middle_label for v in views if v.middle and not v.middle[0][0]}
+        assert labels == {word}, labels
+    views = steps_of(_public(replay), lambda c: "/img/x.png", "en")
+    captions = " ".join(str(v.caption) for v in views)
+    assert "takes the prikup" in captions and "talon" not in captions.lower()
