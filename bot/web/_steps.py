@@ -39,7 +39,7 @@ from bot.game.events import (
     TalonTaken,
     TrickWon,
 )
-from bot.i18n import t
+from bot.i18n import language, t
 from bot.tables import PublicHand, Step
 
 CardUrl = Callable[[int | None], str]  # a card's picture (None: the back)
@@ -80,7 +80,9 @@ def _cards_html(cards: Sequence[int]) -> Markup:
     return Markup(" ").join(card_html(c) for c in sorted(cards, key=display_key))
 
 
-def _caption(ev: Event, names: Sequence[str], loc: str | None) -> Markup | None:
+def _caption(ev: Event, hand: PublicHand, loc: str | None) -> Markup | None:
+    names = hand.names
+
     def n(seat: int) -> str:
         return names[seat] if 0 <= seat < len(names) else "?"
 
@@ -104,7 +106,8 @@ def _caption(ev: Event, names: Sequence[str], loc: str | None) -> Markup | None:
         return say("web.step.redeal")
     if isinstance(ev, TalonTaken):
         cards = _cards_html(ev.cards) if ev.cards else Markup("—")
-        return say("web.step.talon", name=n(ev.seat), cards=cards)
+        return say("web.step.talon", name=n(ev.seat), cards=cards,
+                   talon=hand.talon_word().localize(language(loc)))
     if isinstance(ev, CardGiven):
         card = card_html(ev.card) if ev.card is not None else Markup("🂠")
         return say("web.step.give", name=n(ev.giver), card=card, to=n(ev.receiver))
@@ -178,12 +181,12 @@ def steps_of(hand: PublicHand, card_url: CardUrl, loc: str | None) -> list[StepV
         for ev in step.events:
             if isinstance(ev, HandStarted):
                 dealer = ev.dealer
-        captions = [c for c in (_caption(e, names, loc) for e in step.events) if c]
+        captions = [c for c in (_caption(e, hand, loc) for e in step.events) if c]
         caption = Markup(" · ").join(captions) if captions else Markup("")
         actor = getattr(step.move, "seat", -1)
         boxes = tuple(_seat(step, s, names, dealer, actor, card_url, loc)
                       for s in range(seats))
-        middle, label = _middle(step, replay.talons, names, card_url, loc)
+        middle, label = _middle(step, hand, card_url, loc)
         trump = SUIT_SYMBOLS[step.trump] if step.trump >= 0 else ""
         score: tuple[tuple[str, int, int], ...] = ()
         if i == len(replay.steps) - 1:
@@ -198,7 +201,7 @@ def _seat(step: Step, s: int, names: Sequence[str], dealer: int, actor: int,
           card_url: CardUrl, loc: str | None) -> SeatBox:
     tags = []
     if s == dealer:
-        tags.append(t("web.dealer", loc))
+        tags.append(t("table.dealer", loc))
     if s == step.declarer and step.contract:
         tags.append(t("web.declarer", loc, contract=step.contract))
     held = sorted(cards_of(step.held[s]) if s < len(step.held) else [], key=display_key)
@@ -207,19 +210,21 @@ def _seat(step: Step, s: int, names: Sequence[str], dealer: int, actor: int,
     return SeatBox(names[s], " · ".join(tags), points, pics, s == actor)
 
 
-def _middle(step: Step, talons: tuple[int, ...], names: Sequence[str], card_url: CardUrl,
+def _middle(step: Step, hand: PublicHand, card_url: CardUrl,
             loc: str | None) -> tuple[tuple[tuple[str, Pic], ...], str]:
     """What lies in the middle: the trick, the talon being taken, or the closed talon."""
+    names, talons = hand.names, hand.replay.talons
+    talon = t("word.talon_title", loc, talon=hand.talon_word(capital=True))
     if step.trick:
         return (tuple((names[s], Pic(card_url(c), card_pretty(c))) for s, c in step.trick),
-                t("web.trick", loc))
+                t("table.trick", loc))
     taken = next((e for e in step.events if isinstance(e, TalonTaken) and e.cards), None)
     if taken is not None and taken.cards:
         return (tuple(("", Pic(card_url(c), card_pretty(c))) for c in taken.cards),
-                t("web.talon", loc))
+                talon)
     if step.declarer < 0 and talons:
         return (tuple(("", Pic(card_url(None), "🂠")) for m in talons for _ in cards_of(m)),
-                t("web.talon", loc))
+                talon)
     if 0 <= step.declarer < len(names) and step.contract:
         return (), t("web.contract", loc, name=names[step.declarer], amount=step.contract)
     return (), ""

@@ -16,6 +16,7 @@ import pytest
 from playwright.async_api import Browser, Page, async_playwright
 
 from bot.game.scenario import run
+from bot.i18n import t
 from bot.store import Metric
 from bot.web import metric_value
 
@@ -112,9 +113,10 @@ async def test_every_page_of_a_guild_in_chromium(site: Site, browser: Browser, s
     assert [int(x) for x in last] == list(info.totals) == list(results[-1].totals)
     await page.screenshot(path=shots / "web-match.png", full_page=True)
     # the scenario it links to replays to the same totals
-    scenario_url = await page.get_by_role("link", name="Scenario JSON").first.get_attribute(
+    scenario_url = await page.get_by_role("link", name=t("web.scenario")).first.get_attribute(
         "href")
     r = await page.request.get(f"{site.url}{scenario_url}")
+    assert r.headers["content-disposition"].startswith("attachment;")
     replayed = run(json.loads(await r.text()))
     assert replayed["ok"] and list(replayed["totals"].values()) == list(info.totals)
 
@@ -165,4 +167,42 @@ async def test_without_javascript_every_step_is_listed(site: Site, browser: Brow
     steps = int(await page.locator("#viewer").get_attribute("data-steps") or 0)
     assert steps > 1 and await page.locator(".step:visible").count() == steps
     assert not await page.locator(".controls").is_visible()
+    await context.close()
+
+
+async def test_the_pages_speak_the_words_of_the_table_messages(site: Site, browser: Browser):
+    """The replay names the talon as the table's messages do for the match's preset, and no
+    page shows a developer's words; a missing page answers in the browser's language."""
+    context = await browser.new_context(java_script_enabled=False, locale="pl-PL")
+    page = await context.new_page()
+    mid = site.matches[-1]
+    await page.goto(f"{site.url}/g/{GUILD}/m/{mid}")
+    seen = await page.locator("body").inner_text()
+    await page.goto(f"{site.url}/g/{GUILD}/m/{mid}/h/1")
+    viewer = await page.locator("#viewer").inner_text()
+    seen += await page.locator("body").inner_text()
+    info = await site.store.match_info(mid)
+    assert info is not None and info.preset == "russian"
+    assert "Prikup" in viewer and "takes the prikup" in viewer  # "Prikup" on the table
+    assert "talon" not in viewer.lower()
+    assert f"{t('table.dealer')}" in viewer
+    for developer in ("python -m", "JSON", "json"):
+        assert developer not in seen
+    assert await page.get_by_role("link", name=t("web.scenario")).count() == 1
+    # Polish readers: the table's words in Polish, and a missing page in Polish too
+    await site.service.records.set_defaults(ANN, language="pl")
+    await context.close()  # its cache keeps the English page
+    context = await browser.new_context(java_script_enabled=False, locale="pl-PL")
+    page = await context.new_page()
+    await page.goto(f"{site.url}/g/{GUILD}/m/{mid}/h/1")
+    viewer = await page.locator("#viewer").inner_text()
+    assert "Musik" in viewer and t("table.dealer", "pl") in viewer
+    # the rule set's title in Polish, as /table new lists it
+    title = t("choice.preset.russian", "pl")
+    await page.goto(f"{site.url}/g/{GUILD}/m/{mid}")
+    assert (await page.locator("h1").inner_text()).startswith(title)
+    await page.goto(f"{site.url}/g/{GUILD}")
+    assert title in await page.locator("select[name=preset]").inner_text()
+    await page.goto(f"{site.url}/g/{GUILD}/m/999999")
+    assert await page.locator("h1").inner_text() == t("web.missing", "pl")
     await context.close()
