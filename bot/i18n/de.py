@@ -497,6 +497,7 @@ MESSAGES: dict[str, str] = {
     "web.match": "Partie Nr. {id}",
     "web.hand_count": "{hands} {hands|one:Spiel|other:Spiele}",
     "web.scenario": "Partie herunterladen (Szenariodatei)",
+    "web.sheet_hint": "Die Nummer eines Spiels öffnet seine Wiederholung.",
     "web.declarer_col": "Alleinspieler · Spiel",
     "web.replay": "Wiederholung",
     "web.hand": "Spiel {no} der Partie Nr. {id}",

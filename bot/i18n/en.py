@@ -481,6 +481,7 @@ MESSAGES: dict[str, str] = {
     "web.match": "Match #{id}",
     "web.hand_count": "{hands} {hands|one:hand|other:hands}",
     "web.scenario": "Download this match (scenario file)",
+    "web.sheet_hint": "A hand's number opens its replay.",
     "web.declarer_col": "Declarer · contract",
     "web.replay": "Replay",
     "web.hand": "Hand {no} of match #{id}",

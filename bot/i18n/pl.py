@@ -495,6 +495,7 @@ MESSAGES: dict[str, str] = {
     "web.match": "Partia nr {id}",
     "web.hand_count": "{hands} {hands|one:rozdanie|few:rozdania|many:rozdań|other:rozdania}",
     "web.scenario": "Pobierz partię (plik scenariusza)",
+    "web.sheet_hint": "Numer rozdania otwiera jego powtórkę.",
     "web.declarer_col": "Rozgrywający · gra",
     "web.replay": "Powtórka",
     "web.hand": "Rozdanie {no} partii nr {id}",

@@ -490,6 +490,7 @@ MESSAGES: dict[str, str] = {
     "web.match": "Партия №{id}",
     "web.hand_count": "{hands} {hands|one:раздача|few:раздачи|many:раздач|other:раздачи}",
     "web.scenario": "Скачать партию (файл сценария)",
+    "web.sheet_hint": "Номер раздачи открывает её повтор.",
     "web.declarer_col": "Разыгрывающий · заказ",
     "web.replay": "Повтор",
     "web.hand": "Раздача {no} партии №{id}",

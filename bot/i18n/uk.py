@@ -489,6 +489,7 @@ MESSAGES: dict[str, str] = {
     "web.match": "Партія №{id}",
     "web.hand_count": "{hands} {hands|one:роздача|few:роздачі|many:роздач|other:роздачі}",
     "web.scenario": "Завантажити партію (файл сценарію)",
+    "web.sheet_hint": "Номер роздачі відкриває її повтор.",
     "web.declarer_col": "Хто розігрує · замовлення",
     "web.replay": "Повтор",
     "web.hand": "Роздача {no} партії №{id}",
