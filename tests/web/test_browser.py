@@ -176,8 +176,9 @@ TAPPED = ("button, select, nav a, header a, .viewer .controls button, table.shee
 
 
 async def _page_kinds(site: Site, browser: Browser) -> list[tuple[str, str]]:
-    """(name, address) of every kind of page the server serves, with a finished match's
-    played hand; the replay is opened at a step of its play."""
+    """(name, address) of every kind of page the server serves (its other routes are the
+    scenario file, pictures, the stylesheet and the script); the replay opens at a step
+    of its play."""
     page = await browser.new_page()
     await page.goto(f"{site.url}/g/{GUILD}/m/{site.matches[-1]}")
     first_link = page.locator("table.sheet tbody a").first
@@ -192,12 +193,12 @@ async def _page_kinds(site: Site, browser: Browser) -> list[tuple[str, str]]:
             ("replay", f"{site.url}{hand}#step-14"), ("missing", f"{g}/m/999999")]
 
 
-async def _overflow(page: Page, touch: bool) -> list[str]:
-    """What makes the page wider than its viewport, and (on a phone) the tapped things
-    under 44 px."""
-    return list(await page.evaluate("""([tapped, touch]) => {
+async def _overflow(page: Page, width: int) -> list[str]:
+    """What makes the page wider than the viewport's ``width``, and (on a phone) the
+    tapped things under 44 px."""
+    return list(await page.evaluate("""([tapped, width]) => {
       const out = [];
-      const width = document.documentElement.clientWidth;
+      const touch = width < 500;
       if (document.documentElement.scrollWidth > width) {
         const wide = [...document.body.querySelectorAll('*')].filter(e => {
           const r = e.getBoundingClientRect();
@@ -212,7 +213,7 @@ async def _overflow(page: Page, touch: bool) -> list[str]:
         }
       }
       return out;
-    }""", [TAPPED, touch]))
+    }""", [TAPPED, width]))
 
 
 @pytest.mark.parametrize(("width", "lang"), [(390, "en"), (1280, "en"), (390, "ru"),
@@ -232,7 +233,7 @@ async def test_every_page_fits_a_phone_and_a_desktop(site: Site, browser: Browse
         if name == "missing":  # its 404 is the point
             problems[:] = [p for p in problems if "404" not in p]
         await page.screenshot(path=shots / f"{width}-{name}.png", full_page=True)
-        bad += [f"{name}: {p}" for p in await _overflow(page, width < 500)]
+        bad += [f"{name}: {p}" for p in await _overflow(page, width)]
         if name == "replay":  # the header and the title are seen, then every step fits
             assert await page.locator("#at").inner_text() == "14"
             assert await page.locator("header.top").is_visible()
@@ -244,7 +245,7 @@ async def test_every_page_fits_a_phone_and_a_desktop(site: Site, browser: Browse
             steps = int(await page.locator("#viewer").get_attribute("data-steps") or 0)
             for i in range(steps - 14):
                 await page.keyboard.press("ArrowRight")
-                got = await _overflow(page, width < 500)
+                got = await _overflow(page, width)
                 bad += [f"replay step {15 + i}: {p}" for p in got]
             await page.screenshot(path=shots / f"{width}-replay-end.png", full_page=True)
         if name == "match":  # the hand numbers are the links to the replays
