@@ -84,6 +84,12 @@ class Notice:
     mention: int | None = None
 
 
+def talon_name_of(preset: str) -> str:
+    """What the players of ``preset`` call the talon (prikup, musik, ...)."""
+    p = PRESETS.get(preset)
+    return p.talon_name if p is not None else "talon"
+
+
 @dataclass(eq=False)
 class Table:
     """One table in one channel: seats, rules and the match in progress.
@@ -145,8 +151,7 @@ class Table:
     @property
     def talon_name(self) -> str:
         """What the players of this preset call the talon (prikup, musik, ...)."""
-        p = PRESETS.get(self.preset)
-        return p.talon_name if p is not None else "talon"
+        return talon_name_of(self.preset)
 
     def talon_word(self, *, capital: bool = False) -> TalonWord:
         """The talon as this preset's players call it, in the reader's language."""

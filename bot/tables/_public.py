@@ -15,10 +15,11 @@ from typing import Generic, TypeVar
 
 from bot.game.presets import PRESETS
 from bot.game.rules import Rules
+from bot.i18n.values import TalonWord
 from bot.store import GuildSettings, LeaderRow, MatchInfo, MatchRow, Profile
 from bot.tables._hands import HandReplay, NoSuchHand, count_deals, hand_replay
 from bot.tables._log import replay_results
-from bot.tables._model import Actor, TableError
+from bot.tables._model import Actor, TableError, talon_name_of
 from bot.tables._records import EmptyBoard, Export, Page, Records, Sheet
 
 K = TypeVar("K")
@@ -57,6 +58,11 @@ class PublicHand:
     names: tuple[str, ...]
     rules: Rules
     replay: HandReplay
+
+    def talon_word(self, *, capital: bool = False) -> TalonWord:
+        """The talon as the players of the match's preset call it, in the reader's
+        language (the word the table's messages use)."""
+        return TalonWord(self.info.preset, talon_name_of(self.info.preset), capital)
 
 
 class Lru(Generic[K, V]):

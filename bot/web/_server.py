@@ -89,6 +89,27 @@ def metric_value(metric: Metric, value: float) -> str:
     return f"{value:.0f}"
 
 
+def reader_language(accept: str) -> str:
+    """The catalog of the first language a browser asks for (``Accept-Language``) that the
+    catalogs have; English where none."""
+    ranked: list[tuple[float, int, str]] = []
+    for i, part in enumerate(accept.split(",")[:16]):
+        code, _, param = part.partition(";")
+        q = 1.0
+        if param.strip().startswith("q="):
+            try:
+                q = float(param.strip()[2:])
+            except ValueError:
+                continue
+        ranked.append((-q, i, code.strip()))
+    english = language(None)
+    for _, _, code in sorted(ranked):
+        lang = language(code) if code and code != "*" else english
+        if lang != english or code.split("-")[0].lower() == english:
+            return lang
+    return english
+
+
 @dataclass(frozen=True, slots=True)
 class Asset:
     url: str
@@ -229,8 +250,10 @@ class WebServer:
 
     def _missing(self, request: web.Request, status: int) -> web.Response:
         key = "web.missing" if status in (404, 405) else "web.failed"
+        # the reader's language, not the guild's: whether a guild shows pages stays unsaid
+        loc = reader_language(request.headers.get("Accept-Language", ""))
         html = self.env.get_template("missing.html").render(
-            tr=lambda k, **kw: t(k, None, **kw), lang="en", title=t(key),
+            tr=lambda k, **kw: t(k, loc, **kw), lang=loc, title=t(key, loc),
             style=self.assets["style.css"].url, status=status)
         return web.Response(text=html, status=status, content_type="text/html",
                             headers={"Cache-Control": "no-store"})
@@ -383,7 +406,7 @@ class WebServer:
         got = await self.public.scenario(gid, mid)
         return web.Response(text=got.scenario, content_type="application/json", headers={
             "Cache-Control": FINISHED,
-            "Content-Disposition": f'inline; filename="{got.name}.json"'})
+            "Content-Disposition": f'attachment; filename="{got.name}.json"'})
 
     async def image(self, request: web.Request) -> web.Response:
         data = self.pictures.by_hash.get(request.match_info["hash"])

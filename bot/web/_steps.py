@@ -39,9 +39,7 @@ from bot.game.events import (
     TalonTaken,
     TrickWon,
 )
-from bot.game.presets import PRESETS
 from bot.i18n import language, t
-from bot.i18n.values import TalonWord
 from bot.tables import PublicHand, Step
 
 CardUrl = Callable[[int | None], str]  # a card's picture (None: the back)
@@ -82,8 +80,9 @@ def _cards_html(cards: Sequence[int]) -> Markup:
     return Markup(" ").join(card_html(c) for c in sorted(cards, key=display_key))
 
 
-def _caption(ev: Event, names: Sequence[str], loc: str | None,
-             talon: str = "talon") -> Markup | None:
+def _caption(ev: Event, hand: PublicHand, loc: str | None) -> Markup | None:
+    names = hand.names
+
     def n(seat: int) -> str:
         return names[seat] if 0 <= seat < len(names) else "?"
 
@@ -107,7 +106,8 @@ def _caption(ev: Event, names: Sequence[str], loc: str | None,
         return say("web.step.redeal")
     if isinstance(ev, TalonTaken):
         cards = _cards_html(ev.cards) if ev.cards else Markup("—")
-        return say("web.step.talon", name=n(ev.seat), cards=cards, talon=talon)
+        return say("web.step.talon", name=n(ev.seat), cards=cards,
+                   talon=hand.talon_word().localize(language(loc)))
     if isinstance(ev, CardGiven):
         card = card_html(ev.card) if ev.card is not None else Markup("🂠")
         return say("web.step.give", name=n(ev.giver), card=card, to=n(ev.receiver))
@@ -177,22 +177,16 @@ def steps_of(hand: PublicHand, card_url: CardUrl, loc: str | None) -> list[StepV
     replay = hand.replay
     out: list[StepView] = []
     dealer = -1
-    # the talon as the table's messages in Discord name it (prikup, musik...)
-    preset = PRESETS.get(hand.info.preset)
-    word = TalonWord(hand.info.preset, preset.talon_name if preset else "talon")
-    talon = t("word.talon_title", loc, talon=TalonWord(word.preset, word.talon, capital=True))
-    talon_lower = word.localize(language(loc))
     for i, step in enumerate(replay.steps):
         for ev in step.events:
             if isinstance(ev, HandStarted):
                 dealer = ev.dealer
-        captions = [c for c in (_caption(e, names, loc, talon_lower) for e in step.events)
-                    if c]
+        captions = [c for c in (_caption(e, hand, loc) for e in step.events) if c]
         caption = Markup(" · ").join(captions) if captions else Markup("")
         actor = getattr(step.move, "seat", -1)
         boxes = tuple(_seat(step, s, names, dealer, actor, card_url, loc)
                       for s in range(seats))
-        middle, label = _middle(step, replay.talons, names, card_url, loc, talon)
+        middle, label = _middle(step, hand, card_url, loc)
         trump = SUIT_SYMBOLS[step.trump] if step.trump >= 0 else ""
         score: tuple[tuple[str, int, int], ...] = ()
         if i == len(replay.steps) - 1:
@@ -207,7 +201,7 @@ def _seat(step: Step, s: int, names: Sequence[str], dealer: int, actor: int,
           card_url: CardUrl, loc: str | None) -> SeatBox:
     tags = []
     if s == dealer:
-        tags.append(t("web.dealer", loc))
+        tags.append(t("table.dealer", loc))
     if s == step.declarer and step.contract:
         tags.append(t("web.declarer", loc, contract=step.contract))
     held = sorted(cards_of(step.held[s]) if s < len(step.held) else [], key=display_key)
@@ -216,15 +210,18 @@ def _seat(step: Step, s: int, names: Sequence[str], dealer: int, actor: int,
     return SeatBox(names[s], " · ".join(tags), points, pics, s == actor)
 
 
-def _middle(step: Step, talons: tuple[int, ...], names: Sequence[str], card_url: CardUrl,
-            loc: str | None, talon: str) -> tuple[tuple[tuple[str, Pic], ...], str]:
+def _middle(step: Step, hand: PublicHand, card_url: CardUrl,
+            loc: str | None) -> tuple[tuple[tuple[str, Pic], ...], str]:
     """What lies in the middle: the trick, the talon being taken, or the closed talon."""
+    names, talons = hand.names, hand.replay.talons
+    talon = t("word.talon_title", loc, talon=hand.talon_word(capital=True))
     if step.trick:
         return (tuple((names[s], Pic(card_url(c), card_pretty(c))) for s, c in step.trick),
-                t("web.trick", loc))
+                t("table.trick", loc))
     taken = next((e for e in step.events if isinstance(e, TalonTaken) and e.cards), None)
     if taken is not None and taken.cards:
-        return (tuple(("", Pic(card_url(c), card_pretty(c))) for c in taken.cards), talon)
+        return (tuple(("", Pic(card_url(c), card_pretty(c))) for c in taken.cards),
+                talon)
     if step.declarer < 0 and talons:
         return (tuple(("", Pic(card_url(None), "🂠")) for m in talons for _ in cards_of(m)),
                 talon)

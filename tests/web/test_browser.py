@@ -16,6 +16,7 @@ import pytest
 from playwright.async_api import Browser, Page, async_playwright
 
 from bot.game.scenario import run
+from bot.i18n import t
 from bot.store import Metric
 from bot.web import metric_value
 
@@ -112,15 +113,16 @@ async def test_every_page_of_a_guild_in_chromium(site: Site, browser: Browser, s
     assert [int(x) for x in last] == list(info.totals) == list(results[-1].totals)
     await page.screenshot(path=shots / "web-match.png", full_page=True)
     # the scenario it links to replays to the same totals
-    scenario_url = await page.get_by_role("link", name="Download this match").first.get_attribute(
+    scenario_url = await page.get_by_role("link", name=t("web.scenario")).first.get_attribute(
         "href")
     r = await page.request.get(f"{site.url}{scenario_url}")
+    assert r.headers["content-disposition"].startswith("attachment;")
     replayed = run(json.loads(await r.text()))
     assert replayed["ok"] and list(replayed["totals"].values()) == list(info.totals)
 
     # the replay of a played hand, stepped to its end with the arrow keys
     played = next(i for i, h in enumerate(results, 1) if h.end.value == "played")
-    await sheet_rows.nth(played - 1).get_by_role("link", name="Replay").click()
+    await sheet_rows.nth(played - 1).get_by_role("link", name=str(played), exact=True).click()
     await page.wait_for_selector(".viewer.stepping")
     steps = int(await page.locator("#viewer").get_attribute("data-steps") or 0)
     assert steps > 20  # the deal, the auction, the talon, 24 cards played
@@ -165,4 +167,129 @@ async def test_without_javascript_every_step_is_listed(site: Site, browser: Brow
     steps = int(await page.locator("#viewer").get_attribute("data-steps") or 0)
     assert steps > 1 and await page.locator(".step:visible").count() == steps
     assert not await page.locator(".controls").is_visible()
+    await context.close()
+
+
+# Everything meant to be tapped as a button: form controls, the tabs, the pagers, the
+# replay's controls, the header's home link and the score sheet's hand numbers.
+TAPPED = ("button, select, nav a, header a, .viewer .controls button, table.sheet tbody a")
+
+
+async def _page_kinds(site: Site, browser: Browser) -> list[tuple[str, str]]:
+    """(name, address) of every kind of page the server serves (its other routes are the
+    scenario file, pictures, the stylesheet and the script); the replay opens at a step
+    of its play."""
+    page = await browser.new_page()
+    await page.goto(f"{site.url}/g/{GUILD}/m/{site.matches[-1]}")
+    first_link = page.locator("table.sheet tbody a").first
+    hand = await first_link.get_attribute("href")
+    await page.goto(f"{site.url}/g/{GUILD}")
+    player = await page.locator("table.board tbody a").first.get_attribute("href")
+    await page.close()
+    assert hand and player
+    g = f"{site.url}/g/{GUILD}"
+    return [("leaderboard", g), ("leaderboard-empty", f"{g}?period=7d&preset=polish"),
+            ("player", f"{site.url}{player}"), ("match", f"{g}/m/{site.matches[-1]}"),
+            ("replay", f"{site.url}{hand}#step-14"), ("missing", f"{g}/m/999999")]
+
+
+async def _overflow(page: Page, width: int) -> list[str]:
+    """What makes the page wider than the viewport's ``width``, and (on a phone) the
+    tapped things under 44 px."""
+    return list(await page.evaluate("""([tapped, width]) => {
+      const out = [];
+      const touch = width < 500;
+      if (document.documentElement.scrollWidth > width) {
+        const wide = [...document.body.querySelectorAll('*')].filter(e => {
+          const r = e.getBoundingClientRect();
+          return r.right > width + 1 && !e.closest('.scroll');
+        }).slice(0, 5).map(e => e.tagName + '.' + e.className);
+        out.push(`page ${document.documentElement.scrollWidth} px wide > ${width}: ${wide}`);
+      }
+      for (const e of touch ? document.querySelectorAll(tapped) : []) {
+        const r = e.getBoundingClientRect();
+        if (r.width && r.height < 43.5) {
+          out.push(`${e.tagName} "${e.textContent.trim().slice(0, 30)}" ${r.height} px tall`);
+        }
+      }
+      return out;
+    }""", [TAPPED, width]))
+
+
+@pytest.mark.parametrize(("width", "lang"), [(390, "en"), (1280, "en"), (390, "ru"),
+                                           (390, "pl"), (390, "uk"), (390, "de")])
+async def test_every_page_fits_a_phone_and_a_desktop(site: Site, browser: Browser,
+                                                     shots: Path, width: int, lang: str):
+    kinds = await _page_kinds(site, browser)
+    if lang != "en":
+        await site.service.records.set_defaults(ANN, language=lang)
+        shots = shots / lang
+        shots.mkdir(exist_ok=True)
+    page, problems = await _page(browser, width)
+    await page.set_viewport_size({"width": width, "height": 844 if width < 500 else 900})
+    bad: list[str] = []
+    for name, url in kinds:
+        await page.goto(url)
+        if name == "missing":  # its 404 is the point
+            problems[:] = [p for p in problems if "404" not in p]
+        await page.screenshot(path=shots / f"{width}-{name}.png", full_page=True)
+        bad += [f"{name}: {p}" for p in await _overflow(page, width)]
+        if name == "replay":  # the header and the title are seen, then every step fits
+            assert await page.locator("#at").inner_text() == "14"
+            assert await page.locator("header.top").is_visible()
+            await page.screenshot(path=shots / f"{width}-replay-opened.png")
+            for seen in ("header.top", "h1"):
+                box = await page.locator(seen).bounding_box()
+                if box is None or box["y"] < 0:
+                    bad.append(f"replay: opens below its {seen}")
+            steps = int(await page.locator("#viewer").get_attribute("data-steps") or 0)
+            for i in range(steps - 14):
+                await page.keyboard.press("ArrowRight")
+                got = await _overflow(page, width)
+                bad += [f"replay step {15 + i}: {p}" for p in got]
+            await page.screenshot(path=shots / f"{width}-replay-end.png", full_page=True)
+        if name == "match":  # the hand numbers are the links to the replays
+            first = (await page.locator("table.sheet tbody tr").first.inner_text()).split()
+            link = await page.locator("table.sheet tbody tr a").first.inner_text()
+            if link.strip() != first[0]:
+                bad.append(f"match: the link of hand {first[0]} reads {link!r}")
+    assert not bad, "\n".join(dict.fromkeys(bad))
+    assert not problems, problems
+
+
+async def test_the_pages_speak_the_words_of_the_table_messages(site: Site, browser: Browser):
+    """The replay names the talon as the table's messages do for the match's preset, and no
+    page shows a developer's words; a missing page answers in the browser's language."""
+    context = await browser.new_context(java_script_enabled=False, locale="pl-PL")
+    page = await context.new_page()
+    mid = site.matches[-1]
+    await page.goto(f"{site.url}/g/{GUILD}/m/{mid}")
+    seen = await page.locator("body").inner_text()
+    await page.goto(f"{site.url}/g/{GUILD}/m/{mid}/h/1")
+    viewer = await page.locator("#viewer").inner_text()
+    seen += await page.locator("body").inner_text()
+    info = await site.store.match_info(mid)
+    assert info is not None and info.preset == "russian"
+    assert "Prikup" in viewer and "takes the prikup" in viewer  # "Prikup" on the table
+    assert "talon" not in viewer.lower()
+    assert f"{t('table.dealer')}" in viewer
+    for developer in ("python -m", "JSON", "json"):
+        assert developer not in seen
+    assert await page.get_by_role("link", name=t("web.scenario")).count() == 1
+    # Polish readers: the table's words in Polish, and a missing page in Polish too
+    await site.service.records.set_defaults(ANN, language="pl")
+    await context.close()  # its cache keeps the English page
+    context = await browser.new_context(java_script_enabled=False, locale="pl-PL")
+    page = await context.new_page()
+    await page.goto(f"{site.url}/g/{GUILD}/m/{mid}/h/1")
+    viewer = await page.locator("#viewer").inner_text()
+    assert "Musik" in viewer and t("table.dealer", "pl") in viewer
+    # the rule set's title in Polish, as /table new lists it
+    title = t("choice.preset.russian", "pl")
+    await page.goto(f"{site.url}/g/{GUILD}/m/{mid}")
+    assert (await page.locator("h1").inner_text()).startswith(title)
+    await page.goto(f"{site.url}/g/{GUILD}")
+    assert title in await page.locator("select[name=preset]").inner_text()
+    await page.goto(f"{site.url}/g/{GUILD}/m/999999")
+    assert await page.locator("h1").inner_text() == t("web.missing", "pl")
     await context.close()
