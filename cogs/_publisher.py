@@ -141,6 +141,17 @@ class RateLimiter:
         self.stamps.append(time.monotonic())
 
 
+@dataclass(eq=False)
+class _Ping:
+    """A "your turn" message (``/optin ping``): posted once, deleted when its user acts or
+    the turn passes; one per table at most."""
+
+    channel_id: int
+    user_id: int
+    message_id: int | None = None  # once posted
+    over: bool = False  # its turn was taken: not to be posted, or to be deleted
+
+
 @dataclass
 class _Out:
     """A message to post: text, a mention, and the images of the match to attach."""
@@ -150,6 +161,7 @@ class _Out:
     match: MatchSnapshot | None = None
     sheet: bool = False
     summary: bool = False
+    ping: _Ping | None = None
 
 
 @dataclass(eq=False)
@@ -230,6 +242,7 @@ class Publisher:
         self._hands: dict[int, dict[int, _Hand]] = {}  # table -> user -> hand message
         self._pictures: dict[int, dict[int, _Picture]] = {}  # table -> user -> latest one
         self._editing: dict[int, _TableEdit] = {}  # table -> its paced edit on its way
+        self._pings: dict[int, _Ping] = {}  # table -> its "your turn" message
         self._tables: Latest[int, Table] = Latest(
             self._send_table, delay=debounce, budget=self._table_budget,
             gone=lambda exc: isinstance(exc, discord.NotFound), failed=self._table_failed,
@@ -244,6 +257,11 @@ class Publisher:
         self._images: Latest[_Hand, Table] = Latest(
             self._send_image, delay=image_delay, gone=_hand_gone, failed=self._hand_failed,
             retries=retries, backoff=backoff)
+        # Deletes of "your turn" messages (by message id): Discord counts them apart from
+        # the channel's creates and edits.
+        self._deletes: Latest[int, _Ping] = Latest(
+            self._delete_ping, gone=lambda exc: isinstance(exc, discord.NotFound),
+            failed=_delete_failed, retries=retries, backoff=backoff)
         self._closed = False
 
     # ---- from the service --------------------------------------------------------------
@@ -253,6 +271,7 @@ class Publisher:
         table = update.table
         if table.message_id is not None:
             self._put_table(table)
+        self._end_ping(update)
         snap = self.images.note_events(table, update.events)
         over = any(isinstance(e, MatchWon) for e in update.events)
         posts: list[_Out] = []
@@ -272,6 +291,9 @@ class Publisher:
             posts.append(out)
         if over and last is not None:  # no "won" notice to carry the summary
             last.summary = True
+        if update.ping is not None and not update.closed:
+            ping = self._pings[table.id] = _Ping(table.channel_id, update.ping)
+            posts.append(_Out(t("notice.turn_ping", table.locale), update.ping, ping=ping))
         if posts:
             ch = self._channel(table.channel_id)
             ch.posts.extend(posts)
@@ -314,7 +336,7 @@ class Publisher:
     def busy(self) -> bool:
         """Something is still to be sent."""
         return bool(len(self._tables) or len(self._posts) or len(self._texts)
-                    or len(self._images))
+                    or len(self._images) or len(self._deletes))
 
     async def idle(self, timeout: float = 30.0) -> None:  # noqa: ASYNC109
         """Wait until every queued edit and message went out (tests, benchmarks)."""
@@ -328,7 +350,9 @@ class Publisher:
         """Stop: nothing more is sent, and no task of the publisher is left."""
         self._closed = True
         await asyncio.gather(self._tables.aclose(), self._posts.aclose(),
-                             self._texts.aclose(), self._images.aclose())
+                             self._texts.aclose(), self._images.aclose(),
+                             self._deletes.aclose())
+        self._pings.clear()
         for ch in self._channels.values():
             if ch.prune is not None:
                 ch.prune.cancel()
@@ -451,17 +475,50 @@ class Publisher:
         if not ch.posts:
             return
         out = ch.posts[0]  # taken off the queue once sent (a failed one is retried)
+        if out.ping is not None and out.ping.over:  # the turn was taken before it went out
+            ch.posts.popleft()
+            if ch.posts:
+                self._posts.put(channel_id, ch)
+            return
         text = out.text if out.mention is None else f"<@{out.mention}> {out.text}"
         files = await self._match_files(out)
         allowed = discord.AllowedMentions(users=True, everyone=False, roles=False)
+        if out.ping is not None:  # it notifies its user and nobody else
+            allowed = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                              users=[discord.Object(out.ping.user_id)])
         async with self.lanes.background():
             going()
-            await self.channel(channel_id).send(text[:2000], allowed_mentions=allowed,
-                                                files=files)
+            msg = await self.channel(channel_id).send(text[:2000], allowed_mentions=allowed,
+                                                      files=files)
         ch.posts.popleft()
         self.sent += 1
+        if out.ping is not None:
+            out.ping.message_id = msg.id
+            if out.ping.over:  # the user acted while it was on its way
+                self._deletes.put(msg.id, out.ping)
         if ch.posts:
             self._posts.put(channel_id, ch)
+
+    # ---- "your turn" messages ----------------------------------------------------------
+    def _end_ping(self, update: Update) -> None:
+        """The table's "your turn" message goes once its user acted, or the turn is no
+        longer his (a move made for him, the table closed)."""
+        table = update.table
+        ping = self._pings.get(table.id)
+        if ping is None:
+            return
+        if not update.closed and update.by != ping.user_id and _to_act(table) == ping.user_id:
+            return
+        del self._pings[table.id]
+        ping.over = True
+        if ping.message_id is not None:
+            self._deletes.put(ping.message_id, ping)
+
+    async def _delete_ping(self, message_id: int, ping: _Ping,
+                           going: Callable[[], None]) -> None:
+        async with self.lanes.background():
+            going()
+            await self.channel(ping.channel_id).get_partial_message(message_id).delete()
 
     def _post_failed(self, channel_id: int, ch: _Channel, exc: Exception) -> None:
         if isinstance(exc, discord.NotFound):  # the channel is gone: so are its posts
@@ -654,6 +711,21 @@ class Publisher:
                 self.forget_hand(ref.table_id, ref.user_id)
         else:
             log.error("hand refresh failed", exc_info=exc)
+
+
+def _to_act(table: Table) -> int | None:
+    """The user who is to move himself now (None: nobody, or an AI)."""
+    seat = table.to_act()
+    if not table.live or seat < 0 or seat >= len(table.seats) or table.seats[seat].automatic:
+        return None
+    return table.seats[seat].user_id
+
+
+def _delete_failed(message_id: int, ping: _Ping, exc: Exception) -> None:
+    if isinstance(exc, discord.NotFound):  # deleted by someone else already
+        log.debug("turn message %s is gone already", message_id)
+    else:
+        log.warning("deleting turn message %s failed: %s", message_id, exc)
 
 
 def _hand_gone(exc: Exception) -> bool:

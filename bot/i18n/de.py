@@ -88,6 +88,7 @@ MESSAGES: dict[str, str] = {
     "notice.abandoned": "Tisch Nr. {table} wurde nach einem Tag ohne Zug geschlossen.",
     "notice.match_won": "🏆 {names} gewinnt die Partie!",
     "notice.reminder": "⏰ {name}, du bist dran (noch {seconds} s).",
+    "notice.turn_ping": "🔔 Du bist dran.",
     "notice.timed_out": "{name} hatte keine Zeit mehr; für ihn wurde gezogen.",
     "notice.away": "{name} hat zwei Züge verpasst: ein Bot spielt den Platz, bis "
                    "„Bin zurück“ gedrückt wird.",
@@ -307,8 +308,9 @@ MESSAGES: dict[str, str] = {
     "cmd.leaderboard.scope": "Dieser Server oder alle (Spieler, die zugestimmt haben)",
     "cmd.stats": "Profil eines Spielers: Partien, Wertung, Spiele, Faß",
     "cmd.stats.user": "Wessen Profil (Standard: deins)",
-    "cmd.optin": "Dich in der globalen Rangliste (alle Server) zeigen oder nicht",
+    "cmd.optin": "Deine Wahl: in der globalen Rangliste zeigen; Erwähnung, wenn du dran bist",
     "cmd.optin.show": "True: zeigen; false: verbergen",
+    "cmd.optin.ping": "True: mich im Kanal erwähnen, wenn ich dran bin; false: nicht",
     "cmd.admin": "Servereinstellungen und Aufzeichnungen (Server verwalten)",
     "cmd.admin.defaults": "Voreinstellungen für neue Tische auf diesem Server",
     "cmd.admin.defaults.preset": "Der Regelsatz für /table new",
@@ -361,6 +363,10 @@ MESSAGES: dict[str, str] = {
     "stats.best": "Beste Partie",
     "ok.optin_on": "Du wirst in der globalen Rangliste gezeigt.",
     "ok.optin_off": "Du wirst in der globalen Rangliste nicht mehr gezeigt.",
+    "ok.optin_hidden": "Du wirst in der globalen Rangliste nicht gezeigt.",
+    "ok.ping_on": ("Wenn du dran bist, erwähnt dich eine kurze Nachricht im Kanal; sie "
+                   "verschwindet nach deinem Zug."),
+    "ok.ping_off": "Keine Erwähnung, wenn du dran bist (die Erinnerungen der Zugzeit bleiben).",
     "admin.settings": ("Dieser Server: neue Tische spielen **{preset}**, Zugzeit {timer} s, "
                        "Sprache {language}; Partien mit Bots zählen für die Wertung: {ai}."),
     "admin.language_server": "die des Servers",

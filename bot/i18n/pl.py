@@ -84,6 +84,7 @@ MESSAGES: dict[str, str] = {
     "notice.abandoned": "Stół nr {table} zamknięto po dobie bez ruchu.",
     "notice.match_won": "🏆 Partię wygrywa {names}!",
     "notice.reminder": "⏰ {name}, twój ruch (zostało {seconds} s).",
+    "notice.turn_ping": "🔔 Twój ruch.",
     "notice.timed_out": "{name} nie zdążył; ruch wykonano za niego.",
     "notice.away": "{name} opuścił dwa ruchy: miejsce gra bot, dopóki nie naciśnie "
                    "„Wracam”.",
@@ -306,8 +307,9 @@ MESSAGES: dict[str, str] = {
     "cmd.leaderboard.scope": "Ten serwer albo wszystkie (gracze, którzy się zgodzili)",
     "cmd.stats": "Profil gracza: partie, ranking, gry, beczka",
     "cmd.stats.user": "Czyj profil (domyślnie: twój)",
-    "cmd.optin": "Pokazuj cię w rankingu globalnym (wszystkie serwery) albo nie",
+    "cmd.optin": "Twoje ustawienia: widoczność w rankingu globalnym; wzmianka, gdy twój ruch",
     "cmd.optin.show": "True: pokazuj; false: ukryj",
+    "cmd.optin.ping": "True: wzmiankuj mnie na kanale, gdy mój ruch; false: nie",
     "cmd.admin": "Ustawienia i zapisy serwera (Zarządzanie serwerem)",
     "cmd.admin.defaults": "Domyślne ustawienia nowych stołów na tym serwerze",
     "cmd.admin.defaults.preset": "Zestaw zasad dla /table new",
@@ -360,6 +362,10 @@ MESSAGES: dict[str, str] = {
     "stats.best": "Najlepsza partia",
     "ok.optin_on": "Jesteś widoczny w rankingu globalnym.",
     "ok.optin_off": "Nie jesteś już widoczny w rankingu globalnym.",
+    "ok.optin_hidden": "Twój profil nie jest widoczny w rankingu globalnym.",
+    "ok.ping_on": ("Gdy przychodzi twój ruch, krótka wiadomość na kanale cię wzmiankuje; znika "
+                   "po twoim ruchu."),
+    "ok.ping_off": "Bez wzmianki, gdy przychodzi twój ruch (przypomnienia czasu na ruch zostają).",
     "admin.settings": ("Ten serwer: nowe stoły grają według **{preset}**, czas na ruch "
                        "{timer} s, język {language}; partie z botami liczą się do rankingu: "
                        "{ai}."),

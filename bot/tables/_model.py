@@ -238,3 +238,5 @@ class Update:
     notices: tuple[Notice, ...] = ()
     closed: bool = False
     hand_no: int = 0  # the hand the events belong to (for result messages)
+    by: int | None = None  # the user whose request made the change (None: automatic)
+    ping: int | None = None  # a user to tell that his turn has come (/optin ping)

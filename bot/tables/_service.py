@@ -79,6 +79,7 @@ class TableService:
                                  move=self._auto_move, emit=self._notify)
         self._by_channel: dict[int, Table] = {}
         self._by_id: dict[int, Table] = {}
+        self._turns: dict[int, int | None] = {}  # table: the human to act at its last change
         self._system_rng = random.SystemRandom()
         self.records = Records(self)
 
@@ -188,12 +189,32 @@ class TableService:
 
     def _notify(self, table: Table, notices: tuple[Notice, ...] = (),
                 events: tuple[Event, ...] = (), *, closed: bool = False,
-                hand_no: int = 0) -> None:
+                hand_no: int = 0, by: int | None = None, ping: int | None = None) -> None:
         if self.listener is not None:
             try:
-                self.listener(Update(table, events, notices, closed, hand_no))
+                self.listener(Update(table, events, notices, closed, hand_no, by, ping))
             except Exception:
                 log.exception("table listener failed")
+
+    async def _turn_ping(self, table: Table, notices: Sequence[Notice],
+                         by: int | None) -> int | None:
+        """The user to tell that his turn has come with this change: a human whose turn it
+        was not at the last change, who did not make it himself, whom no notice of it
+        mentions already, and who asked for it (``/optin ping``)."""
+        seat = table.to_act()
+        user = None
+        if table.status is PLAYING and seat >= 0 and not table.seats[seat].automatic:
+            user = table.seats[seat].user_id
+        before = self._turns.get(table.id)
+        self._turns[table.id] = user
+        if user is None or user in (before, by) or any(n.mention == user for n in notices):
+            return None
+        try:
+            settings = await self.store.player_settings(user, max_age=SETTINGS_AGE)
+        except StoreUnavailable:  # the move is stored; only the ping is lost
+            log.info("turn ping of table %s not sent: the database is away", table.id)
+            return None
+        return user if settings.turn_ping else None
 
     # ---- seating -----------------------------------------------------------------------
     async def create(self, actor: Actor, *, channel_id: int, guild_id: int | None,
@@ -393,6 +414,7 @@ class TableService:
     async def _close(self, table: Table, status: TableStatus) -> None:
         await self.ledger.close(table, status)
         self.autoplay.cancel(table)
+        self._turns.pop(table.id, None)
         key = "notice.abandoned" if status is TableStatus.ABANDONED else "notice.ended"
         self._notify(table, (Notice(key, {"table": table.id}),), closed=True)
 
@@ -419,7 +441,9 @@ class TableService:
     async def _start_match(self, table: Table, dealer: int, actor: Actor) -> None:
         moved = await self.ledger.start_match(
             table, dealer, self._rng(table, "deal", table.match_no + 1, 0))
-        self._notify(table, (Notice("notice.started", {"by": actor.name}),), moved.events)
+        notices = (Notice("notice.started", {"by": actor.name}),)
+        ping = await self._turn_ping(table, notices, actor.user_id)
+        self._notify(table, notices, moved.events, by=actor.user_id, ping=ping)
         self.autoplay.schedule(table)
 
     async def act(self, table_id: int, actor: Actor, verb: Verb, *, card: int = -1,
@@ -491,7 +515,9 @@ class TableService:
             assert st is not None
             winners = ", ".join(table.seats[w].name for w in st.match.winners)
             notices.append(Notice("notice.match_won", {"names": winners}))
-        self._notify(table, tuple(notices), moved.events, hand_no=moved.hand_no)
+        ping = await self._turn_ping(table, notices, user_id)
+        self._notify(table, tuple(notices), moved.events, hand_no=moved.hand_no, by=user_id,
+                     ping=ping)
         self.autoplay.schedule(table)
 
     async def _auto_move(self, table: Table, seat: int, notices: list[Notice],
