@@ -82,6 +82,8 @@ MESSAGES: dict[str, str] = {
     "ok.shown": "Die Tischnachricht steht unten.",
     "ok.end_confirm": "Den Tisch für alle schließen? Die Partie wird nicht zu Ende gespielt.",
     "ok.end_cancelled": "Es geht weiter.",
+    "ok.rospisat_confirm": ("Dieses Spiel aufgeben (ausschreiben)? Noch ist nichts geschehen: zum "
+                            "Bestätigen drück innerhalb von {seconds} s noch einmal **{button}**."),
     # ---- Meldungen im Kanal ------------------------------------------------------------------
     "notice.started": "{by} hat die Partie gestartet.",
     "notice.ended": "Tisch Nr. {table} wurde geschlossen.",
@@ -186,7 +188,7 @@ MESSAGES: dict[str, str] = {
     "button.end_no": "Nein",
     "button.pass": "Passe",
     "button.redeal": "Neu geben",
-    "button.rospisat": "Ausschreiben",
+    "button.rospisat": "Spiel aufgeben (ausschreiben)",
     "button.spisat": "Abschreiben",
     "button.concede": "Aufgeben",
     "button.contra": "Kontra (doppelt)",

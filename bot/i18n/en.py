@@ -72,6 +72,8 @@ MESSAGES: dict[str, str] = {
     "ok.shown": "The table message is below.",
     "ok.end_confirm": "End this table for everyone? The match will not be finished.",
     "ok.end_cancelled": "The table goes on.",
+    "ok.rospisat_confirm": ("Give up this hand (rospisat)? Nothing is done yet: press **{button}** "
+                            "again within {seconds} s to confirm."),
     # ---- notices in the channel --------------------------------------------------------------
     "notice.started": "{by} started the match.",
     "notice.ended": "Table #{table} was closed.",
@@ -176,7 +178,7 @@ MESSAGES: dict[str, str] = {
     "button.end_no": "No",
     "button.pass": "Pass",
     "button.redeal": "Redeal",
-    "button.rospisat": "Rospisat",
+    "button.rospisat": "Give up (rospisat)",
     "button.spisat": "Spisat",
     "button.concede": "Concede",
     "button.contra": "Contra (double)",

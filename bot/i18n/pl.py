@@ -78,6 +78,8 @@ MESSAGES: dict[str, str] = {
     "ok.shown": "Wiadomość stołu jest poniżej.",
     "ok.end_confirm": "Zamknąć stół dla wszystkich? Partia nie zostanie dokończona.",
     "ok.end_cancelled": "Gra toczy się dalej.",
+    "ok.rospisat_confirm": ("Zrezygnować z tego rozdania (bomba)? Na razie nic się nie dzieje: aby "
+                            "potwierdzić, naciśnij **{button}** jeszcze raz w ciągu {seconds} s."),
     # ---- komunikaty na kanale ----------------------------------------------------------------
     "notice.started": "{by} rozpoczyna partię.",
     "notice.ended": "Stół nr {table} został zamknięty.",
@@ -183,7 +185,7 @@ MESSAGES: dict[str, str] = {
     "button.end_no": "Nie",
     "button.pass": "Pas",
     "button.redeal": "Ponowne rozdanie",
-    "button.rospisat": "Bomba",
+    "button.rospisat": "Zrezygnuj (bomba)",
     "button.spisat": "Spisz",
     "button.concede": "Poddaj",
     "button.contra": "Kontra (podwójnie)",

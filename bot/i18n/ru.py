@@ -76,6 +76,8 @@ MESSAGES: dict[str, str] = {
     "ok.shown": "Сообщение стола — ниже.",
     "ok.end_confirm": "Закрыть стол для всех? Партия не будет доиграна.",
     "ok.end_cancelled": "Игра продолжается.",
+    "ok.rospisat_confirm": ("Отказаться от этой раздачи (расписать)? Пока ничего не сделано: для "
+                            "подтверждения нажмите **{button}** ещё раз в течение {seconds} с."),
     # ---- сообщения в канале ------------------------------------------------------------------
     "notice.started": "{by} начинает партию.",
     "notice.ended": "Стол №{table} закрыт.",
@@ -181,7 +183,7 @@ MESSAGES: dict[str, str] = {
     "button.end_no": "Нет",
     "button.pass": "Пас",
     "button.redeal": "Пересдача",
-    "button.rospisat": "Расписать",
+    "button.rospisat": "Отказаться (расписать)",
     "button.spisat": "Списать",
     "button.concede": "Сдаться",
     "button.contra": "Контра (удвоить)",

@@ -75,6 +75,8 @@ MESSAGES: dict[str, str] = {
     "ok.shown": "Повідомлення столу — нижче.",
     "ok.end_confirm": "Закрити стіл для всіх? Партію не буде дограно.",
     "ok.end_cancelled": "Гра триває.",
+    "ok.rospisat_confirm": ("Відмовитися від цієї роздачі (розписати)? Поки нічого не зроблено: "
+                            "щоб підтвердити, натисніть **{button}** ще раз протягом {seconds} с."),
     # ---- повідомлення в каналі ---------------------------------------------------------------
     "notice.started": "{by} починає партію.",
     "notice.ended": "Стіл №{table} закрито.",
@@ -180,7 +182,7 @@ MESSAGES: dict[str, str] = {
     "button.end_no": "Ні",
     "button.pass": "Пас",
     "button.redeal": "Перездача",
-    "button.rospisat": "Розписати",
+    "button.rospisat": "Відмовитися (розписати)",
     "button.spisat": "Списати",
     "button.concede": "Здатися",
     "button.contra": "Контра (подвоїти)",
