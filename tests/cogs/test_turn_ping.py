@@ -100,3 +100,32 @@ async def test_no_ping_when_off(world):
     await w.settle()
     assert _pings(w) == []
     assert all(not m.notified for m in w.fd.store.channel_messages(w.channel))
+
+
+@pytest.mark.parametrize("bot_options", [{"edit_limit": 45, "clock": "fake"}])
+async def test_ping_once_the_timer_warning_stays_and_a_move_made_for_him_removes_it(world):
+    """With the turn timer on, a pinged player still gets the half-time reminder (and no
+    second ping); when time runs out and a move is made for him, his ping goes too."""
+    w = world
+    fd = w.fd
+    clock = w.service.clock
+    await open_table(w, timer=30)
+    table = w.table()
+    user = w.user(table.seats[(table.to_act() + 1) % 3].user_id)  # the next one to act
+    await fd.slash(user, w.channel, "optin", ping=True)
+    rng = random.Random(2)
+    assert await play_turn(w, rng)
+    await w.settle()
+    assert table.seats[table.to_act()].user_id == user.id
+    (ping,) = _live(w)
+    assert ping.notified == [user.id]
+    await clock.advance(15)  # half time: the reminder mentions him as before
+    await w.settle()
+    reminders = [m for m in fd.visible(user, w.channel) if "it is your turn (15 s left)" in
+                 m.content]
+    assert reminders and reminders[-1].notified == [user.id]
+    assert _live(w) == [ping] and len(_pings(w)) == 1
+    await clock.advance(15)  # time is up: a move is made for him, his turn is over
+    await w.settle()
+    assert table.seats[table.to_act()].user_id != user.id
+    assert ping.deleted and _live(w) == []

@@ -16,7 +16,7 @@ from bot.game.presets import PRESETS
 from bot.game.serialize import move_from_json
 from bot.game.state import Phase
 from bot.i18n import t
-from bot.tables import TableError, TableStatus, presets
+from bot.tables import Notice, TableError, TableStatus, presets
 
 from .conftest import ANN, BOB, CID, DOT, make_harness, play_human_turn
 
@@ -353,3 +353,36 @@ async def test_blind_bidding_looks_are_recorded_and_capped(tmp_path):
     finally:
         await h.service.close()
         await h.store.close()
+
+
+
+async def test_turn_ping_names_whose_turn_begins_once(harness):
+    """Each change that makes a human's turn begin names him for a ping (he asked for it
+    with /optin ping); not the one who made the change, nor one a notice of the same
+    change already mentions."""
+    svc = harness.service
+    async with harness.store.transaction() as tx:
+        for who in (ANN, BOB, CID):
+            await tx.set_turn_ping(who.user_id, True)
+    tid = (await svc.create(ANN, channel_id=10, guild_id=None, preset="russian",
+                            timer=0)).table.id
+    for who in (BOB, CID):
+        await svc.join(tid, who)
+    await svc.start(tid, ANN)
+    table = svc.get(tid)
+    first = table.seats[table.to_act()].user_id
+    assert harness.updates[-1].ping == (None if first == ANN.user_id else first)
+    actors = {a.user_id: a for a in (ANN, BOB, CID)}
+    rng = random.Random(1)
+    for _ in range(8):
+        before = table.seats[table.to_act()].user_id
+        assert await play_human_turn(svc, tid, actors, rng)
+        after = table.seats[table.to_act()].user_id
+        assert harness.updates[-1].by == before
+        assert harness.updates[-1].ping == (after if after != before else None)
+    user = table.seats[table.to_act()].user_id
+    svc._turns[tid] = None  # as if his turn began now
+    mentioned = (Notice("notice.away", {"name": "x"}, mention=user),)
+    assert await svc._turn_ping(table, mentioned, None) is None
+    svc._turns[tid] = None
+    assert await svc._turn_ping(table, (), None) == user
