@@ -66,6 +66,7 @@ TOKEN_LIFETIME = 14 * 60.0  # interaction tokens last 15 minutes
 
 ChannelOf = Callable[[int], discord.PartialMessageable]
 Results = Callable[[int, int], Awaitable[list[HandResult]]]
+WantsPing = Callable[[int], Awaitable[bool]]
 
 
 class RateLimiter:
@@ -143,11 +144,12 @@ class RateLimiter:
 
 @dataclass(eq=False)
 class _Ping:
-    """A "your turn" message (``/optin ping``): posted once, deleted when its user acts or
-    the turn passes; one per table at most."""
+    """A "your turn" message (``/optin ping``): posted once if its user asked for it,
+    deleted when he acts or the turn passes; one per table at most."""
 
     channel_id: int
     user_id: int
+    locale: str  # the table's
     message_id: int | None = None  # once posted
     over: bool = False  # its turn was taken: not to be posted, or to be deleted
 
@@ -230,12 +232,15 @@ _NONE: dict[int, _Hand] = {}
 
 class Publisher:
     """The bot's channel output. ``channel(id)`` gives a channel's partial messageable;
-    ``results(table_id, match_no)`` a match's hand results (the sheet after a restart)."""
+    ``results(table_id, match_no)`` a match's hand results (the sheet after a restart);
+    ``wants_ping(user_id)`` whether a user asked to be told when his turn comes."""
 
     def __init__(self, channel: ChannelOf, lanes: Lanes, images: Images, results: Results, *,
                  limit: int = 5, per: float = 5.0, debounce: float = 0.25,
-                 image_delay: float = 0.25, retries: int = 3, backoff: float = 0.5) -> None:
+                 image_delay: float = 0.25, retries: int = 3, backoff: float = 0.5,
+                 wants_ping: WantsPing | None = None) -> None:
         self.channel, self.lanes, self.images, self.results = channel, lanes, images, results
+        self.wants_ping = wants_ping
         self.limit, self.per = limit, per
         self.sent = 0  # channel creates and edits made (for tests and the benchmark)
         self._channels: dict[int, _Channel] = {}
@@ -257,8 +262,12 @@ class Publisher:
         self._images: Latest[_Hand, Table] = Latest(
             self._send_image, delay=image_delay, gone=_hand_gone, failed=self._hand_failed,
             retries=retries, backoff=backoff)
-        # Deletes of "your turn" messages (by message id): Discord counts them apart from
-        # the channel's creates and edits.
+        # Whether a turn's user wants his "your turn" message (by table: read off the
+        # moves' answers), and its deletes (by message id: Discord counts them apart from
+        # the channel's creates and edits).
+        self._checks: Latest[int, _Ping] = Latest(
+            self._check_ping, failed=lambda tid, ping, exc: log.warning(
+                "turn ping of table %s not checked: %s", tid, exc), retries=0)
         self._deletes: Latest[int, _Ping] = Latest(
             self._delete_ping, gone=lambda exc: isinstance(exc, discord.NotFound),
             failed=_delete_failed, retries=retries, backoff=backoff)
@@ -291,9 +300,9 @@ class Publisher:
             posts.append(out)
         if over and last is not None:  # no "won" notice to carry the summary
             last.summary = True
-        if update.ping is not None and not update.closed:
-            ping = self._pings[table.id] = _Ping(table.channel_id, update.ping)
-            posts.append(_Out(t("notice.turn_ping", table.locale), update.ping, ping=ping))
+        if update.turn is not None and not update.closed and self.wants_ping is not None:
+            ping = self._pings[table.id] = _Ping(table.channel_id, update.turn, table.locale)
+            self._checks.put(table.id, ping)
         if posts:
             ch = self._channel(table.channel_id)
             ch.posts.extend(posts)
@@ -336,7 +345,7 @@ class Publisher:
     def busy(self) -> bool:
         """Something is still to be sent."""
         return bool(len(self._tables) or len(self._posts) or len(self._texts)
-                    or len(self._images) or len(self._deletes))
+                    or len(self._images) or len(self._checks) or len(self._deletes))
 
     async def idle(self, timeout: float = 30.0) -> None:  # noqa: ASYNC109
         """Wait until every queued edit and message went out (tests, benchmarks)."""
@@ -351,7 +360,7 @@ class Publisher:
         self._closed = True
         await asyncio.gather(self._tables.aclose(), self._posts.aclose(),
                              self._texts.aclose(), self._images.aclose(),
-                             self._deletes.aclose())
+                             self._checks.aclose(), self._deletes.aclose())
         self._pings.clear()
         for ch in self._channels.values():
             if ch.prune is not None:
@@ -513,6 +522,22 @@ class Publisher:
         ping.over = True
         if ping.message_id is not None:
             self._deletes.put(ping.message_id, ping)
+
+    async def _check_ping(self, table_id: int, ping: _Ping,
+                          going: Callable[[], None]) -> None:
+        """Post the turn's message after the others of its change, if its user wants it."""
+        if ping.over or self.wants_ping is None:
+            return
+        if not await self.wants_ping(ping.user_id):
+            if self._pings.get(table_id) is ping:
+                del self._pings[table_id]
+            return
+        if ping.over:
+            return
+        ch = self._channel(ping.channel_id)
+        ch.posts.append(_Out(t("notice.turn_ping", ping.locale), ping.user_id, ping=ping))
+        if self._posts.put(ch.id, ch):
+            ch.active += 1
 
     async def _delete_ping(self, message_id: int, ping: _Ping,
                            going: Callable[[], None]) -> None:

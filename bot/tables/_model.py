@@ -239,4 +239,4 @@ class Update:
     closed: bool = False
     hand_no: int = 0  # the hand the events belong to (for result messages)
     by: int | None = None  # the user whose request made the change (None: automatic)
-    ping: int | None = None  # a user to tell that his turn has come (/optin ping)
+    turn: int | None = None  # a human whose turn begins with it (told if he asked for it)

@@ -18,7 +18,7 @@ from bot.game.events import Event
 from bot.game.rules import Rules
 from bot.game.state import HandResult
 from bot.i18n import DEFAULT, language
-from bot.store import ChannelTaken, StoreAPI, StoreUnavailable, TableStatus
+from bot.store import ChannelTaken, StoreAPI, StoreUnavailable, TableStatus, background_work
 from bot.tables._autoplay import Autoplay, Gate
 from bot.tables._catalog import (
     LANGUAGE_OPTION,
@@ -152,6 +152,7 @@ class TableService:
                 if table.status is PLAYING:
                     await self.ledger.deal(table, self._rng(table, "deal", table.match_no,
                                                             table.hand_no))
+                self._turn_began(table, (), None)  # whose turn it is now began before
                 self.autoplay.schedule(table)
         return count
 
@@ -189,32 +190,43 @@ class TableService:
 
     def _notify(self, table: Table, notices: tuple[Notice, ...] = (),
                 events: tuple[Event, ...] = (), *, closed: bool = False,
-                hand_no: int = 0, by: int | None = None, ping: int | None = None) -> None:
+                hand_no: int = 0, by: int | None = None) -> None:
         if self.listener is not None:
+            turn = self._turn_began(table, notices, by)
             try:
-                self.listener(Update(table, events, notices, closed, hand_no, by, ping))
+                self.listener(Update(table, events, notices, closed, hand_no, by, turn))
             except Exception:
                 log.exception("table listener failed")
 
-    async def _turn_ping(self, table: Table, notices: Sequence[Notice],
-                         by: int | None) -> int | None:
-        """The user to tell that his turn has come with this change: a human whose turn it
-        was not at the last change, who did not make it himself, whom no notice of it
-        mentions already, and who asked for it (``/optin ping``)."""
+    def _turn_began(self, table: Table, notices: Sequence[Notice],
+                    by: int | None) -> int | None:
+        """The human whose turn begins with this change, to be told so (if he asked for
+        it: ``wants_ping``): not whose turn it was at the last change, nor who made the
+        change, nor one a notice of the change mentions already."""
         seat = table.to_act()
         user = None
-        if table.status is PLAYING and seat >= 0 and not table.seats[seat].automatic:
+        if table.live and table.status is PLAYING and seat >= 0 and (
+                not table.seats[seat].automatic):
             user = table.seats[seat].user_id
         before = self._turns.get(table.id)
+        if user is None:
+            self._turns.pop(table.id, None)
+            return None
         self._turns[table.id] = user
-        if user is None or user in (before, by) or any(n.mention == user for n in notices):
+        if user in (before, by) or any(n.mention == user for n in notices):
             return None
+        return user
+
+    async def wants_ping(self, user_id: int) -> bool:
+        """The user asked to be told when his turn comes (``/optin ping``); read in the
+        background (a copy up to ``SETTINGS_AGE`` old will do), never on a move's answer."""
         try:
-            settings = await self.store.player_settings(user, max_age=SETTINGS_AGE)
-        except StoreUnavailable:  # the move is stored; only the ping is lost
-            log.info("turn ping of table %s not sent: the database is away", table.id)
-            return None
-        return user if settings.turn_ping else None
+            with background_work():
+                got = await self.store.player_settings(user_id, max_age=SETTINGS_AGE)
+        except StoreUnavailable:
+            log.info("turn ping for %s not sent: the database is away", user_id)
+            return False
+        return got.turn_ping
 
     # ---- seating -----------------------------------------------------------------------
     async def create(self, actor: Actor, *, channel_id: int, guild_id: int | None,
@@ -323,9 +335,9 @@ class TableService:
         return Outcome(table, key, {"name": name})
 
     async def _seat(self, table: Table, seats: Sequence[Seat], *, host_id: int | None = None,
-                    notices: tuple[Notice, ...] = ()) -> None:
+                    notices: tuple[Notice, ...] = (), by: int | None = None) -> None:
         await self.ledger.seats(table, seats, human=True, host_id=host_id)
-        self._notify(table, notices)
+        self._notify(table, notices, by=by)
         self.autoplay.schedule(table)
 
     async def set_option(self, table_id: int, actor: Actor, name: str, raw: str) -> Outcome:
@@ -414,7 +426,6 @@ class TableService:
     async def _close(self, table: Table, status: TableStatus) -> None:
         await self.ledger.close(table, status)
         self.autoplay.cancel(table)
-        self._turns.pop(table.id, None)
         key = "notice.abandoned" if status is TableStatus.ABANDONED else "notice.ended"
         self._notify(table, (Notice(key, {"table": table.id}),), closed=True)
 
@@ -441,9 +452,8 @@ class TableService:
     async def _start_match(self, table: Table, dealer: int, actor: Actor) -> None:
         moved = await self.ledger.start_match(
             table, dealer, self._rng(table, "deal", table.match_no + 1, 0))
-        notices = (Notice("notice.started", {"by": actor.name}),)
-        ping = await self._turn_ping(table, notices, actor.user_id)
-        self._notify(table, notices, moved.events, by=actor.user_id, ping=ping)
+        self._notify(table, (Notice("notice.started", {"by": actor.name}),), moved.events,
+                     by=actor.user_id)
         self.autoplay.schedule(table)
 
     async def act(self, table_id: int, actor: Actor, verb: Verb, *, card: int = -1,
@@ -503,7 +513,8 @@ class TableService:
                 raise TableError("error.not_away")
             seats = [x.but(away=False, missed=0) if i == seat else x
                      for i, x in enumerate(table.seats)]
-            await self._seat(table, seats, notices=(Notice("notice.back", {"name": s.name}),))
+            await self._seat(table, seats, notices=(Notice("notice.back", {"name": s.name}),),
+                             by=actor.user_id)
             return Outcome(table, "ok.back")
 
     async def _move(self, table: Table, action: Action, user_id: int | None,
@@ -515,9 +526,7 @@ class TableService:
             assert st is not None
             winners = ", ".join(table.seats[w].name for w in st.match.winners)
             notices.append(Notice("notice.match_won", {"names": winners}))
-        ping = await self._turn_ping(table, notices, user_id)
-        self._notify(table, tuple(notices), moved.events, hand_no=moved.hand_no, by=user_id,
-                     ping=ping)
+        self._notify(table, tuple(notices), moved.events, hand_no=moved.hand_no, by=user_id)
         self.autoplay.schedule(table)
 
     async def _auto_move(self, table: Table, seat: int, notices: list[Notice],

@@ -356,22 +356,24 @@ async def test_blind_bidding_looks_are_recorded_and_capped(tmp_path):
 
 
 
-async def test_turn_ping_names_whose_turn_begins_once(harness):
-    """Each change that makes a human's turn begin names him for a ping (he asked for it
-    with /optin ping); not the one who made the change, nor one a notice of the same
-    change already mentions."""
+
+async def test_each_turn_begun_names_its_player_once(harness):
+    """Each change that makes a human's turn begin names him (the publisher pings him if
+    he asked for it: ``wants_ping``); not the one who made the change, nor one a notice of
+    the same change already mentions."""
     svc = harness.service
     async with harness.store.transaction() as tx:
-        for who in (ANN, BOB, CID):
-            await tx.set_turn_ping(who.user_id, True)
+        await tx.set_turn_ping(BOB.user_id, True)
+    assert await svc.wants_ping(BOB.user_id) and not await svc.wants_ping(CID.user_id)
     tid = (await svc.create(ANN, channel_id=10, guild_id=None, preset="russian",
                             timer=0)).table.id
     for who in (BOB, CID):
         await svc.join(tid, who)
+    assert all(u.turn is None for u in harness.updates)  # seating: nobody's turn
     await svc.start(tid, ANN)
     table = svc.get(tid)
     first = table.seats[table.to_act()].user_id
-    assert harness.updates[-1].ping == (None if first == ANN.user_id else first)
+    assert harness.updates[-1].turn == (None if first == ANN.user_id else first)
     actors = {a.user_id: a for a in (ANN, BOB, CID)}
     rng = random.Random(1)
     for _ in range(8):
@@ -379,10 +381,11 @@ async def test_turn_ping_names_whose_turn_begins_once(harness):
         assert await play_human_turn(svc, tid, actors, rng)
         after = table.seats[table.to_act()].user_id
         assert harness.updates[-1].by == before
-        assert harness.updates[-1].ping == (after if after != before else None)
+        assert harness.updates[-1].turn == (after if after != before else None)
     user = table.seats[table.to_act()].user_id
-    svc._turns[tid] = None  # as if his turn began now
+    svc._turns.pop(tid)  # as if his turn began with the next change
     mentioned = (Notice("notice.away", {"name": "x"}, mention=user),)
-    assert await svc._turn_ping(table, mentioned, None) is None
-    svc._turns[tid] = None
-    assert await svc._turn_ping(table, (), None) == user
+    assert svc._turn_began(table, mentioned, None) is None
+    svc._turns.pop(tid)
+    assert svc._turn_began(table, (), None) == user
+    assert svc._turn_began(table, (), None) is None  # once
