@@ -66,7 +66,9 @@ class Play(commands.Cog):
                     *, update: bool = False, hand: str | None = None) -> None:
         actor = actor_of(interaction)
         loc = locale_of(interaction)
-        if press.verb is Verb.ROSPISAT and self._first_press(table_id, actor.user_id, hand):
+        if press.verb is not Verb.ROSPISAT:  # another move: a later Give up asks again
+            self._asked.pop((table_id, actor.user_id), None)
+        elif self._first_press(table_id, actor.user_id, hand):
             notice = t("ok.rospisat_confirm", loc, button=t("button.rospisat", loc),
                        seconds=CONFIRM_SECONDS)
             await self._show_hand(interaction, self.service.get(table_id, actor), notice,
