@@ -9,7 +9,7 @@ import pytest
 
 from tests.fakediscord.models import Message
 
-from .conftest import open_table, play_turn
+from .conftest import open_table, play_turn, start_bot, stop_bot
 
 PING = "🔔 Your turn."
 
@@ -129,3 +129,24 @@ async def test_ping_once_the_timer_warning_stays_and_a_move_made_for_him_removes
     await w.settle()
     assert table.seats[table.to_act()].user_id != user.id
     assert ping.deleted and _live(w) == []
+
+
+async def test_the_choice_outlives_a_restart(world):
+    """/optin ping is stored: a restarted bot still pings the player."""
+    w = world
+    fd, bob = w.fd, w.users[1]
+    await fd.slash(bob, w.channel, "optin", ping=True)
+    await stop_bot(w)
+    await start_bot(w, edit_limit=45)
+    await open_table(w, timer=0)
+    table = w.table()
+    rng = random.Random(3)
+    for _ in range(6):
+        await w.settle()
+        seat = table.to_act()
+        if table.seats[seat].user_id == bob.id:
+            break
+        assert await play_turn(w, rng)
+    assert table.seats[table.to_act()].user_id == bob.id
+    (ping,) = _live(w)
+    assert ping.notified == [bob.id]
