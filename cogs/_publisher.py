@@ -355,13 +355,20 @@ class Publisher:
                 raise TimeoutError("publisher still busy")
             await asyncio.sleep(0.01)
 
-    async def close(self) -> None:
-        """Stop: nothing more is sent, and no task of the publisher is left."""
-        self._closed = True
+    async def close(self, *, unping: float = 2.0) -> None:
+        """Stop: nothing more is sent, and no task of the publisher is left. The "your
+        turn" messages standing are deleted first (within ``unping`` seconds): a restarted
+        bot would not know them to delete them."""
+        standing = [p for p in self._pings.values() if p.message_id is not None]
+        self._pings.clear()
+        first, self._closed = not self._closed, True
+        if standing and first:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.gather(*(
+                    self._unping(p) for p in standing)), unping)
         await asyncio.gather(self._tables.aclose(), self._posts.aclose(),
                              self._texts.aclose(), self._images.aclose(),
                              self._checks.aclose(), self._deletes.aclose())
-        self._pings.clear()
         for ch in self._channels.values():
             if ch.prune is not None:
                 ch.prune.cancel()
@@ -538,6 +545,13 @@ class Publisher:
         ch.posts.append(_Out(t("notice.turn_ping", ping.locale), ping.user_id, ping=ping))
         if self._posts.put(ch.id, ch):
             ch.active += 1
+
+    async def _unping(self, ping: _Ping) -> None:
+        assert ping.message_id is not None
+        try:
+            await self.channel(ping.channel_id).get_partial_message(ping.message_id).delete()
+        except discord.HTTPException as exc:
+            log.info("turn message %s not deleted at closing: %s", ping.message_id, exc)
 
     async def _delete_ping(self, message_id: int, ping: _Ping,
                            going: Callable[[], None]) -> None:

@@ -132,7 +132,8 @@ async def test_ping_once_the_timer_warning_stays_and_a_move_made_for_him_removes
 
 
 async def test_the_choice_outlives_a_restart(world):
-    """/optin ping is stored: a restarted bot still pings the player."""
+    """/optin ping is stored: a restarted bot still pings the player; a ping standing when
+    the bot stops is deleted (the next process could not)."""
     w = world
     fd, bob = w.fd, w.users[1]
     await fd.slash(bob, w.channel, "optin", ping=True)
@@ -150,3 +151,5 @@ async def test_the_choice_outlives_a_restart(world):
     assert table.seats[table.to_act()].user_id == bob.id
     (ping,) = _live(w)
     assert ping.notified == [bob.id]
+    await stop_bot(w)  # a restarted bot would not know it: it goes with the bot
+    assert ping.deleted
