@@ -239,7 +239,8 @@ class TysiacBot(commands.AutoShardedBot):
                         in_process=settings.render_in is RenderIn.THREAD)
         self.publisher = Publisher(self.get_partial_messageable, self.lanes, images,
                                    self._match_results, limit=settings.edit_limit,
-                                   per=settings.edit_per, debounce=settings.edit_debounce)
+                                   per=settings.edit_per, debounce=settings.edit_debounce,
+                                   wants_ping=self._wants_ping)
         self._sweeper: asyncio.Task[None] | None = None
         self.web: WebServer | None = None
         self.watchdog = LoopWatchdog(settings.stall_ms / 1000)
@@ -248,6 +249,10 @@ class TysiacBot(commands.AutoShardedBot):
     def service(self) -> TableService:
         assert self._service is not None, "the bot is not set up yet"
         return self._service
+
+    async def _wants_ping(self, user_id: int) -> bool:
+        """The user asked to be told when his turn comes (``/optin ping``)."""
+        return await self.service.wants_ping(user_id)
 
     async def _match_results(self, table_id: int, match_no: int) -> list[HandResult]:
         """A match's hand results (the score sheet after a restart), from the service."""

@@ -66,6 +66,7 @@ TOKEN_LIFETIME = 14 * 60.0  # interaction tokens last 15 minutes
 
 ChannelOf = Callable[[int], discord.PartialMessageable]
 Results = Callable[[int, int], Awaitable[list[HandResult]]]
+WantsPing = Callable[[int], Awaitable[bool]]
 
 
 class RateLimiter:
@@ -141,6 +142,18 @@ class RateLimiter:
         self.stamps.append(time.monotonic())
 
 
+@dataclass(eq=False)
+class _Ping:
+    """A "your turn" message (``/optin ping``): posted once if its user asked for it,
+    deleted when he acts or the turn passes; one per table at most."""
+
+    channel_id: int
+    user_id: int
+    locale: str  # the table's
+    message_id: int | None = None  # once posted
+    over: bool = False  # its turn was taken: not to be posted, or to be deleted
+
+
 @dataclass
 class _Out:
     """A message to post: text, a mention, and the images of the match to attach."""
@@ -150,6 +163,7 @@ class _Out:
     match: MatchSnapshot | None = None
     sheet: bool = False
     summary: bool = False
+    ping: _Ping | None = None
 
 
 @dataclass(eq=False)
@@ -218,18 +232,22 @@ _NONE: dict[int, _Hand] = {}
 
 class Publisher:
     """The bot's channel output. ``channel(id)`` gives a channel's partial messageable;
-    ``results(table_id, match_no)`` a match's hand results (the sheet after a restart)."""
+    ``results(table_id, match_no)`` a match's hand results (the sheet after a restart);
+    ``wants_ping(user_id)`` whether a user asked to be told when his turn comes."""
 
     def __init__(self, channel: ChannelOf, lanes: Lanes, images: Images, results: Results, *,
                  limit: int = 5, per: float = 5.0, debounce: float = 0.25,
-                 image_delay: float = 0.25, retries: int = 3, backoff: float = 0.5) -> None:
+                 image_delay: float = 0.25, retries: int = 3, backoff: float = 0.5,
+                 wants_ping: WantsPing | None = None) -> None:
         self.channel, self.lanes, self.images, self.results = channel, lanes, images, results
+        self.wants_ping = wants_ping
         self.limit, self.per = limit, per
         self.sent = 0  # channel creates and edits made (for tests and the benchmark)
         self._channels: dict[int, _Channel] = {}
         self._hands: dict[int, dict[int, _Hand]] = {}  # table -> user -> hand message
         self._pictures: dict[int, dict[int, _Picture]] = {}  # table -> user -> latest one
         self._editing: dict[int, _TableEdit] = {}  # table -> its paced edit on its way
+        self._pings: dict[int, _Ping] = {}  # table -> its "your turn" message
         self._tables: Latest[int, Table] = Latest(
             self._send_table, delay=debounce, budget=self._table_budget,
             gone=lambda exc: isinstance(exc, discord.NotFound), failed=self._table_failed,
@@ -244,6 +262,15 @@ class Publisher:
         self._images: Latest[_Hand, Table] = Latest(
             self._send_image, delay=image_delay, gone=_hand_gone, failed=self._hand_failed,
             retries=retries, backoff=backoff)
+        # Whether a turn's user wants his "your turn" message (by table: read off the
+        # moves' answers), and its deletes (by message id: Discord counts them apart from
+        # the channel's creates and edits).
+        self._checks: Latest[int, _Ping] = Latest(
+            self._check_ping, failed=lambda tid, ping, exc: log.warning(
+                "turn ping of table %s not checked: %s", tid, exc), retries=0)
+        self._deletes: Latest[int, _Ping] = Latest(
+            self._delete_ping, gone=lambda exc: isinstance(exc, discord.NotFound),
+            failed=_delete_failed, retries=retries, backoff=backoff)
         self._closed = False
 
     # ---- from the service --------------------------------------------------------------
@@ -253,6 +280,7 @@ class Publisher:
         table = update.table
         if table.message_id is not None:
             self._put_table(table)
+        self._end_ping(update)
         snap = self.images.note_events(table, update.events)
         over = any(isinstance(e, MatchWon) for e in update.events)
         posts: list[_Out] = []
@@ -272,6 +300,9 @@ class Publisher:
             posts.append(out)
         if over and last is not None:  # no "won" notice to carry the summary
             last.summary = True
+        if update.turn is not None and not update.closed and self.wants_ping is not None:
+            ping = self._pings[table.id] = _Ping(table.channel_id, update.turn, table.locale)
+            self._checks.put(table.id, ping)
         if posts:
             ch = self._channel(table.channel_id)
             ch.posts.extend(posts)
@@ -314,7 +345,7 @@ class Publisher:
     def busy(self) -> bool:
         """Something is still to be sent."""
         return bool(len(self._tables) or len(self._posts) or len(self._texts)
-                    or len(self._images))
+                    or len(self._images) or len(self._checks) or len(self._deletes))
 
     async def idle(self, timeout: float = 30.0) -> None:  # noqa: ASYNC109
         """Wait until every queued edit and message went out (tests, benchmarks)."""
@@ -324,11 +355,20 @@ class Publisher:
                 raise TimeoutError("publisher still busy")
             await asyncio.sleep(0.01)
 
-    async def close(self) -> None:
-        """Stop: nothing more is sent, and no task of the publisher is left."""
-        self._closed = True
+    async def close(self, *, unping: float = 2.0) -> None:
+        """Stop: nothing more is sent, and no task of the publisher is left. The "your
+        turn" messages standing are deleted first (within ``unping`` seconds): a restarted
+        bot would not know them to delete them."""
+        standing = [p for p in self._pings.values() if p.message_id is not None]
+        self._pings.clear()
+        first, self._closed = not self._closed, True
+        if standing and first:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.gather(*(
+                    self._unping(p) for p in standing)), unping)
         await asyncio.gather(self._tables.aclose(), self._posts.aclose(),
-                             self._texts.aclose(), self._images.aclose())
+                             self._texts.aclose(), self._images.aclose(),
+                             self._checks.aclose(), self._deletes.aclose())
         for ch in self._channels.values():
             if ch.prune is not None:
                 ch.prune.cancel()
@@ -451,17 +491,73 @@ class Publisher:
         if not ch.posts:
             return
         out = ch.posts[0]  # taken off the queue once sent (a failed one is retried)
+        if out.ping is not None and out.ping.over:  # the turn was taken before it went out
+            ch.posts.popleft()
+            if ch.posts:
+                self._posts.put(channel_id, ch)
+            return
         text = out.text if out.mention is None else f"<@{out.mention}> {out.text}"
         files = await self._match_files(out)
         allowed = discord.AllowedMentions(users=True, everyone=False, roles=False)
+        if out.ping is not None:  # it notifies its user and nobody else
+            allowed = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                              users=[discord.Object(out.ping.user_id)])
         async with self.lanes.background():
             going()
-            await self.channel(channel_id).send(text[:2000], allowed_mentions=allowed,
-                                                files=files)
+            msg = await self.channel(channel_id).send(text[:2000], allowed_mentions=allowed,
+                                                      files=files)
         ch.posts.popleft()
         self.sent += 1
+        if out.ping is not None:
+            out.ping.message_id = msg.id
+            if out.ping.over:  # the user acted while it was on its way
+                self._deletes.put(msg.id, out.ping)
         if ch.posts:
             self._posts.put(channel_id, ch)
+
+    # ---- "your turn" messages ----------------------------------------------------------
+    def _end_ping(self, update: Update) -> None:
+        """The table's "your turn" message goes once its user acted, or the turn is no
+        longer his (a move made for him, the table closed)."""
+        table = update.table
+        ping = self._pings.get(table.id)
+        if ping is None:
+            return
+        if not update.closed and update.by != ping.user_id and _to_act(table) == ping.user_id:
+            return
+        del self._pings[table.id]
+        ping.over = True
+        if ping.message_id is not None:
+            self._deletes.put(ping.message_id, ping)
+
+    async def _check_ping(self, table_id: int, ping: _Ping,
+                          going: Callable[[], None]) -> None:
+        """Post the turn's message after the others of its change, if its user wants it."""
+        if ping.over or self.wants_ping is None:
+            return
+        if not await self.wants_ping(ping.user_id):
+            if self._pings.get(table_id) is ping:
+                del self._pings[table_id]
+            return
+        if ping.over:
+            return
+        ch = self._channel(ping.channel_id)
+        ch.posts.append(_Out(t("notice.turn_ping", ping.locale), ping.user_id, ping=ping))
+        if self._posts.put(ch.id, ch):
+            ch.active += 1
+
+    async def _unping(self, ping: _Ping) -> None:
+        assert ping.message_id is not None
+        try:
+            await self.channel(ping.channel_id).get_partial_message(ping.message_id).delete()
+        except discord.HTTPException as exc:
+            log.info("turn message %s not deleted at closing: %s", ping.message_id, exc)
+
+    async def _delete_ping(self, message_id: int, ping: _Ping,
+                           going: Callable[[], None]) -> None:
+        async with self.lanes.background():
+            going()
+            await self.channel(ping.channel_id).get_partial_message(message_id).delete()
 
     def _post_failed(self, channel_id: int, ch: _Channel, exc: Exception) -> None:
         if isinstance(exc, discord.NotFound):  # the channel is gone: so are its posts
@@ -654,6 +750,21 @@ class Publisher:
                 self.forget_hand(ref.table_id, ref.user_id)
         else:
             log.error("hand refresh failed", exc_info=exc)
+
+
+def _to_act(table: Table) -> int | None:
+    """The user who is to move himself now (None: nobody, or an AI)."""
+    seat = table.to_act()
+    if not table.live or seat < 0 or seat >= len(table.seats) or table.seats[seat].automatic:
+        return None
+    return table.seats[seat].user_id
+
+
+def _delete_failed(message_id: int, ping: _Ping, exc: Exception) -> None:
+    if isinstance(exc, discord.NotFound):  # deleted by someone else already
+        log.debug("turn message %s is gone already", message_id)
+    else:
+        log.warning("deleting turn message %s failed: %s", message_id, exc)
 
 
 def _hand_gone(exc: Exception) -> bool:

@@ -2,6 +2,9 @@
 
 Slash commands and components go through the same ``_move``, which calls the service once
 and answers with a fresh ephemeral hand (a component click on a hand edits it in place).
+Giving a hand up (rospisat) takes two presses: the first only asks, in the hand it
+answers with; a second one within ``CONFIRM_SECONDS`` (the hand's button or ``/rospisat``
+again) gives the hand up.
 """
 
 from __future__ import annotations
@@ -16,11 +19,19 @@ from bot.game.actions import Action, Flag, Verb
 from bot.game.cards import card_str
 from bot.i18n import language, t
 from bot.i18n.values import card_text, typed_ranks
-from bot.tables import Table, TableError, TableService, card_from_text, seat_from_text
+from bot.tables import (
+    Table,
+    TableError,
+    TableService,
+    TableStatus,
+    card_from_text,
+    seat_from_text,
+)
 from cogs._bot import TysiacBot, actor_of, locale_of, ls, send, within
 from cogs._ids import Press, read_press
 from cogs._views import Pressed, hand_message
 
+CONFIRM_SECONDS = 10  # a second press of Give up within this many seconds gives the hand up
 DECLARE_CHOICES = [
     app_commands.Choice(name=ls("choice.declare.marriage"), value="marriage"),
     app_commands.Choice(name=ls("choice.declare.aces"), value="aces"),
@@ -35,6 +46,9 @@ def _from_hand(interaction: discord.Interaction[Any]) -> bool:
 class Play(commands.Cog):
     def __init__(self, bot: TysiacBot) -> None:
         self.bot = bot
+        # (table, user): the hand a first press of Give up was made in, and until when a
+        # second one confirms it (lost in a restart: the player is asked again)
+        self._asked: dict[tuple[int, int], tuple[str, float]] = {}
 
     @property
     def service(self) -> TableService:
@@ -53,6 +67,14 @@ class Play(commands.Cog):
                     *, update: bool = False, hand: str | None = None) -> None:
         actor = actor_of(interaction)
         loc = locale_of(interaction)
+        if press.verb is not Verb.ROSPISAT:  # another move: a later Give up asks again
+            self._asked.pop((table_id, actor.user_id), None)
+        elif self._first_press(table_id, actor.user_id, hand):
+            notice = t("ok.rospisat_confirm", loc, button=t("button.rospisat", loc),
+                       seconds=CONFIRM_SECONDS)
+            await self._show_hand(interaction, self.service.get(table_id, actor), notice,
+                                  update=update)
+            return
         self.bot.publisher.forget_hand(table_id, actor.user_id)
         try:
             out = await within(interaction, self.service.act(
@@ -64,6 +86,29 @@ class Play(commands.Cog):
                 raise
             notice = "⚠️ " + t(err.key, loc, **err.params)  # an old hand still answers
         await self._show_hand(interaction, self.service.get(table_id), notice, update=update)
+
+    def _first_press(self, table_id: int, user_id: int, hand: str | None) -> bool:
+        """A press of Give up that only asks for a confirmation (True): the first, or one
+        after the time to confirm ran out. False for the confirming press, and for one the
+        service refuses anyway (not offered now: it says why)."""
+        try:
+            table = self.service.get(table_id)
+        except TableError:
+            return False
+        seat = table.seat_of(user_id)
+        if (seat is None or table.status is not TableStatus.PLAYING
+                or table.state is None or hand not in (None, table.hand_key)
+                or not any(a.verb is Verb.ROSPISAT for a in table.offer(seat).actions)):
+            return False
+        now = self.service.clock.now()
+        key = (table_id, user_id)
+        asked = self._asked.pop(key, None)
+        if asked is not None and asked[0] == table.hand_key and now <= asked[1]:
+            return False
+        for k in [k for k, (_, until) in self._asked.items() if until < now]:
+            del self._asked[k]
+        self._asked[key] = (table.hand_key, now + CONFIRM_SECONDS)
+        return True
 
     async def _show_hand(self, interaction: discord.Interaction[Any], table: Table,
                          notice: str | None = None, *, update: bool = False) -> None:

@@ -313,11 +313,17 @@ class Records(commands.Cog):
         await _reply(interaction, embed=embed, ephemeral=not post)
 
     @app_commands.command(name="optin", description=ls("cmd.optin"))
-    @app_commands.describe(show=ls("cmd.optin.show"))
-    async def optin(self, interaction: discord.Interaction[Any], show: bool) -> None:
-        await self.service.records.set_opt_in(actor_of(interaction), show)
-        key = "ok.optin_on" if show else "ok.optin_off"
-        await _reply(interaction, content=t(key, locale_of(interaction)))
+    @app_commands.describe(show=ls("cmd.optin.show"), ping=ls("cmd.optin.ping"))
+    async def optin(self, interaction: discord.Interaction[Any], show: bool | None = None,
+                    ping: bool | None = None) -> None:
+        """Change the choices given (none: just say what they are); the answer says both."""
+        now = await self.service.records.set_opt_in(actor_of(interaction), show=show,
+                                                    ping=ping)
+        loc = locale_of(interaction)
+        shown = "ok.optin_on" if now.global_opt_in else (
+            "ok.optin_off" if show is False else "ok.optin_hidden")
+        lines = [t(shown, loc), t("ok.ping_on" if now.turn_ping else "ok.ping_off", loc)]
+        await _reply(interaction, content="\n".join(lines))
 
 
 def _leader_line(r: LeaderRow, m: Metric, loc: str | None) -> str:

@@ -83,6 +83,8 @@ MESSAGES: dict[str, str] = {
     "ok.shown": "Die Tischnachricht steht unten.",
     "ok.end_confirm": "Den Tisch für alle schließen? Die Partie wird nicht zu Ende gespielt.",
     "ok.end_cancelled": "Es geht weiter.",
+    "ok.rospisat_confirm": ("Dieses Spiel aufgeben (ausschreiben)? Noch ist nichts geschehen: zum "
+                            "Bestätigen drück innerhalb von {seconds} s noch einmal **{button}**."),
     # ---- Meldungen im Kanal ------------------------------------------------------------------
     "notice.started": "{by} hat die Partie gestartet.",
     "notice.ended": "Tisch Nr. {table} wurde geschlossen.",
@@ -90,6 +92,7 @@ MESSAGES: dict[str, str] = {
     "notice.match_won": "🏆 {names} gewinnt die Partie!",
     "notice.reminder": "⏰ {name}, du bist dran (noch {seconds} s).",
     "notice.timed_out": "{name}: Zeit abgelaufen; ein Zug wurde automatisch gemacht.",
+    "notice.turn_ping": "🔔 Du bist dran.",
     "notice.away": "{name} hat zwei Züge verpasst: ein Bot spielt den Platz, bis "
                    "„Bin zurück“ gedrückt wird.",
     "notice.back": "{name} ist zurück.",
@@ -205,7 +208,7 @@ MESSAGES: dict[str, str] = {
     "button.end_no": "Nein",
     "button.pass": "Passe",
     "button.redeal": "Neugeben",
-    "button.rospisat": "Ausschreiben",
+    "button.rospisat": "Spiel aufgeben (ausschreiben)",
     "button.spisat": "Abschreiben",
     "button.concede": "Aufgeben",
     "button.contra": "Kontra (doppelt)",
@@ -361,8 +364,9 @@ MESSAGES: dict[str, str] = {
     "cmd.leaderboard.scope": "Dieser Server oder alle (Spieler, die zugestimmt haben)",
     "cmd.stats": "Profil eines Spielers: Partien, Wertung, Spiele, Fass",
     "cmd.stats.user": "Wessen Profil (Standard: deins)",
-    "cmd.optin": "Dich in der globalen Rangliste (alle Server) zeigen oder nicht",
+    "cmd.optin": "Deine Wahl: in der globalen Rangliste zeigen; Erwähnung, wenn du dran bist",
     "cmd.optin.show": "True: zeigen; false: verbergen",
+    "cmd.optin.ping": "True: mich im Kanal erwähnen, wenn ich dran bin; false: nicht",
     "cmd.admin": "Servereinstellungen und Aufzeichnungen (Server verwalten)",
     "cmd.admin.defaults": "Voreinstellungen für neue Tische auf diesem Server",
     "cmd.admin.defaults.preset": "Der Regelsatz für /table new",
@@ -426,6 +430,10 @@ MESSAGES: dict[str, str] = {
     "stats.best": "Beste Partie",
     "ok.optin_on": "Du wirst in der globalen Rangliste gezeigt.",
     "ok.optin_off": "Du wirst in der globalen Rangliste nicht mehr gezeigt.",
+    "ok.optin_hidden": "Du wirst in der globalen Rangliste nicht gezeigt.",
+    "ok.ping_on": ("Wenn du dran bist, erwähnt dich eine kurze Nachricht im Kanal; sie "
+                   "verschwindet nach deinem Zug."),
+    "ok.ping_off": "Keine Erwähnung, wenn du dran bist (die Erinnerungen der Zugzeit bleiben).",
     "admin.settings": ("Dieser Server: neue Tische spielen **{preset}**, Zugzeit {timer} s, "
                        "Sprache {language}; Partien mit Bots zählen für die Wertung: {ai}."),
     "admin.preset_by_language": "{preset} (nach der Sprache des Servers)",

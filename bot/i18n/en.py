@@ -72,12 +72,15 @@ MESSAGES: dict[str, str] = {
     "ok.shown": "The table message is below.",
     "ok.end_confirm": "End this table for everyone? The match will not be finished.",
     "ok.end_cancelled": "The table goes on.",
+    "ok.rospisat_confirm": ("Give up this hand (rospisat)? Nothing is done yet: press **{button}** "
+                            "again within {seconds} s to confirm."),
     # ---- notices in the channel --------------------------------------------------------------
     "notice.started": "{by} started the match.",
     "notice.ended": "Table #{table} was closed.",
     "notice.abandoned": "Table #{table} was closed after a day without a move.",
     "notice.match_won": "🏆 {names} won the match!",
     "notice.reminder": "⏰ {name}, it is your turn ({seconds} s left).",
+    "notice.turn_ping": "🔔 Your turn.",
     "notice.timed_out": "{name} ran out of time; a move was made for them.",
     "notice.away": "{name} missed two turns: an AI plays the seat until they press "
                    "“I'm back”.",
@@ -190,7 +193,7 @@ MESSAGES: dict[str, str] = {
     "button.end_no": "No",
     "button.pass": "Pass",
     "button.redeal": "Redeal",
-    "button.rospisat": "Rospisat",
+    "button.rospisat": "Give up (rospisat)",
     "button.spisat": "Spisat",
     "button.concede": "Concede",
     "button.contra": "Contra (double)",
@@ -343,8 +346,9 @@ MESSAGES: dict[str, str] = {
     "cmd.leaderboard.scope": "This server, or every server (players who opted in)",
     "cmd.stats": "A player's profile: matches, rating, contracts, barrel",
     "cmd.stats.user": "Whose profile (default: yours)",
-    "cmd.optin": "Show yourself on the global leaderboard (across servers) or not",
+    "cmd.optin": "Your choices: shown on the global leaderboard; a mention when your turn comes",
     "cmd.optin.show": "True: show me; false: hide me",
+    "cmd.optin.ping": "True: mention me in the channel when my turn comes; false: do not",
     "cmd.admin": "Server settings and records (Manage Server)",
     "cmd.admin.defaults": "Defaults for new tables in this server",
     "cmd.admin.defaults.preset": "The rule set /table new uses",
@@ -406,6 +410,10 @@ MESSAGES: dict[str, str] = {
     "stats.best": "Best match",
     "ok.optin_on": "You are shown on the global leaderboard.",
     "ok.optin_off": "You are no longer shown on the global leaderboard.",
+    "ok.optin_hidden": "You are not shown on the global leaderboard.",
+    "ok.ping_on": ("When your turn comes, a short message in the channel mentions you; it goes "
+                   "away once you move."),
+    "ok.ping_off": "No mention when your turn comes (the turn timer's reminders stay).",
     "admin.settings": ("This server: new tables use **{preset}**, turn timer {timer} s, "
                        "language {language}; AI matches count for ratings: {ai}."),
     "admin.preset_by_language": "{preset} (the server's language)",

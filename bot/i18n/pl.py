@@ -78,6 +78,8 @@ MESSAGES: dict[str, str] = {
     "ok.shown": "Wiadomość stołu jest poniżej.",
     "ok.end_confirm": "Zamknąć stół dla wszystkich? Partia nie zostanie dokończona.",
     "ok.end_cancelled": "Gra toczy się dalej.",
+    "ok.rospisat_confirm": ("Zrezygnować z tego rozdania (bomba)? Na razie nic się nie dzieje: aby "
+                            "potwierdzić, naciśnij **{button}** jeszcze raz w ciągu {seconds} s."),
     # ---- komunikaty na kanale ----------------------------------------------------------------
     "notice.started": "{by} rozpoczyna partię.",
     "notice.ended": "Stół nr {table} został zamknięty.",
@@ -87,6 +89,7 @@ MESSAGES: dict[str, str] = {
     "notice.timed_out": "{name}: czas minął; ruch wykonano automatycznie.",
     "notice.away": "{name} opuszcza dwa ruchy: miejsce gra bot do naciśnięcia „Wracam”.",
     "notice.back": "{name} wraca do gry.",
+    "notice.turn_ping": "🔔 Twój ruch.",
     "notice.restored_partly": ("Stół nr {table}: po restarcie nie udało się odczytać "
                                "{count} {count|one:zapisanego ruchu|few:zapisanych ruchów|"
                                "many:zapisanych ruchów|other:zapisanego ruchu}. Partia toczy "
@@ -197,7 +200,7 @@ MESSAGES: dict[str, str] = {
     "button.end_no": "Nie",
     "button.pass": "Pas",
     "button.redeal": "Ponowne rozdanie",
-    "button.rospisat": "Bomba",
+    "button.rospisat": "Zrezygnuj (bomba)",
     "button.spisat": "Spisz",
     "button.concede": "Poddaj",
     "button.contra": "Kontra (podwójnie)",
@@ -355,8 +358,9 @@ MESSAGES: dict[str, str] = {
     "cmd.leaderboard.scope": "Ten serwer albo wszystkie (gracze, którzy się zgodzili)",
     "cmd.stats": "Profil gracza: partie, ranking, gry, beczka",
     "cmd.stats.user": "Czyj profil (domyślnie: twój)",
-    "cmd.optin": "Pokazuj mnie w rankingu globalnym (wszystkie serwery) albo nie",
+    "cmd.optin": "Twoje ustawienia: widoczność w rankingu globalnym; wzmianka, gdy twój ruch",
     "cmd.optin.show": "True: pokazuj; false: ukryj",
+    "cmd.optin.ping": "True: wzmiankuj mnie na kanale, gdy mój ruch; false: nie",
     "cmd.admin": "Ustawienia i zapisy serwera (Zarządzanie serwerem)",
     "cmd.admin.defaults": "Domyślne ustawienia nowych stołów na tym serwerze",
     "cmd.admin.defaults.preset": "Zestaw zasad dla /table new",
@@ -421,6 +425,10 @@ MESSAGES: dict[str, str] = {
     "stats.best": "Najlepsza partia",
     "ok.optin_on": "Twoje wyniki są widoczne w rankingu globalnym.",
     "ok.optin_off": "Twoje wyniki nie są już widoczne w rankingu globalnym.",
+    "ok.optin_hidden": "Twoje wyniki nie są widoczne w rankingu globalnym.",
+    "ok.ping_on": ("Gdy przychodzi twój ruch, krótka wiadomość na kanale cię wzmiankuje; znika "
+                   "po twoim ruchu."),
+    "ok.ping_off": "Bez wzmianki, gdy przychodzi twój ruch (przypomnienia czasu na ruch zostają).",
     "admin.settings": ("Ten serwer: nowe stoły grają według **{preset}**, czas na ruch "
                        "{timer} s, język {language}; partie z botami liczą się do rankingu: "
                        "{ai}."),

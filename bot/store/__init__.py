@@ -21,6 +21,7 @@ from bot.store._community import (
     Metric,
     PlayerKind,
     PlayerRef,
+    PlayerSettings,
     Profile,
     RatingPoint,
 )
@@ -37,7 +38,8 @@ from bot.store._turns import background_work
 __all__ = [
     "CONNECT_DELAYS", "LIVE_STATUSES", "ChannelTaken", "DatabaseInUse", "DatabaseUnusable",
     "GuildSettings", "HandLine", "HandRow", "LeaderRow", "MatchInfo", "MatchRecord", "MatchRow",
-    "Metric", "MoveRow", "PgStore", "PgTx", "PlayerKind", "PlayerRef", "Profile", "RatingPoint",
+    "Metric", "MoveRow", "PgStore", "PgTx", "PlayerKind", "PlayerRef",
+    "PlayerSettings", "Profile", "RatingPoint",
     "SeatRow", "SetAsideRow", "Store", "StoreAPI", "StoreUnavailable", "TableRow", "TableStatus",
     "Tx", "TxAPI", "background_work", "check_database", "check_database_path", "migrations",
     "one_process", "open_store",

@@ -65,6 +65,15 @@ class MatchRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayerSettings:
+    """What a user chose with /optin (the same in every guild)."""
+
+    user_id: int
+    global_opt_in: bool = False  # shown on the global leaderboards
+    turn_ping: bool = False  # told in the channel when a turn comes
+
+
+@dataclass(frozen=True, slots=True)
 class GuildSettings:
     guild_id: int
     # "" = none chosen: a table opens with the preset of the server's language

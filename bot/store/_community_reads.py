@@ -10,6 +10,7 @@ from bot.store._community import (
     LeaderRow,
     MatchInfo,
     Metric,
+    PlayerSettings,
     Profile,
     RatingPoint,
 )
@@ -27,6 +28,7 @@ class RecordReads(Queries):
 
     dialect: str
     settings_cache: dict[int, tuple[float, GuildSettings]]  # guild: (read at, settings)
+    player_cache: dict[int, tuple[float, PlayerSettings]]  # user: (read at, settings)
     # True where this process is the database's only writer (SQLite): what it read stays
     # right until it writes them itself. PostgreSQL: other processes may write them too.
     cache_settings: bool = True
@@ -44,6 +46,20 @@ class RecordReads(Queries):
         got = (GuildSettings(guild_id) if row is None else GuildSettings(
             guild_id, row[0], int(row[1]), row[2], bool(row[3]), bool(row[4])))
         self.settings_cache[guild_id] = (now, got)
+        return got
+
+    async def player_settings(self, user_id: int, *,
+                              max_age: float = 0.0) -> PlayerSettings:
+        """What a user chose with /optin; ``max_age`` as for ``guild_settings``."""
+        cached = self.player_cache.get(user_id)
+        now = time.monotonic()
+        if cached is not None and (self.cache_settings or now - cached[0] <= max_age):
+            return cached[1]
+        row = await self._one(
+            "SELECT EXISTS (SELECT 1 FROM global_opt_ins WHERE user_id = ?),"
+            " EXISTS (SELECT 1 FROM turn_pings WHERE user_id = ?)", (user_id, user_id))
+        got = PlayerSettings(user_id, bool(row[0]), bool(row[1]))
+        self.player_cache[user_id] = (now, got)
         return got
 
     async def player_id_of(self, user_id: int) -> int | None:

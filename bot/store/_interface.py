@@ -14,6 +14,7 @@ from bot.store._community import (
     MatchRecord,
     Metric,
     PlayerRef,
+    PlayerSettings,
     Profile,
 )
 from bot.store._records import HandRow, MatchRow, MoveRow, SeatRow, SetAsideRow, TableRow
@@ -27,6 +28,7 @@ class TxAPI(Protocol):
     """Writes inside one transaction: all of them commit together, or none does."""
 
     settings_changed: set[int]
+    players_changed: set[int]
 
     async def create_table(self, *, guild_id: int | None, channel_id: int, host_id: int,
                            preset: str, rules: dict[str, Any], timer: int, now: float,
@@ -54,6 +56,7 @@ class TxAPI(Protocol):
     async def reset_guild(self, guild_id: int, now: float) -> int: ...
     async def remove_match(self, guild_id: int, match_id: int, now: float) -> bool: ...
     async def set_global_opt_in(self, user_id: int, on: bool) -> None: ...
+    async def set_turn_ping(self, user_id: int, on: bool) -> None: ...
 
 
 class StoreAPI(Protocol):
@@ -77,6 +80,8 @@ class StoreAPI(Protocol):
     # ---- the community record ----
     async def guild_settings(self, guild_id: int, *,
                              max_age: float = 0.0) -> GuildSettings: ...
+    async def player_settings(self, user_id: int, *,
+                              max_age: float = 0.0) -> PlayerSettings: ...
     async def player_id_of(self, user_id: int) -> int | None: ...
     async def human_user_id(self, player_id: int) -> int | None: ...
     async def match_id_of(self, table_id: int, match_no: int) -> int | None: ...

@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 import asyncpg
 
-from bot.store._community import GuildSettings
+from bot.store._community import GuildSettings, PlayerSettings
 from bot.store._community_reads import RecordReads
 from bot.store._health import DatabaseUnusable
 from bot.store._interface import StoreUnavailable
@@ -130,6 +130,7 @@ class PgTx(PgRecordWrites):
         self._table_id = table_id
         self.conn: asyncpg.Connection | None = None  # taken at the first send
         self.settings_changed: set[int] = set()
+        self.players_changed: set[int] = set()
         self.pending: list[str] = []  # statements not sent yet, values written in
         self.open = False  # BEGIN was sent: a real transaction, ended by COMMIT or ROLLBACK
 
@@ -279,6 +280,7 @@ class PgStore(TableReads, RecordReads):
         self.turns = Turns(size, size // 4)  # who gets the next connection: answers first
         self.where = describe_url(url)
         self.settings_cache: dict[int, tuple[float, GuildSettings]] = {}
+        self.player_cache: dict[int, tuple[float, PlayerSettings]] = {}
         self._table_ids: collections.deque[int] = collections.deque()
         self._table_ids_lock = asyncio.Lock()
         self._refill: asyncio.Task[None] | None = None  # the next block, taken ahead
@@ -393,6 +395,8 @@ class PgStore(TableReads, RecordReads):
                 raise
             for guild in tx.settings_changed:
                 self.settings_cache.pop(guild, None)
+            for user in tx.players_changed:
+                self.player_cache.pop(user, None)
         finally:
             if tx.conn is not None:
                 await self._release(tx.conn)

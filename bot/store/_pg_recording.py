@@ -94,6 +94,7 @@ class PgRecordWrites:
 
     conn: asyncpg.Connection
     settings_changed: set[int]
+    players_changed: set[int]
 
     def later(self, sql: str, *args: Any) -> None:
         """Keep a statement that returns nothing, sent with the others (see PgTx)."""
@@ -219,6 +220,16 @@ class PgRecordWrites:
                 user_id)
         else:
             self.later("DELETE FROM global_opt_ins WHERE user_id = $1", user_id)
+        self.players_changed.add(user_id)
+
+    async def set_turn_ping(self, user_id: int, on: bool) -> None:
+        """Tell (or stop telling) this user in the channel when a turn comes."""
+        if on:
+            self.later("INSERT INTO turn_pings (user_id) VALUES ($1) ON CONFLICT DO NOTHING",
+                       user_id)
+        else:
+            self.later("DELETE FROM turn_pings WHERE user_id = $1", user_id)
+        self.players_changed.add(user_id)
 
 
 async def _lock_ratings(c: asyncpg.Connection, guild_id: int, family: str,

@@ -68,6 +68,7 @@ class RecordWrites:
 
     db: sqlite3.Connection
     settings_changed: set[int]
+    players_changed: set[int]
 
     async def touch_players(self, players: Sequence[PlayerRef], now: float) -> list[int]:
         """Upsert players (humans by user id, with their name; AI one per level); ids."""
@@ -181,3 +182,12 @@ class RecordWrites:
                             (user_id,))
         else:
             self.db.execute("DELETE FROM global_opt_ins WHERE user_id = ?", (user_id,))
+        self.players_changed.add(user_id)
+
+    async def set_turn_ping(self, user_id: int, on: bool) -> None:
+        """Tell (or stop telling) this user in the channel when a turn comes."""
+        if on:
+            self.db.execute("INSERT OR IGNORE INTO turn_pings (user_id) VALUES (?)", (user_id,))
+        else:
+            self.db.execute("DELETE FROM turn_pings WHERE user_id = ?", (user_id,))
+        self.players_changed.add(user_id)

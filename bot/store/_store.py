@@ -25,7 +25,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.store._community import GuildSettings
+from bot.store._community import GuildSettings, PlayerSettings
 from bot.store._community_reads import RecordReads
 from bot.store._health import DatabaseUnusable, check_database_path, describe
 from bot.store._recording import RecordWrites
@@ -89,6 +89,7 @@ class Tx(RecordWrites):
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
         self.settings_changed: set[int] = set()  # guilds whose settings this tx wrote
+        self.players_changed: set[int] = set()  # users whose /optin this tx wrote
 
     async def create_table(self, *, guild_id: int | None, channel_id: int, host_id: int,
                            preset: str, rules: dict[str, Any], timer: int, now: float,
@@ -189,6 +190,7 @@ class Store(TableReads, RecordReads):
         # kept here once read, forgotten when a transaction writes them (this process is
         # the database's only writer).
         self.settings_cache: dict[int, tuple[float, GuildSettings]] = {}
+        self.player_cache: dict[int, tuple[float, PlayerSettings]] = {}
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
@@ -277,6 +279,8 @@ class Store(TableReads, RecordReads):
             db.execute("COMMIT")
             for guild in tx.settings_changed:
                 self.settings_cache.pop(guild, None)
+            for user in tx.players_changed:
+                self.player_cache.pop(user, None)
         self._commits += 1
         if self._commits % CHECKPOINT_EVERY == 0:
             self._start_checkpoint()

@@ -13,6 +13,7 @@ from bot.store import (
     LeaderRow,
     MatchInfo,
     Metric,
+    PlayerSettings,
     Profile,
     TableStatus,
 )
@@ -61,6 +62,7 @@ __all__ = [
     "Page",
     "Period",
     "PlayerPage",
+    "PlayerSettings",
     "Profile",
     "PublicHand",
     "PublicRecords",

@@ -243,3 +243,5 @@ class Update:
     notices: tuple[Notice, ...] = ()
     closed: bool = False
     hand_no: int = 0  # the hand the events belong to (for result messages)
+    by: int | None = None  # the user whose request made the change (None: automatic)
+    turn: int | None = None  # a human whose turn begins with it (told if he asked for it)

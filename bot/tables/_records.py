@@ -28,6 +28,7 @@ from bot.store import (
     LeaderRow,
     MatchInfo,
     Metric,
+    PlayerSettings,
     Profile,
     StoreAPI,
     TableStatus,
@@ -301,10 +302,17 @@ class Records:
             await tx.remove_match(guild, match_id, self.service.clock.now())
         return info
 
-    async def set_opt_in(self, actor: Actor, on: bool) -> None:
-        """Show (or hide) the actor on the global leaderboard."""
-        async with Saving(self.store) as tx:
-            await tx.set_global_opt_in(actor.user_id, on)
+    async def set_opt_in(self, actor: Actor, *, show: bool | None = None,
+                         ping: bool | None = None) -> PlayerSettings:
+        """The actor's /optin choices, changed where given: ``show`` on the global
+        leaderboard, ``ping`` when a turn comes; what they are now."""
+        if show is not None or ping is not None:
+            async with Saving(self.store) as tx:
+                if show is not None:
+                    await tx.set_global_opt_in(actor.user_id, show)
+                if ping is not None:
+                    await tx.set_turn_ping(actor.user_id, ping)
+        return await self.store.player_settings(actor.user_id)
 
 
 def sheet_csv(names: Sequence[str], results: Sequence[HandResult]) -> str:

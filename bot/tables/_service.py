@@ -19,7 +19,7 @@ from bot.game.rules import Rules
 from bot.game.state import HandResult
 from bot.i18n import DEFAULT, language
 from bot.i18n.values import Clauses, Msg, PresetTitle
-from bot.store import ChannelTaken, StoreAPI, StoreUnavailable, TableStatus
+from bot.store import ChannelTaken, StoreAPI, StoreUnavailable, TableStatus, background_work
 from bot.tables._autoplay import Autoplay, Gate
 from bot.tables._catalog import (
     LANGUAGE_OPTION,
@@ -82,6 +82,7 @@ class TableService:
                                  move=self._auto_move, emit=self._notify)
         self._by_channel: dict[int, Table] = {}
         self._by_id: dict[int, Table] = {}
+        self._turns: dict[int, int | None] = {}  # table: the human to act at its last change
         self._system_rng = random.SystemRandom()
         self.records = Records(self)
 
@@ -154,6 +155,7 @@ class TableService:
                 if table.status is PLAYING:
                     await self.ledger.deal(table, self._rng(table, "deal", table.match_no,
                                                             table.hand_no))
+                self._turn_began(table, (), None)  # whose turn it is now began before
                 self.autoplay.schedule(table)
         return count
 
@@ -191,12 +193,43 @@ class TableService:
 
     def _notify(self, table: Table, notices: tuple[Notice, ...] = (),
                 events: tuple[Event, ...] = (), *, closed: bool = False,
-                hand_no: int = 0) -> None:
+                hand_no: int = 0, by: int | None = None) -> None:
         if self.listener is not None:
+            turn = self._turn_began(table, notices, by)
             try:
-                self.listener(Update(table, events, notices, closed, hand_no))
+                self.listener(Update(table, events, notices, closed, hand_no, by, turn))
             except Exception:
                 log.exception("table listener failed")
+
+    def _turn_began(self, table: Table, notices: Sequence[Notice],
+                    by: int | None) -> int | None:
+        """The human whose turn begins with this change, to be told so (if he asked for
+        it: ``wants_ping``): not whose turn it was at the last change, nor who made the
+        change, nor one a notice of the change mentions already."""
+        seat = table.to_act()
+        user = None
+        if table.live and table.status is PLAYING and seat >= 0 and (
+                not table.seats[seat].automatic):
+            user = table.seats[seat].user_id
+        before = self._turns.get(table.id)
+        if user is None:
+            self._turns.pop(table.id, None)
+            return None
+        self._turns[table.id] = user
+        if user in (before, by) or any(n.mention == user for n in notices):
+            return None
+        return user
+
+    async def wants_ping(self, user_id: int) -> bool:
+        """The user asked to be told when his turn comes (``/optin ping``); read in the
+        background (a copy up to ``SETTINGS_AGE`` old will do), never on a move's answer."""
+        try:
+            with background_work():
+                got = await self.store.player_settings(user_id, max_age=SETTINGS_AGE)
+        except StoreUnavailable:
+            log.info("turn ping for %s not sent: the database is away", user_id)
+            return False
+        return got.turn_ping
 
     # ---- seating -----------------------------------------------------------------------
     async def create(self, actor: Actor, *, channel_id: int, guild_id: int | None,
@@ -316,9 +349,9 @@ class TableService:
         return Outcome(table, key, {"name": name})
 
     async def _seat(self, table: Table, seats: Sequence[Seat], *, host_id: int | None = None,
-                    notices: tuple[Notice, ...] = ()) -> None:
+                    notices: tuple[Notice, ...] = (), by: int | None = None) -> None:
         await self.ledger.seats(table, seats, human=True, host_id=host_id)
-        self._notify(table, notices)
+        self._notify(table, notices, by=by)
         self.autoplay.schedule(table)
 
     async def set_option(self, table_id: int, actor: Actor, name: str, raw: str) -> Outcome:
@@ -437,7 +470,8 @@ class TableService:
     async def _start_match(self, table: Table, dealer: int, actor: Actor) -> None:
         moved = await self.ledger.start_match(
             table, dealer, self._rng(table, "deal", table.match_no + 1, 0))
-        self._notify(table, (Notice("notice.started", {"by": actor.name}),), moved.events)
+        self._notify(table, (Notice("notice.started", {"by": actor.name}),), moved.events,
+                     by=actor.user_id)
         self.autoplay.schedule(table)
 
     async def act(self, table_id: int, actor: Actor, verb: Verb, *, card: int = -1,
@@ -497,7 +531,8 @@ class TableService:
                 raise TableError("error.not_away")
             seats = [x.but(away=False, missed=0) if i == seat else x
                      for i, x in enumerate(table.seats)]
-            await self._seat(table, seats, notices=(Notice("notice.back", {"name": s.name}),))
+            await self._seat(table, seats, notices=(Notice("notice.back", {"name": s.name}),),
+                             by=actor.user_id)
             return Outcome(table, "ok.back")
 
     async def _move(self, table: Table, action: Action, user_id: int | None,
@@ -509,7 +544,7 @@ class TableService:
             assert st is not None
             winners = ", ".join(table.seats[w].name for w in st.match.winners)
             notices.append(Notice("notice.match_won", {"names": winners}))
-        self._notify(table, tuple(notices), moved.events, hand_no=moved.hand_no)
+        self._notify(table, tuple(notices), moved.events, hand_no=moved.hand_no, by=user_id)
         self.autoplay.schedule(table)
 
     async def _auto_move(self, table: Table, seat: int, notices: list[Notice],

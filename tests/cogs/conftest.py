@@ -228,6 +228,8 @@ async def play_turn(w: World, rng: random.Random, *, use_slash: bool = False,
             return await _click_action(w, user, a)
         else:
             r = await fd.slash(user, w.channel, a.verb.value)
+            if a.verb is Verb.ROSPISAT:  # the first one asks for a confirmation
+                r = await fd.slash(user, w.channel, a.verb.value)
         assert r.ephemeral and "You " in r.content, r.content
         return True
     return await _click_action(w, user, a)
@@ -250,6 +252,8 @@ async def _click_action(w: World, user: User, a: Action) -> bool:
         assert cid in hand.custom_ids, (a, hand.custom_ids, hand.content)
     if value is None:
         r = await fd.click(user, hand, cid)
+        if a.verb is Verb.ROSPISAT:  # the first press asks for a confirmation
+            r = await fd.click(user, r.message, cid)
     else:
         r = await fd.select(user, hand, cid, [value])
     assert "⚠️" not in (r.content or ""), r.content

@@ -190,6 +190,8 @@ class Revision:
     attachments: list[Attachment]
     flags: int
     at: dt.datetime = field(default_factory=utcnow)
+    mentions: list[User] = field(default_factory=list)  # mentioned, as allowed_mentions lets
+    allowed_mentions: dict[str, Any] | None = None  # as the request gave it
 
 
 @dataclass(eq=False)
@@ -227,6 +229,12 @@ class Message:
         return self.ephemeral_for is not None
 
     @property
+    def notified(self) -> list[int]:
+        """The users this message notified: those its first version mentions (an edit
+        notifies nobody; an ephemeral message neither)."""
+        return [] if self.ephemeral else [u.id for u in self.history[0].mentions]
+
+    @property
     def loading(self) -> bool:
         return bool(self.flags & LOADING)
 
@@ -250,7 +258,8 @@ class Message:
             "id": str(self.id), "channel_id": str(self.channel_id), "author": self.author.payload(),
             "content": cur.content, "timestamp": iso(self.created_at),
             "edited_timestamp": iso(edited),
-            "tts": False, "mention_everyone": False, "mentions": [], "mention_roles": [],
+            "tts": False, "mention_everyone": False, "mention_roles": [],
+            "mentions": [u.payload() for u in cur.mentions],
             "attachments": [a.payload() for a in cur.attachments], "embeds": cur.embeds,
             "components": cur.components, "pinned": False, "type": self.type, "flags": cur.flags,
         }

@@ -86,7 +86,7 @@ def build_revision(emu: Emulator, channel_id: int, body: dict[str, Any], files: 
     """The next version of a message, or a 400 (and a violation) if Discord refuses it."""
     rev = emu.store.revision(channel_id, body, dict(files), base)
     check = {"content": rev.content, "embeds": rev.embeds, "components": rev.components,
-             "flags": rev.flags}
+             "flags": rev.flags, "allowed_mentions": body.get("allowed_mentions")}
     problems = rules.check_message(check, [(a.filename, len(a.data)) for a in rev.attachments])
     if problems:
         emu.store.violate("message_limits", f"{what}: " + "; ".join(problems))

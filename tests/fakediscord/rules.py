@@ -24,6 +24,9 @@ MAX_CUSTOM_ID = 100
 MAX_V2_COMPONENTS = 40
 BUTTON, SELECTS, TEXT_INPUT = 2, {3, 5, 6, 7, 8}, 4
 NAME_RE = re.compile(r"^[-_'\w]{1,32}$")
+USER_MENTION_RE = re.compile(r"<@!?(\d{1,20})>")
+MENTION_KINDS = {"users", "roles", "everyone"}
+MAX_ALLOWED_IDS = 100
 
 
 def embed_text_length(embed: dict[str, Any]) -> int:
@@ -78,6 +81,7 @@ def check_message(body: dict[str, Any], attachments: list[tuple[str, int]],
         problems.append(f"attachments total {size} bytes (max {MAX_UPLOAD})")
     flags = int(body.get("flags") or 0)
     problems += check_components(body.get("components") or [], v2=bool(flags & COMPONENTS_V2))
+    problems += check_allowed_mentions(body.get("allowed_mentions"))
     empty = not (content or embeds or attachments or body.get("components")
                  or body.get("sticker_ids") or body.get("poll"))
     if require_content and empty:
@@ -198,3 +202,38 @@ def check_choices(choices: list[dict[str, Any]], option_type: int) -> list[str]:
         if not isinstance(c.get("value"), py_type) or isinstance(c.get("value"), bool):
             problems.append(f"choice value {c.get('value')!r} is not of option type {option_type}")
     return problems
+
+
+def check_allowed_mentions(allowed: Any) -> list[str]:
+    """A message's ``allowed_mentions`` as Discord checks it: known ``parse`` kinds, at most
+    100 ids a list, and never a kind both parsed and listed."""
+    if allowed is None:
+        return []
+    if not isinstance(allowed, dict):
+        return ["allowed_mentions must be an object"]
+    problems = []
+    parse = allowed.get("parse") or []
+    for kind in parse:
+        if kind not in MENTION_KINDS:
+            problems.append(f"allowed_mentions.parse: {kind!r} is not one of "
+                            f"{sorted(MENTION_KINDS)}")
+    for kind in ("users", "roles"):
+        ids = allowed.get(kind) or []
+        if len(ids) > MAX_ALLOWED_IDS:
+            problems.append(f"allowed_mentions.{kind} has {len(ids)} ids "
+                            f"(max {MAX_ALLOWED_IDS})")
+        if ids and kind in parse:
+            problems.append(f"allowed_mentions: parse:[{kind!r}] and {kind} are mutually "
+                            "exclusive")
+    return problems
+
+
+def mentioned_users(content: str, allowed: dict[str, Any] | None) -> list[int]:
+    """The users a message's content mentions (``<@id>``, ``<@!id>``) that its
+    ``allowed_mentions`` lets through, in order, each once: all of them without
+    ``allowed_mentions``, as on Discord."""
+    ids = list(dict.fromkeys(int(m) for m in USER_MENTION_RE.findall(content)))
+    if allowed is None or "users" in (allowed.get("parse") or []):
+        return ids
+    listed = {int(u) for u in allowed.get("users") or []}
+    return [u for u in ids if u in listed]

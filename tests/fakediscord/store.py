@@ -24,6 +24,7 @@ from .models import (
     User,
     utcnow,
 )
+from .rules import mentioned_users
 
 log = logging.getLogger("fakediscord")
 DISCORD_EPOCH_MS = 1420070400000
@@ -146,13 +147,19 @@ class Store:
         flags = prev.flags
         if body.get("flags") is not None:
             flags = (int(body["flags"]) & ~EPHEMERAL) | (prev.flags & EPHEMERAL)
+        content = (body["content"] or "") if "content" in body else prev.content
+        allowed = body.get("allowed_mentions")
+        mentions = [self.users[u] for u in mentioned_users(
+            content, allowed if isinstance(allowed, dict) else None) if u in self.users]
         return Revision(
-            content=(body["content"] or "") if "content" in body else prev.content,
+            content=content,
             embeds=(body["embeds"] or []) if "embeds" in body else list(prev.embeds),
             components=((body["components"] or []) if "components" in body
                         else list(prev.components)),
             attachments=attachments,
             flags=flags,
+            mentions=mentions,
+            allowed_mentions=allowed if isinstance(allowed, dict) else None,
         )
 
     def add_message(self, channel: Channel, author: User, rev: Revision, *,

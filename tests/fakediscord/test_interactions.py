@@ -104,3 +104,33 @@ async def test_plain_rest_routes(fake_discord, world, bot):
     assert (await bot.application_info()).id == fd.application_id
     said = await fd.post(world.bob, world.channel, "hello bot")
     await fd.wait_until(lambda: any(m.id == said.id for m in bot.cached_messages))
+
+
+async def test_mentions_follow_allowed_mentions(fake_discord, world, bot):
+    """A message notifies the users it mentions that ``allowed_mentions`` lets through (all of
+    them without it); an edit notifies nobody; parsing and listing users at once is a 400."""
+    import discord
+
+    fd = fake_discord
+    alice, bob = world.alice, world.bob
+    channel = await bot.fetch_channel(world.channel.id)
+    text = f"<@{alice.id}> and <@!{bob.id}>"
+    everyone = await channel.send(text)
+    only_bob = await channel.send(text, allowed_mentions=discord.AllowedMentions(
+        everyone=False, roles=False, users=[discord.Object(bob.id)]))
+    nobody = await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+    stored = fd.store.messages
+    assert stored[everyone.id].notified == [alice.id, bob.id]
+    assert stored[only_bob.id].notified == [bob.id]
+    assert [u.id for u in only_bob.mentions] == [bob.id]  # as discord.py reads the answer
+    assert stored[nobody.id].notified == []
+    await nobody.edit(content=f"<@{alice.id}>", allowed_mentions=discord.AllowedMentions.all())
+    assert [u.id for u in stored[nobody.id].current.mentions] == [alice.id]
+    assert stored[nobody.id].notified == []  # an edit notifies nobody
+    with pytest.raises(discord.HTTPException) as refused:
+        await bot.http.send_message(channel.id, params=discord.http.MultipartParameters(
+            payload={"content": text, "allowed_mentions": {"parse": ["users"],
+                                                           "users": [str(bob.id)]}},
+            multipart=None, files=None))
+    assert refused.value.status == 400
+    assert [v.rule for v in fd.store.unreported()] == ["message_limits"]

@@ -355,6 +355,28 @@ async def test_guild_settings(store):
     assert (await store.guild_settings(7)).default_preset == ""
 
 
+async def test_player_settings_each_choice_on_its_own(store):
+    """/optin's two choices are kept apart, per user, and read fresh after each write."""
+    got = await store.player_settings(7)
+    assert (got.global_opt_in, got.turn_ping) == (False, False)
+    async with store.transaction() as tx:
+        await tx.set_turn_ping(7, True)
+        await tx.set_turn_ping(7, True)  # again: still one row
+    got = await store.player_settings(7)
+    assert (got.global_opt_in, got.turn_ping) == (False, True)
+    async with store.transaction() as tx:
+        await tx.set_global_opt_in(7, True)
+        await tx.set_turn_ping(8, True)
+    got = await store.player_settings(7)
+    assert (got.global_opt_in, got.turn_ping) == (True, True)
+    async with store.transaction() as tx:
+        await tx.set_turn_ping(7, False)
+    got = await store.player_settings(7)
+    assert (got.global_opt_in, got.turn_ping) == (True, False)
+    assert (await store.player_settings(8)).turn_ping is True
+    assert await rows(store, "SELECT user_id FROM turn_pings") == [(8,)]
+
+
 async def test_guild_settings_read_after_a_write_are_the_new_ones(database):
     """Settings are kept once read; a transaction that writes them makes the next read fresh
     (and a rolled-back one leaves the old ones)."""

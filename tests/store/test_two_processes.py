@@ -98,6 +98,21 @@ async def test_settings_one_process_writes_the_other_reads_at_once(pg_server):
         await two.close()
 
 
+async def test_player_settings_one_process_writes_the_other_reads_within_the_age(pg_server):
+    url = await pg_server.new_database()
+    one, two = await PgStore.open(url), await PgStore.open(url)
+    try:
+        assert (await two.player_settings(5)).turn_ping is False
+        async with one.transaction() as tx:
+            await tx.set_turn_ping(5, True)
+        assert (await one.player_settings(5)).turn_ping is True
+        assert (await two.player_settings(5, max_age=60)).turn_ping is False
+        assert (await two.player_settings(5)).turn_ping is True
+    finally:
+        await one.close()
+        await two.close()
+
+
 async def test_tables_seating_the_same_ai_level_do_not_wait_for_each_other(pg_server):
     """Every table seats the same AI rows: a match's first transaction must not hold them
     locked against the others (it did, and 400 tables opening queued up behind one row)."""

@@ -16,7 +16,7 @@ from bot.game.presets import PRESETS
 from bot.game.serialize import move_from_json
 from bot.game.state import Phase
 from bot.i18n import t
-from bot.tables import TableError, TableStatus, presets
+from bot.tables import Notice, TableError, TableStatus, presets
 
 from .conftest import ANN, BOB, CID, DOT, make_harness, play_human_turn
 
@@ -353,3 +353,39 @@ async def test_blind_bidding_looks_are_recorded_and_capped(tmp_path):
     finally:
         await h.service.close()
         await h.store.close()
+
+
+
+
+async def test_each_turn_begun_names_its_player_once(harness):
+    """Each change that makes a human's turn begin names him (the publisher pings him if
+    he asked for it: ``wants_ping``); not the one who made the change, nor one a notice of
+    the same change already mentions."""
+    svc = harness.service
+    async with harness.store.transaction() as tx:
+        await tx.set_turn_ping(BOB.user_id, True)
+    assert await svc.wants_ping(BOB.user_id) and not await svc.wants_ping(CID.user_id)
+    tid = (await svc.create(ANN, channel_id=10, guild_id=None, preset="russian",
+                            timer=0)).table.id
+    for who in (BOB, CID):
+        await svc.join(tid, who)
+    assert all(u.turn is None for u in harness.updates)  # seating: nobody's turn
+    await svc.start(tid, ANN)
+    table = svc.get(tid)
+    first = table.seats[table.to_act()].user_id
+    assert harness.updates[-1].turn == (None if first == ANN.user_id else first)
+    actors = {a.user_id: a for a in (ANN, BOB, CID)}
+    rng = random.Random(1)
+    for _ in range(8):
+        before = table.seats[table.to_act()].user_id
+        assert await play_human_turn(svc, tid, actors, rng)
+        after = table.seats[table.to_act()].user_id
+        assert harness.updates[-1].by == before
+        assert harness.updates[-1].turn == (after if after != before else None)
+    user = table.seats[table.to_act()].user_id
+    svc._turns.pop(tid)  # as if his turn began with the next change
+    mentioned = (Notice("notice.away", {"name": "x"}, mention=user),)
+    assert svc._turn_began(table, mentioned, None) is None
+    svc._turns.pop(tid)
+    assert svc._turn_began(table, (), None) == user
+    assert svc._turn_began(table, (), None) is None  # once
