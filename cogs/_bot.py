@@ -41,6 +41,7 @@ from bot.web import WebServer
 from cogs._ids import is_ours, known_verb
 from cogs._images import Images
 from cogs._lanes import Lanes
+from cogs._plain import say
 from cogs._publisher import Publisher
 from cogs._views import DYNAMIC_ITEMS, MessageParts, Pressed
 
@@ -168,7 +169,7 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
         original = inner
     loc = locale_of(interaction)
     if isinstance(original, TableError):
-        text = t(original.key, loc, **original.params)
+        text = say(original.key, loc, original.params)
     elif isinstance(original, app_commands.CheckFailure | app_commands.TransformerError):
         text = str(original)
     else:

@@ -4,11 +4,14 @@ and values, unknown ids, and a hand message of an earlier hand."""
 from __future__ import annotations
 
 import random
+import re
+from typing import Any
 
 from bot.game.actions import Verb
 from bot.game.state import Phase
+from tests.fakediscord.models import walk_components
 
-from .conftest import hand_id, hand_of, open_table, play_turn
+from .conftest import hand_id, hand_of, open_table, play_turn, short_match
 
 LONGEST = 6000  # characters Discord allows in a string option
 
@@ -160,3 +163,72 @@ async def test_a_hand_message_of_an_earlier_hand_cannot_move(world):
     assert now is not None and any(c.endswith(":" + table.hand_key) for c in now.custom_ids)
     assert hand_id(table, "pass") in now.custom_ids or any(
         ":choose:bid:" in c for c in now.custom_ids)
+
+
+# Display names that are markup: a masked link, pings, bold, a heading, a quote, a spoiler.
+HOSTILE = ("[claim prize](https://evil.example)", "@everyone **free** <@123456789012345678>",
+           "__Cid__ ||s|| ](https://x.example)", "# Dot", "> Eve")
+MASKED_LINK = re.compile(r"(?<!\\)\[[^\]]*(?<!\\)\]\(")
+PING = re.compile(r"@(everyone|here)|(?<!\\)<@!?\d+>")
+
+
+def _texts(revision: Any) -> list[str]:
+    """Every piece of markdown a revision shows: content, embed title, text, fields, footer."""
+    out = [revision.content or ""]
+    for e in revision.embeds:
+        out += [e.get("title", ""), e.get("description", ""),
+                (e.get("footer") or {}).get("text", "")]
+        for f in e.get("fields", []):
+            out += [f["name"], f["value"]]
+    return [x for x in out if x]
+
+
+async def test_names_are_shown_as_text_in_every_message(world):
+    """Players whose names are markdown: the table message at every stage, hands, moves,
+    refusals, notices, hand results, the score sheet, history and profiles show each name as
+    the characters it is (escaped), never as a link, a ping or formatting; the menus that
+    name a player show the name as typed (labels are not markdown)."""
+    w = world
+    fd = w.fd
+    for user, name in zip(w.users, HOSTILE, strict=True):
+        user.display_name = name
+    alice, bob, cid = w.users[:3]
+    await short_match(w, humans=3)
+    for who in (alice, bob, cid):
+        await fd.slash(who, w.channel, "sheet", post=True)
+        await fd.slash(who, w.channel, "history")
+        await fd.slash(who, w.channel, "stats", post=True)
+    # a second table, hosted by Bob: joining, a refusal naming the host, one naming the turn
+    other = fd.add_text_channel(w.guild, "more")
+    await fd.slash(bob, other, "table new", preset="russian")
+    r = await fd.slash(alice, other, "table join")
+    assert "joined" in r.content, r.content
+    r = await fd.slash(alice, other, "table start")
+    assert "Only the host" in r.content, r.content
+    await fd.slash(bob, other, "table ai")
+    await fd.slash(bob, other, "table start")
+    await w.settle()
+    second = w.service.in_channel(other.id)
+    idle = next(u for u in (alice, bob) if second.seat_of(u.id) != second.to_act())
+    r = await fd.slash(idle, other, "pass")
+    assert "turn" in r.content and "You cannot pass" in r.content, r.content
+    placeholders = [c.get("placeholder", "") for ch in (w.channel, other)
+                    for m in fd.store.channel_messages(ch)
+                    for rev in m.history for c in walk_components(rev.components)]
+    await w.settle()
+    seen: list[str] = []
+    for ch in (w.channel, other):
+        for m in fd.store.channel_messages(ch):
+            for rev in m.history:
+                seen += _texts(rev)
+    assert len(seen) > 50
+    everything = "\n".join(seen)
+    for name in HOSTILE:
+        assert name not in everything, name
+    assert not MASKED_LINK.search(everything), MASKED_LINK.search(everything)
+    assert not PING.search(everything), PING.search(everything)
+    # each name is there, escaped: the seats, the turn, the results, the sheet
+    assert r"\[claim prize\](https://evil.example)" in everything
+    assert "@\u200beveryone \\*\\*free\\*\\*" in everything
+    assert r"\_\_Cid\_\_ \|\|s\|\| \](https://x.example)" in everything
+    assert any("Give a card to" in p and any(n in p for n in HOSTILE) for p in placeholders)
