@@ -26,6 +26,7 @@ from discord.ext import commands
 from bot.config import RenderIn, Settings
 from bot.game.state import HandResult
 from bot.i18n import has, t, translation
+from bot.logs import redact_handlers
 from bot.tables import (
     Actor,
     Clock,
@@ -360,6 +361,7 @@ def main(settings: Settings) -> int:
     log in."""
     logging.basicConfig(level=getattr(logging, settings.log_level, logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    redact_handlers()  # discord.py logs interaction URLs (their tokens) at DEBUG
     if settings.api_base:
         point_discord_py_at(settings.api_base, settings.gateway_url)
         log.info("using the Discord at %s", settings.api_base)

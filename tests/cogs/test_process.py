@@ -95,3 +95,41 @@ async def test_sigkill_loses_no_accepted_move(tmp_path):
             if proc.returncode is None:
                 proc.terminate()
                 await proc.wait()
+
+
+async def test_the_log_holds_no_interaction_token_at_debug(tmp_path):
+    """At DEBUG discord.py writes every interaction's URL: the log shows those requests with
+    the token part replaced, and no token of any interaction anywhere."""
+    db, log_path = tmp_path / "debug.db", tmp_path / "bot.log"
+    async with FakeDiscord() as fd:
+        users = [fd.add_user(n, n.title()) for n in ("ann", "ben", "cat")]
+        guild = fd.add_guild("G", members=users)
+        chan = fd.add_text_channel(guild, "t")
+        env = {**os.environ, **fd.env, "DATABASE_PATH": str(db), "LOG_LEVEL": "DEBUG",
+               "TYSIAC_RENDER_IN": "process"}
+        env.pop("DEV_GUILD_ID", None)
+        with log_path.open("wb") as out:
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", "run", cwd=str(ROOT), env=env,
+                stdout=out, stderr=out)
+        try:
+            await fd.wait_ready(timeout=20)
+            r = await fd.slash(users[0], chan, "table new", timer=0)
+            tid = r.message.custom_ids[0].split(":")[1]
+            for u in users[1:]:
+                await fd.click(u, r.message, f"t1000:{tid}:join:")
+            await fd.click(users[0], r.message, f"t1000:{tid}:start:")
+            for _ in range(3):
+                u, hand = await my_turn(fd, users, chan)
+                await move(fd, u, hand)
+            await fd.settle()
+        finally:
+            proc.terminate()
+            await proc.wait()
+    text = log_path.read_text(encoding="utf-8", errors="replace")
+    tokens = list(fd.store.by_token)
+    assert len(tokens) >= 8
+    assert "/interactions/" in text and "/<token>/callback" in text
+    leaked = [tok for tok in tokens if tok in text or tok.split(":")[-1] in text]
+    where = [line for line in text.splitlines() if leaked and leaked[0].split(":")[-1] in line]
+    assert not leaked, (f"{len(leaked)} tokens in the log", where[:2])
