@@ -232,3 +232,40 @@ async def test_names_are_shown_as_text_in_every_message(world):
     assert "@\u200beveryone \\*\\*free\\*\\*" in everything
     assert r"\_\_Cid\_\_ \|\|s\|\| \](https://x.example)" in everything
     assert any("Give a card to" in p and any(n in p for n in HOSTILE) for p in placeholders)
+
+
+async def test_a_command_of_before_a_change_is_told_it_is_out_of_date(world, caplog):
+    """A client with an older copy of the commands: a string where a number is now, an
+    option that is gone or missing, a subcommand or command that no longer exists. Each
+    gets a polite "out of date" answer and one warning; nothing changes, nothing is an
+    error."""
+    w = world
+    fd, alice = w.fd, w.users[0]
+    await open_table(w)
+    table = w.table()
+    seq, version = table.seq, table.version
+    bidder = w.user(table.seats[table.to_act()].user_id)
+    stale = [
+        (bidder, "bid", [{"name": "amount", "type": 3, "value": "120"}]),
+        (bidder, "bid", [{"name": "amount", "type": 4, "value": "120"}]),
+        (bidder, "bid", [{"name": "amount", "type": 4, "value": True}]),
+        (bidder, "bid", []),
+        (bidder, "bid", [{"name": "amount", "type": 4, "value": 120},
+                         {"name": "colour", "type": 3, "value": "red"}]),
+        (alice, "table", [{"name": "option", "type": 1, "options": [
+            {"name": "value", "type": 3, "value": "1000"}]}]),
+        (alice, "table", [{"name": "frobnicate", "type": 1, "options": []}]),
+        (alice, "table", [{"name": "new", "type": 1, "options": [
+            {"name": "timer", "type": 4, "value": 10 ** 12}]}]),
+        (alice, "oldcommand", []),
+    ]
+    caplog.set_level("WARNING")
+    for user, name, options in stale:
+        caplog.clear()
+        r = await fd.stale_slash(user, w.channel, name, options)
+        assert r.ephemeral and "out of date" in r.content, (name, options, r.content)
+        assert "Something went wrong" not in r.content
+        mine = [rec for rec in caplog.records if rec.name.startswith("tysiac")]
+        assert [rec.levelname for rec in mine] == ["WARNING"], (options, mine)
+        assert not [rec for rec in caplog.records if rec.levelname == "ERROR"]
+    assert table.seq == seq and table.version == version and w.table() is table
