@@ -30,6 +30,7 @@ from bot.tables import (
     TableError,
     TableService,
     presets,
+    whole_number,
 )
 from bot.web import page_url
 from cogs._bot import TysiacBot, actor_of, locale_of, ls, preset_choices, report_error, within
@@ -209,7 +210,7 @@ class Records(commands.Cog):
         user_raw, _, preset = query.partition(_SEP)
         loc = locale_of(interaction)
         got = await self.service.records.history(
-            actor_of(interaction), user_id=int(user_raw) if user_raw.isdigit() else None,
+            actor_of(interaction), user_id=whole_number(user_raw),
             preset=preset or None, page=page)
         embed = discord.Embed(title=t("history.title", loc, page=got.page, pages=got.pages))
         embed.description = ("\n".join(match_line(m, loc) for m in got.items)
@@ -284,7 +285,7 @@ class Records(commands.Cog):
     async def turn_page(self, interaction: discord.Interaction[Any], kind: str, query: str,
                         page: int) -> None:
         if kind == "s":
-            match = int(query) if query.isdigit() else None
+            match = whole_number(query)
             embed, files, view = await within(
                 interaction, self._sheet(interaction, match, False, page), update=True)
             await _reply(interaction, embed=embed, files=files, view=view, edit=True)

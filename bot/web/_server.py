@@ -39,6 +39,7 @@ from bot.tables import (
     PublicRecords,
     Records,
     presets,
+    whole_number,
 )
 from bot.tables._public import Lru
 from bot.web._pictures import Pictures
@@ -279,11 +280,12 @@ class WebServer:
         period = self._query(request, "period", {p.value for p in Period}, Period.ALL.value)
         preset = self._query(request, "preset", {"", *dict(presets())}, "")
         raw_page = request.query.get("page", "1")
-        if not raw_page.isdigit() or not 1 <= int(raw_page) <= 100_000:
+        page = whole_number(raw_page, 6)
+        if page is None or not 1 <= page <= 100_000:
             raise NotShown(raw_page)
         got = await self.public.leaderboard(ctx["gid"], metric=metric.value,
                                             preset=preset or None, period=period,
-                                            page=int(raw_page))
+                                            page=page)
         recent = await self.public.history(ctx["gid"]) if got.page == 1 else None
 
         def link(**change: Any) -> str:

@@ -269,3 +269,51 @@ async def test_a_command_of_before_a_change_is_told_it_is_out_of_date(world, cap
         assert [rec.levelname for rec in mine] == ["WARNING"], (options, mine)
         assert not [rec for rec in caplog.records if rec.levelname == "ERROR"]
     assert table.seq == seq and table.version == version and w.table() is table
+
+
+async def test_numeric_options_are_refused_outside_their_range(world):
+    """A target of 99999999999 or 1e30, a hand of 1,000 cards, a talon of 99: refused with
+    the range the option takes; the table keeps its rules."""
+    w = world
+    fd, alice = w.fd, w.users[0]
+    await fd.slash(alice, w.channel, "table new", preset="russian")
+    await w.settle()
+    rules = w.table().rules
+    for name, value, said in (("target", "99999999999", "from 100 to 10000"),
+                              ("target", "1e30", "from 100 to 10000"),
+                              ("target", "-1000", "from 100 to 10000"),
+                              ("hand_size", "1000", "from 1 to 16"),
+                              ("misere_value", str(10 ** 40), "from 0 to 1000"),
+                              ("talons", "[99]", "1 to 8 cards"),
+                              ("marriage_values", '{"H": 1e9, "D": 80, "C": 60, "S": 40}',
+                               "marriage_values")):
+        r = await fd.slash(alice, w.channel, "table option", name=name, value=value)
+        assert r.ephemeral and "cannot be set" in r.content and said in r.content, r.content
+    assert w.table().rules == rules
+    r = await fd.slash(alice, w.channel, "table option", name="target", value="10000")
+    assert "is now" in r.content and w.table().rules.target == 10_000
+
+
+async def test_forged_numbers_take_ascii_digits_only(world):
+    """Digits of other scripts in a forged id or value (``١`` reads as 1 to ``int``): the id
+    is not this bot's, the bid is no amount; nothing changes."""
+    w = world
+    fd, bob = w.fd, w.users[1]
+    await fd.slash(w.users[0], w.channel, "table new", preset="russian")
+    await w.settle()
+    table = w.table()
+    arabic = str(table.id).translate(str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩"))
+    r = await fd.forge(bob, w.channel, f"t1000:{arabic}:join:", w.table_message())
+    assert r.ephemeral and "no longer active" in r.content, r.content
+    assert w.table().names() == ["Alice"]
+    await fd.click(bob, w.table_message(), f"t1000:{table.id}:join:")
+    await fd.click(w.users[2], w.table_message(), f"t1000:{table.id}:join:")
+    await fd.click(w.users[0], w.table_message(), f"t1000:{table.id}:start:")
+    await w.settle()
+    user = w.user(table.seats[table.to_act()].user_id)
+    seq = table.seq
+    for value in ("١٢٠", "¹²⁰", "１２０"):  # Arabic-Indic, superscript, full-width 120
+        r = await fd.forge(user, w.channel, hand_id(table, "choose", "bid"), w.table_message(),
+                           values=[value], component_type=3)
+        assert r.ephemeral and "is not an amount" in r.content, r.content
+    assert table.seq == seq
