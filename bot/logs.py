@@ -64,13 +64,19 @@ class Repeats:
         self._since: dict[str, float] = {}
         self._count: dict[str, int] = {}
 
-    def __call__(self, what: str, level: int = logging.WARNING) -> None:
-        """One more ``what`` (a short description, no traceback)."""
+    def __call__(self, what: str, level: int = logging.WARNING,
+                 exc_info: BaseException | None = None) -> None:
+        """One more ``what`` (a short description; ``exc_info``: the traceback, written with
+        the first only)."""
         now = self.clock()
         since = self._since.get(what)
         if since is None:
+            if len(self._since) >= 256:  # many kinds: forget the old ones, stay small
+                self.flush(level)
+                self._since.clear()
+                self._count.clear()
             self._since[what], self._count[what] = now, 0
-            self.log.log(level, "%s (repeats are counted)", what)
+            self.log.log(level, "%s (repeats are counted)", what, exc_info=exc_info)
             return
         self._count[what] += 1
         if now - since >= self.every:

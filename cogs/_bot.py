@@ -38,7 +38,7 @@ from bot.tables import (
     open_service,
 )
 from bot.watchdog import LoopWatchdog
-from bot.web import WebServer
+from bot.web import WebServer, raise_open_files_limit
 from cogs._ids import is_ours, known_verb
 from cogs._images import Images
 from cogs._lanes import Lanes
@@ -342,7 +342,9 @@ class TysiacBot(commands.AutoShardedBot):
         self._sweeper = asyncio.create_task(self._service.run_sweeper(s.sweep_every))
         if s.web_port is not None:
             web = WebServer(self._service.records, host=s.web_host, port=s.web_port,
-                            guild_info=self._guild_info)
+                            guild_info=self._guild_info,
+                            max_connections=s.web_max_connections,
+                            head_timeout=s.web_head_timeout)
             try:
                 await web.start()
                 self.web = web
@@ -429,6 +431,8 @@ def main(settings: Settings) -> int:
     logging.basicConfig(level=getattr(logging, settings.log_level, logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     redact_handlers()  # discord.py logs interaction URLs (their tokens) at DEBUG
+    soft, _ = raise_open_files_limit()  # a socket, a file or a pipe each
+    log.info("open files limit: %d", soft)
     if settings.api_base:
         point_discord_py_at(settings.api_base, settings.gateway_url)
         log.info("using the Discord at %s", settings.api_base)
