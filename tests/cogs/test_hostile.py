@@ -198,6 +198,7 @@ async def test_names_are_shown_as_text_in_every_message(world):
         await fd.slash(who, w.channel, "sheet", post=True)
         await fd.slash(who, w.channel, "history")
         await fd.slash(who, w.channel, "stats", post=True)
+    await fd.slash(alice, w.channel, "leaderboard", post=True)
     # a second table, hosted by Bob: joining, a refusal naming the host, one naming the turn
     other = fd.add_text_channel(w.guild, "more")
     await fd.slash(bob, other, "table new", preset="russian")
