@@ -173,9 +173,10 @@ class WebServer:
     async def _listen(self) -> None:
         for name in self.env.list_templates():  # compiled now, not on a first visit
             self.env.get_template(name)
-        # an idle keep-alive connection, like a slow request, is closed by the guard
+        # aiohttp closes an idle keep-alive connection politely before the guard's deadline
+        # (which aborts: a slow client gets no goodbye that could block too)
         runner = web.AppRunner(self.app, access_log=None, handle_signals=False,
-                               keepalive_timeout=self.conns.head_timeout,
+                               keepalive_timeout=self.conns.head_timeout / 2,
                                lingering_time=min(5.0, self.conns.head_timeout))
         await runner.setup()
         server = runner.server
