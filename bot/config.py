@@ -85,6 +85,8 @@ class Settings:
     web_port: int | None = None  # 0: any free port (tests)
     web_host: str = "127.0.0.1"
     web_base_url: str = ""  # the address people reach the pages at, for the links posted
+    web_max_connections: int = 256  # more at once are answered 503
+    web_head_timeout: float = 10.0  # seconds a connection has to send its request
 
     # ---- several processes (SHARD_COUNT, SHARD_IDS) ----
     # None: discord.py asks Discord how many shards and runs them all in this process.
@@ -152,6 +154,8 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: Path | None = No
         web_port=get.port("WEB_PORT"),
         web_host=merged.get("WEB_HOST", "").strip() or "127.0.0.1",
         web_base_url=merged.get("WEB_BASE_URL", "").strip().rstrip("/"),
+        web_max_connections=max(1, int(get.number("WEB_MAX_CONNECTIONS", 256))),
+        web_head_timeout=max(0.1, get.number("WEB_HEAD_TIMEOUT", 10.0)),
     )
 
 

@@ -20,13 +20,14 @@ from typing import Any, TypeVar
 
 import aiohttp
 import discord
-from discord import app_commands
+from discord import AppCommandOptionType, app_commands
 from discord.ext import commands
 
 from bot import __version__
 from bot.config import RenderIn, Settings
 from bot.game.state import HandResult
 from bot.i18n import has, t, translation
+from bot.logs import redact_handlers
 from bot.tables import (
     Actor,
     Clock,
@@ -38,10 +39,11 @@ from bot.tables import (
     open_service,
 )
 from bot.watchdog import LoopWatchdog
-from bot.web import WebServer
+from bot.web import WebServer, raise_open_files_limit
 from cogs._ids import is_ours, known_verb
 from cogs._images import Images
 from cogs._lanes import Lanes
+from cogs._plain import plain, say
 from cogs._publisher import Publisher
 from cogs._views import DYNAMIC_ITEMS, MessageParts, Pressed
 
@@ -165,6 +167,58 @@ async def within(interaction: discord.Interaction[Any], work: Awaitable[T], *,
                 await deferral
 
 
+class StaleCommand(app_commands.AppCommandError):
+    """A slash command whose payload does not match the command as it is now (a client with
+    the commands of before a change): what did not match."""
+
+
+_OPTION_TYPES: dict[AppCommandOptionType, type | tuple[type, ...]] = {
+    AppCommandOptionType.string: str, AppCommandOptionType.integer: int,
+    AppCommandOptionType.number: (int, float), AppCommandOptionType.boolean: bool,
+    AppCommandOptionType.user: str, AppCommandOptionType.channel: str,
+    AppCommandOptionType.role: str, AppCommandOptionType.mentionable: str,
+    AppCommandOptionType.attachment: str,
+}
+_NUMERIC = (AppCommandOptionType.integer, AppCommandOptionType.number)
+
+
+def _of_type(value: Any, kind: AppCommandOptionType) -> bool:
+    """``value`` is what Discord sends for an option of type ``kind`` (a bool is no number)."""
+    if isinstance(value, bool):
+        return kind is AppCommandOptionType.boolean
+    return isinstance(value, _OPTION_TYPES.get(kind, object))
+
+
+def stale_options(interaction: discord.Interaction[Any]) -> str | None:
+    """What in a slash command's options does not fit the command (an unknown option, a
+    value of another type or outside its range or choices, a missing one), or None."""
+    command = interaction.command
+    if not isinstance(command, app_commands.Command):
+        return None  # unknown (sub)commands: discord.py raises CommandNotFound
+    data: dict[str, Any] = dict(interaction.data or {})
+    options: list[dict[str, Any]] = list(data.get("options") or [])
+    while options and options[0].get("type") in (1, 2):  # subcommand (group)
+        options = list(options[0].get("options") or [])
+    params = {p.display_name: p for p in command.parameters}
+    for opt in options:
+        param = params.get(str(opt.get("name")))
+        if param is None:
+            return f"unknown option {str(opt.get('name'))[:40]!r}"
+        value: Any = opt.get("value")
+        if opt.get("type") != param.type.value or not _of_type(value, param.type):
+            return f"option {param.display_name!r} is not a {param.type.name}"
+        if param.type in _NUMERIC and not (
+                (param.min_value is None or value >= param.min_value)
+                and (param.max_value is None or value <= param.max_value)):
+            return f"option {param.display_name!r} is out of its range"
+        if param.choices and value not in [c.value for c in param.choices]:
+            return f"option {param.display_name!r} is not one of its choices"
+    given = {str(o.get("name")) for o in options}
+    missing = [p.display_name for p in command.parameters if p.required and p.display_name
+               not in given]
+    return f"option {missing[0]!r} is missing" if missing else None
+
+
 async def report_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """Refusals become polite ephemeral answers; anything else is logged with an id."""
     original: BaseException = error
@@ -175,9 +229,15 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
         original = inner
     loc = locale_of(interaction)
     if isinstance(original, TableError):
-        text = t(original.key, loc, **original.params)
+        text = say(original.key, loc, original.params)
+    elif isinstance(original, StaleCommand | app_commands.CommandSignatureMismatch
+                    | app_commands.CommandNotFound):
+        # not a fault: Discord sends the new commands to the client in a while
+        log.warning("a command of before a change in %s: %s", _describe(interaction),
+                    str(original)[:120] or type(original).__name__)
+        text = t("error.stale_command", loc)
     elif isinstance(original, app_commands.CheckFailure | app_commands.TransformerError):
-        text = str(original)
+        text = plain(str(original))
     else:
         ref = secrets.token_hex(4)
         log.error("unexpected error %s in %s", ref, _describe(interaction),
@@ -201,6 +261,15 @@ def _describe(interaction: discord.Interaction[Any]) -> str:
 
 class TysiacTree(app_commands.CommandTree[Any]):
     """The one place errors of slash commands end up."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """A slash command's options must fit the command as it is now, before anything
+        reads them (a stale client sends them as they were)."""
+        if interaction.type is discord.InteractionType.application_command:
+            stale = stale_options(interaction)
+            if stale is not None:
+                raise StaleCommand(stale)
+        return True
 
     async def on_error(self, interaction: discord.Interaction[Any],
                        error: app_commands.AppCommandError) -> None:
@@ -286,7 +355,9 @@ class TysiacBot(commands.AutoShardedBot):
         self._sweeper = asyncio.create_task(self._service.run_sweeper(s.sweep_every))
         if s.web_port is not None:
             web = WebServer(self._service.records, host=s.web_host, port=s.web_port,
-                            guild_info=self._guild_info)
+                            guild_info=self._guild_info,
+                            max_connections=s.web_max_connections,
+                            head_timeout=s.web_head_timeout)
             try:
                 await web.start()
                 self.web = web
@@ -381,6 +452,9 @@ def main(settings: Settings) -> int:
     logging.basicConfig(level=getattr(logging, settings.log_level, logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     log.info("tysiac-bot %s starting", __version__)
+    redact_handlers()  # discord.py logs interaction URLs (their tokens) at DEBUG
+    soft, _ = raise_open_files_limit()  # a socket, a file or a pipe each
+    log.info("open files limit: %d", soft)
     if settings.api_base:
         point_discord_py_at(settings.api_base, settings.gateway_url)
         log.info("using the Discord at %s", settings.api_base)

@@ -19,6 +19,7 @@ from bot.i18n.notes import note_text
 from bot.i18n.rule_text import action_phrase
 from bot.i18n.values import card_text
 from bot.tables import Table, TableStatus
+from cogs._plain import plain, plain_names
 
 
 def shown_order(cards: Iterable[int]) -> list[int]:
@@ -41,7 +42,7 @@ def cards_text(cards: Iterable[int], loc: str | None = None) -> str:
 
 
 def trick_text(table: Table, trick: Iterable[tuple[int, int]], loc: str | None = None) -> str:
-    names = table.names()
+    names = plain_names(table.names())
     return ", ".join(f"{names[p]} {card_word(c, loc)}" for p, c in trick) or "—"
 
 
@@ -60,7 +61,7 @@ def table_text(table: Table, loc: str | None = None) -> TableText:
     title = t("table.title", loc, title=table.title_word())
     fields = [(t("table.seats", loc), _seats(table, obs, loc))]
     if table.status is TableStatus.SEATING:
-        host = next((s.name for s in table.seats if s.user_id == table.host_id), "?")
+        host = next((plain(s.name) for s in table.seats if s.user_id == table.host_id), "?")
         status = t("table.seating", loc, seated=len(table.seats), seats=table.size, host=host)
         if len(table.seats) >= table.size:
             status = t("table.full", loc, host=host)
@@ -69,7 +70,8 @@ def table_text(table: Table, loc: str | None = None) -> TableText:
     elif obs is None:
         status = ""
     elif obs.phase is Phase.MATCH_OVER:
-        status = t("table.over", loc, names=", ".join(table.names()[w] for w in obs.winners))
+        names = plain_names(table.names())
+        status = t("table.over", loc, names=", ".join(names[w] for w in obs.winners))
     else:
         status = _play_status(table, obs, loc)
         fields += _play_fields(table, obs, loc)
@@ -91,7 +93,7 @@ def _seats(table: Table, obs: Observation | None, loc: str | None) -> str:
             tags.append(t("table.ai", loc))
         if s.away:
             tags.append(t("table.away", loc))
-        line = f"{i + 1}. **{s.name}**"
+        line = f"{i + 1}. **{plain(s.name)}**"
         if obs is not None:
             if i == obs.dealer:
                 tags.append(t("table.dealer", loc))
@@ -116,12 +118,12 @@ def _play_status(table: Table, obs: Observation, loc: str | None) -> str:
              else t(f"table.phase.{obs.phase.value}", loc))
     head = f"{t('table.hand_no', loc, no=obs.hand_no)} · {phase}"
     if 0 <= obs.to_act < len(table.seats):
-        head += "\n" + t("table.turn", loc, name=table.seats[obs.to_act].name)
+        head += "\n" + t("table.turn", loc, name=plain(table.seats[obs.to_act].name))
     return head
 
 
 def _play_fields(table: Table, obs: Observation, loc: str | None) -> list[tuple[str, str]]:
-    names = table.names()
+    names = plain_names(table.names())
     out: list[tuple[str, str]] = []
     if obs.phase is Phase.BIDDING or obs.bids:
         bids = [f"{names[p]} {a if a else t('table.pass', loc)}{' 🙈' if blind else ''}"
@@ -164,7 +166,7 @@ _HEADLINES = {
 def result_text(table: Table, result: HandResult, hand_no: int, loc: str | None = None) -> str:
     """One hand's result: the headline once (naming the declarer), what else happened,
     and per player the card points, marriages and the change of the total."""
-    names = table.names()
+    names = plain_names(table.names())
     d = result.declarer
     if 0 <= d < len(names) and result.end is HandEnd.PLAYED and result.made is not None:
         key = "result.made" if result.made else "result.failed"
@@ -206,7 +208,8 @@ def action_label(a: Action, table: Table, loc: str | None = None) -> str:
         return card_word(a.card, loc)
     if a.verb in (Verb.GIVE, Verb.DISCARD):
         return card_word(a.card, loc)
-    return t("word.action", loc, action=action_phrase(a, table.names(), table.talon_word()))
+    return t("word.action", loc, action=action_phrase(a, plain_names(table.names()),
+                                                        table.talon_word()))
 
 
 def hand_text(table: Table, seat: int | None, loc: str | None = None,
@@ -245,5 +248,5 @@ def hand_text(table: Table, seat: int | None, loc: str | None = None,
         if obs.to_act == seat:
             lines.append(t("hand.your_turn", loc))
         elif 0 <= obs.to_act < len(table.seats):
-            lines.append(t("hand.waiting", loc, name=table.seats[obs.to_act].name))
+            lines.append(t("hand.waiting", loc, name=plain(table.seats[obs.to_act].name)))
     return "\n".join(lines)

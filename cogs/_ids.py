@@ -17,15 +17,15 @@ from bot.game.actions import Flag, Verb
 from bot.tables import TableError, amount_from_text, card_from_text, index_from_text
 
 PREFIX = "t1000"
-BUTTON_TEMPLATE = (rf"{PREFIX}:(?P<table>\d{{1,18}}):(?P<verb>(?!choose:)[a-z]{{1,12}}):"
-                   r"(?P<arg>[^:]{0,16})(?::(?P<hand>\d{1,6}\.\d{1,6}))?")
-SELECT_TEMPLATE = (rf"{PREFIX}:(?P<table>\d{{1,18}}):choose:(?P<arg>[a-z0-9]{{1,12}})"
-                   r"(?::(?P<hand>\d{1,6}\.\d{1,6}))?")
+BUTTON_TEMPLATE = (rf"{PREFIX}:(?P<table>[0-9]{{1,18}}):(?P<verb>(?!choose:)[a-z]{{1,12}}):"
+                   r"(?P<arg>[^:]{0,16})(?::(?P<hand>[0-9]{1,6}\.[0-9]{1,6}))?")
+SELECT_TEMPLATE = (rf"{PREFIX}:(?P<table>[0-9]{{1,18}}):choose:(?P<arg>[a-z0-9]{{1,12}})"
+                   r"(?::(?P<hand>[0-9]{1,6}\.[0-9]{1,6}))?")
 # Pages of a listing (history, leaderboard): the query travels in the id, so that paging
 # works after a restart; and the admins' confirmations.
 PAGE_TEMPLATE = (rf"{PREFIX}p:(?P<kind>[hls]):(?P<query>[a-z0-9_~]{{0,80}}):"
-                 r"(?P<page>\d{1,6})")
-ADMIN_TEMPLATE = rf"{PREFIX}a:(?P<verb>reset|keep):(?P<guild>\d{{1,20}})"
+                 r"(?P<page>[0-9]{1,6})")
+ADMIN_TEMPLATE = rf"{PREFIX}a:(?P<verb>reset|keep):(?P<guild>[0-9]{{1,20}})"
 _PATTERNS = tuple(re.compile(t) for t in (BUTTON_TEMPLATE, SELECT_TEMPLATE, PAGE_TEMPLATE,
                                           ADMIN_TEMPLATE))
 

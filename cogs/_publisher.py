@@ -59,6 +59,7 @@ from cogs._images import (
 )
 from cogs._lanes import Lanes
 from cogs._latest import Latest
+from cogs._plain import plain_params
 from cogs._views import MessageParts, hand_message, table_message
 
 log = logging.getLogger(__name__)
@@ -783,4 +784,4 @@ def hand_signature(table: Table, seat: int) -> object:
 
 
 def _notice_text(n: Notice, loc: str, extra: dict[str, Any]) -> str:
-    return t(n.key, loc, **{**extra, **n.params})
+    return t(n.key, loc, **{**extra, **plain_params(n.key, n.params)})

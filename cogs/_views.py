@@ -22,6 +22,7 @@ from bot.i18n import t
 from bot.tables import Table, TableStatus
 from cogs._format import card_word, hand_text, shown_order, table_text
 from cogs._ids import BUTTON_TEMPLATE, SELECT_TEMPLATE, custom_id
+from cogs._plain import label_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,7 +224,8 @@ def hand_view(table: Table, seat: int | None, loc: str | None = None) -> Rows:
     for target in sorted({a.target for a in legal if a.verb is Verb.GIVE}):
         opts = [(card_word(a.card, loc), card_str(a.card))
                 for a in _by_card(legal) if a.verb is Verb.GIVE and a.target == target][:25]
-        selects.append((f"give{target}", t("select.give", loc, name=names[target]), opts))
+        placeholder = label_text(t("select.give", loc, name=names[target]), 150)
+        selects.append((f"give{target}", placeholder, opts))
     discards = [a for a in _by_card(legal) if a.verb is Verb.DISCARD]
     if discards:
         opts = [(card_word(a.card, loc), card_str(a.card)) for a in discards[:25]]

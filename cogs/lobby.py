@@ -23,6 +23,7 @@ from cogs._bot import (
     send,
     within,
 )
+from cogs._plain import say
 from cogs._views import (
     MessageParts,
     Pressed,
@@ -189,7 +190,7 @@ class Lobby(commands.Cog):
 
     async def _say(self, interaction: discord.Interaction[Any], key: str,
                    params: dict[str, Any]) -> None:
-        await send(interaction, MessageParts(content=t(key, locale_of(interaction), **params)))
+        await send(interaction, MessageParts(content=say(key, locale_of(interaction), params)))
 
     # ---- buttons of the table message -------------------------------------------------------
     async def _join_button(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
@@ -223,7 +224,7 @@ class Lobby(commands.Cog):
     async def _leave_yes(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
         out = await self.service.leave(p.table_id, actor_of(interaction))
         await interaction.response.edit_message(
-            content=t(out.key, locale_of(interaction), **out.params), view=None)
+            content=say(out.key, locale_of(interaction), out.params), view=None)
 
     async def _leave_no(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
         await interaction.response.edit_message(

@@ -29,6 +29,7 @@ from bot.tables import (
 )
 from cogs._bot import TysiacBot, actor_of, locale_of, ls, send, within
 from cogs._ids import Press, read_press
+from cogs._plain import say
 from cogs._views import Pressed, hand_message
 
 CONFIRM_SECONDS = 10  # a second press of Give up within this many seconds gives the hand up
@@ -80,11 +81,11 @@ class Play(commands.Cog):
             out = await within(interaction, self.service.act(
                 table_id, actor, press.verb, card=press.card, amount=press.amount,
                 target=press.target, flag=press.flag, hand=hand), update=update)
-            notice = t(out.key, loc, **out.params)
+            notice = say(out.key, loc, out.params)
         except TableError as err:
             if not update or err.key in ("error.table_closed", "error.other_channel"):
                 raise
-            notice = "⚠️ " + t(err.key, loc, **err.params)  # an old hand still answers
+            notice = "⚠️ " + say(err.key, loc, err.params)  # an old hand still answers
         await self._show_hand(interaction, self.service.get(table_id), notice, update=update)
 
     def _first_press(self, table_id: int, user_id: int, hand: str | None) -> bool:

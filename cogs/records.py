@@ -30,11 +30,13 @@ from bot.tables import (
     TableError,
     TableService,
     presets,
+    whole_number,
 )
 from bot.web import page_url
 from cogs._bot import TysiacBot, actor_of, locale_of, ls, preset_choices, report_error, within
 from cogs._ids import PAGE_TEMPLATE, page_id
 from cogs._images import image_file, labels_for
+from cogs._plain import plain
 from render.model import LeaderboardRow, LeaderboardView
 from render.sheet import ROWS as SHEET_ROWS  # hands on one page of a sheet
 
@@ -57,7 +59,7 @@ def _date(ts: float, loc: str | None) -> str:
 def match_line(m: MatchInfo, loc: str | None) -> str:
     """``#12 · 2026-11-20 · Russian 1000 · Ann 1005 🏆, Bob 640, Cid 300``."""
     title = dict(presets()).get(m.preset, m.preset)
-    seats = ", ".join(f"{n} {total}{' 🏆' if i in m.winners else ''}"
+    seats = ", ".join(f"{plain(n)} {total}{' 🏆' if i in m.winners else ''}"
                       for i, (n, total) in enumerate(zip(m.names, m.totals, strict=False)))
     return f"**#{m.match_id}** · {_date(m.finished_at, loc)} · {title} · {seats}"
 
@@ -179,11 +181,12 @@ class Records(commands.Cog):
             embed.description = t("sheet.empty", loc)
             return embed
         last = got.results[-1]
-        totals = ", ".join(f"**{n}** {v}" for n, v in zip(got.names, last.totals, strict=False))
+        totals = ", ".join(f"**{plain(n)}** {v}"
+                           for n, v in zip(got.names, last.totals, strict=False))
         lines = [t("sheet.totals", loc, hands=len(got.results), totals=totals)]
         for r in got.results[first:first + SHEET_ROWS]:
             deltas = " · ".join(f"{d:+d}" for d in r.delta)
-            who = got.names[r.declarer] if 0 <= r.declarer < len(got.names) else "—"
+            who = plain(got.names[r.declarer]) if 0 <= r.declarer < len(got.names) else "—"
             lines.append(t("sheet.row", loc, no=r.hand_no, declarer=who,
                            contract=r.contract or "—", deltas=deltas))
         embed.description = "\n".join(lines)[:4000]
@@ -207,7 +210,7 @@ class Records(commands.Cog):
         user_raw, _, preset = query.partition(_SEP)
         loc = locale_of(interaction)
         got = await self.service.records.history(
-            actor_of(interaction), user_id=int(user_raw) if user_raw.isdigit() else None,
+            actor_of(interaction), user_id=whole_number(user_raw),
             preset=preset or None, page=page)
         embed = discord.Embed(title=t("history.title", loc, page=got.page, pages=got.pages))
         embed.description = ("\n".join(match_line(m, loc) for m in got.items)
@@ -292,7 +295,7 @@ class Records(commands.Cog):
     async def turn_page(self, interaction: discord.Interaction[Any], kind: str, query: str,
                         page: int) -> None:
         if kind == "s":
-            match = int(query) if query.isdigit() else None
+            match = whole_number(query)
             embed, files, view = await within(
                 interaction, self._sheet(interaction, match, False, page), update=True)
             await _reply(interaction, embed=embed, files=files, view=view, edit=True)
@@ -327,11 +330,11 @@ class Records(commands.Cog):
 
 
 def _leader_line(r: LeaderRow, m: Metric, loc: str | None) -> str:
-    return f"**{r.rank}.** {r.name} — {metric_value(m, r.value, loc)} ({r.matches})"
+    return f"**{r.rank}.** {plain(r.name)} — {metric_value(m, r.value, loc)} ({r.matches})"
 
 
 def _profile_embed(p: Profile, loc: str | None) -> discord.Embed:
-    embed = discord.Embed(title=t("stats.title", loc, name=p.name)[:256])
+    embed = discord.Embed(title=t("stats.title", loc, name=plain(p.name))[:256])
     rate = f"{100 * p.wins / p.matches:.0f}%" if p.matches else "—"
     embed.add_field(name=t("stats.matches", loc), value=f"{p.matches} · {p.wins} 🏆 · {rate}")
     ratings = "\n".join(f"{fam}: **{value:.1f}** ({n})" for fam, value, n in p.ratings[:4])

@@ -98,3 +98,7 @@ def test_the_web_pages_are_off_unless_a_port_is_set(tmp_path):
     s = load_settings({"DISCORD_TOKEN": "x", "WEB_PORT": "8080",
                        "WEB_BASE_URL": "https://cards.example.org/"}, tmp_path / "missing.env")
     assert (s.web_port, s.web_base_url) == (8080, "https://cards.example.org")
+    assert (s.web_max_connections, s.web_head_timeout) == (256, 10.0)
+    s = load_settings({"DISCORD_TOKEN": "x", "WEB_MAX_CONNECTIONS": "50",
+                       "WEB_HEAD_TIMEOUT": "2.5"}, tmp_path / "missing.env")
+    assert (s.web_max_connections, s.web_head_timeout) == (50, 2.5)

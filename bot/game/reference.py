@@ -13,7 +13,14 @@ from typing import Any
 
 from bot.game.options import OPTION_DOCS, OPTION_GROUPS
 from bot.game.presets import PRESETS
-from bot.game.rules import ALLOWED_INTS, Rules
+from bot.game.rules import (
+    ALLOWED_INTS,
+    INT_RANGES,
+    MARRIAGE_RANGE,
+    MAX_TALONS,
+    TALON_RANGE,
+    Rules,
+)
 
 _INTRO = """\
 # Rules reference
@@ -101,12 +108,16 @@ def _allowed(name: str, default: Any, hint: str) -> str:
     if name in ALLOWED_INTS:
         return "one of " + ", ".join(str(v) for v in ALLOWED_INTS[name])
     if name == "talons":
-        return "list of whole numbers"
+        lo, hi = TALON_RANGE
+        return f"list of up to {MAX_TALONS} whole numbers, {lo} to {hi}"
     if name == "marriage_values":
-        return "points per suit `C`, `D`, `H`, `S`"
-    if "None" in hint:
-        return "whole number or `null`"
-    return "whole number"
+        lo, hi = MARRIAGE_RANGE
+        return f"points per suit `C`, `D`, `H`, `S`, {lo} to {hi}"
+    what = "whole number"
+    if name in INT_RANGES:
+        lo, hi = INT_RANGES[name]
+        what = f"whole number from {lo} to {hi}"
+    return f"{what} or `null`" if "None" in hint else what
 
 
 def _option_rows() -> list[str]:

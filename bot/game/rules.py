@@ -30,6 +30,7 @@ from bot.game.options import (
 
 __all__ = [
     "ALLOWED_INTS",
+    "INT_RANGES",
     "OPTION_NAMES",
     "Barrel",
     "BarrelConflict",
@@ -342,8 +343,10 @@ def parse_option(name: str, raw: Any) -> Any:
             return None
         raise RulesError(f"{name} must be a whole number, not null")
     if not _is_int(raw):
-        what = "a whole number or null" if optional else "a whole number"
-        raise RulesError(f"{name} must be {what}; got {raw!r}")
+        what = "a whole number"
+        if name in INT_RANGES:
+            what += " from {} to {}".format(*INT_RANGES[name])
+        raise RulesError(f"{name} must be {what}{' or null' if optional else ''}; got {raw!r}")
     return int(raw)
 
 
@@ -373,12 +376,73 @@ ALLOWED_INTS: dict[str, tuple[int, ...]] = {  # whole-number options with few va
 }
 
 
-def validate(r: Rules) -> None:
-    """Raise RulesError for impossible values or combinations of options."""
+_CARD_POINTS = (0, 120)  # the card points of a deal
+_BID = (0, 1000)  # a bid, a contract: far above what a hand can make (see Rules.max_bid)
+_SCORE = (0, 1000)  # what one hand adds or takes
+_TOTAL = (100, 10_000)  # a match's totals
+_COUNT = (1, 100)  # hands, calls in a match
+INT_RANGES: dict[str, tuple[int, int]] = {  # whole-number options: the values a game can use
+    "hand_size": (1, 16),
+    "talon_low_redeal_below": _CARD_POINTS,
+    "hand_low_redeal_below": _CARD_POINTS,
+    "predeal_low_redeal_below": _CARD_POINTS,
+    "hand_low_redeal_max_bid": _BID,
+    "min_bid": (1, 1000),
+    "bid_step_high": (1, 100),
+    "bid_step_high_from": _BID,
+    "bid_cap_before_talon": _BID,
+    "marriage_required_above": _BID,
+    "show_marriage_above": _BID,
+    "silence_below": (-10_000, 10_000),
+    "misere_value": _BID,
+    "talon_show_min_bid": _BID,
+    "contra_factor": (1, 16),
+    "redouble_factor": (1, 16),
+    "rospisat_penalty": _SCORE,
+    "rospisat_max": (0, 100),
+    "rospisat_max_bid": _BID,
+    "spisat_max": (0, 100),
+    "four_aces_bonus": _SCORE,
+    "last_trick_bonus": (0, 100),
+    "zero_penalty": _SCORE,
+    "target": _TOTAL,
+    "reset_value": (1, 10_000),
+    "sticks_penalty": _SCORE,
+    "no_win_penalty": _SCORE,
+    "no_win_hands": _COUNT,
+    "barrel_at": (1, 10_000),
+    "barrel_hands": _COUNT,
+    "barrel_fall_penalty": _SCORE,
+    "lock_at": (1, 10_000),
+    "lock_no_trick_penalty": _SCORE,
+    "sitter_bonus_cap": _SCORE,
+}
+TALON_RANGE = (1, 8)  # cards in one talon; at most MAX_TALONS talons
+MAX_TALONS = 4
+MARRIAGE_RANGE = _SCORE
+
+
+def _validate_ranges(r: Rules) -> None:
+    """Every number within what a game can use (a typed 99999999999 is refused here)."""
     for name, allowed in ALLOWED_INTS.items():
         value = getattr(r, name)
         if value not in allowed:
             raise RulesError(f"{name} must be one of {', '.join(map(str, allowed))}; got {value}")
+    for name, (lo, hi) in INT_RANGES.items():
+        value = getattr(r, name)
+        if value is not None and not lo <= value <= hi:
+            raise RulesError(f"{name} must be from {lo} to {hi}; got {value}")
+    lo, hi = TALON_RANGE
+    if len(r.talons) > MAX_TALONS or any(not lo <= t <= hi for t in r.talons):
+        raise RulesError(f"talons must be at most {MAX_TALONS} talons of {lo} to {hi} cards")
+    lo, hi = MARRIAGE_RANGE
+    if any(not lo <= v <= hi for v in r.marriage_values):
+        raise RulesError(f"marriage_values must be from {lo} to {hi} for each suit")
+
+
+def validate(r: Rules) -> None:
+    """Raise RulesError for impossible values or combinations of options."""
+    _validate_ranges(r)
     if r.seats == 4 and r.sitter is Sitter.NONE and not r.partnerships:
         raise RulesError("four seats need a sitter: set sitter to right_of_dealer, "
                          "opposite_dealer or dealer (or play in partnerships)")

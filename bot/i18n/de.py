@@ -37,6 +37,8 @@ MESSAGES: dict[str, str] = {
                             "spiel am Tisch dieses Kanals (`/table show`)."),
     "error.stale_hand": ("Dieser Knopf stammt aus einem früheren Spiel. Jetzt läuft Spiel "
                          "{hand}; deine aktuellen Karten siehst du hier."),
+    "error.stale_command": ("Dieser Befehl ist veraltet; Discord aktualisiert ihn. Versuch es "
+                            "in einer Minute noch einmal (oder starte Discord neu)."),
     "error.inactive_button": "Dieser Knopf ist nicht mehr aktiv — nimm `/table show`.",
     "error.other_process": ("Die Tische dieses Servers führt ein anderer Prozess des Bots, der "
                             "vielleicht gerade neu startet; versuch es in einer Minute noch "

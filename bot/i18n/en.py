@@ -29,6 +29,8 @@ MESSAGES: dict[str, str] = {
                             "table of this channel (`/table show`)."),
     "error.stale_hand": ("That button is from an earlier hand. This is hand {hand}; your "
                          "current cards are shown here."),
+    "error.stale_command": ("That command is out of date; Discord will refresh it. Try again "
+                            "in a minute (or restart Discord)."),
     "error.inactive_button": "This button is no longer active — use `/table show`.",
     "error.other_process": ("This server's tables are kept by another process of the bot, "
                             "which may be restarting; try again in a minute."),

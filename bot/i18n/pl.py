@@ -34,6 +34,8 @@ MESSAGES: dict[str, str] = {
                             "tego kanału (`/table show`)."),
     "error.stale_hand": ("Ten przycisk jest z wcześniejszego rozdania. Teraz trwa rozdanie "
                          "{hand}; twoje karty są pokazane tutaj."),
+    "error.stale_command": ("To polecenie jest nieaktualne; Discord je odświeży. Spróbuj za "
+                            "minutę (albo uruchom Discorda ponownie)."),
     "error.inactive_button": "Ten przycisk już nie działa — użyj `/table show`.",
     "error.other_process": ("Stołami tego serwera zarządza inny proces bota, który może się "
                             "właśnie uruchamiać ponownie; spróbuj za minutę."),

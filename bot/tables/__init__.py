@@ -26,6 +26,7 @@ from bot.tables._inputs import (
     index_from_text,
     quote,
     seat_from_text,
+    whole_number,
 )
 from bot.tables._log import result_json
 from bot.tables._model import Actor, Notice, Outcome, Seat, Table, TableError, Update
@@ -90,4 +91,5 @@ __all__ = [
     "result_json",
     "seat_from_text",
     "shard_of",
+    "whole_number",
 ]

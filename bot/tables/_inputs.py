@@ -25,6 +25,15 @@ def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
+def whole_number(text: str, digits: int = 19) -> int | None:
+    """A whole number of at most ``digits`` ASCII digits, or None: ``str.isdigit`` and ``int``
+    also take other scripts' digits (``١٠٥`` would be 105) and superscripts."""
+    raw = text.strip()
+    if not (0 < len(raw) <= digits and raw.isascii() and raw.isdigit()):
+        return None
+    return int(raw)
+
+
 def card_from_text(text: str, locale: str | None = None) -> int:
     """A card as people write it (``10H``, ``q♠``, ``T♣``), or with the rank letters of
     ``locale``'s language, the ones its reader sees (``Т♠`` in Russian, ``W♥`` in Polish)."""
@@ -36,25 +45,26 @@ def card_from_text(text: str, locale: str | None = None) -> int:
 
 def amount_from_text(text: str) -> int:
     """A bid or contract amount from a menu value."""
-    raw = text.strip()
-    if not raw.isdigit() or len(raw) > 6:
+    amount = whole_number(text, 6)
+    if amount is None:
         raise TableError("error.bad_amount", text=quote(text))
-    return int(raw)
+    return amount
 
 
 def index_from_text(text: str, count: int) -> int:
     """A small index (a talon number, a seat) from a button or menu value."""
-    raw = text.strip()
-    if not raw.isdigit() or int(raw) >= count:
+    index = whole_number(text, 3)
+    if index is None or index >= count:
         raise TableError("error.no_such_action")
-    return int(raw)
+    return index
 
 
 def seat_from_text(names: Sequence[str], text: str) -> int:
     """A seat by number or by its player's name (case-insensitive)."""
     raw = text.strip()
-    if raw.isdigit() and int(raw) < len(names):
-        return int(raw)
+    index = whole_number(raw, 3)
+    if index is not None and index < len(names):
+        return index
     for i, n in enumerate(names):
         if n.lower() == raw.lower():
             return i

@@ -315,14 +315,26 @@ class Records:
         return await self.store.player_settings(actor.user_id)
 
 
+# What makes a spreadsheet read a cell as a formula (OWASP, CSV injection), the full-width
+# forms included: such a cell gets a leading apostrophe and is shown as the text it is.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "＝", "＋", "－", "＠")
+
+
+def csv_text(value: str) -> str:
+    """A text cell of an export: one that starts like a formula is quoted as text."""
+    return "'" + value if value.startswith(_FORMULA_START) else value
+
+
 def sheet_csv(names: Sequence[str], results: Sequence[HandResult]) -> str:
-    """The sheet as CSV: one row per hand, each player's change and total."""
+    """The sheet as CSV: one row per hand, each player's change and total (every text cell
+    in double quotes and safe from formula injection; the numbers as numbers)."""
     out = io.StringIO()
-    w = csv.writer(out)
+    w = csv.writer(out, quoting=csv.QUOTE_NONNUMERIC)
     w.writerow(["hand", "declarer", "contract", "made",
-                *[f"{n} change" for n in names], *[f"{n} total" for n in names]])
+                *[csv_text(f"{n} change") for n in names],
+                *[csv_text(f"{n} total") for n in names]])
     for i, r in enumerate(results, 1):
-        declarer = names[r.declarer] if 0 <= r.declarer < len(names) else ""
+        declarer = csv_text(names[r.declarer]) if 0 <= r.declarer < len(names) else ""
         made = "" if r.made is None else ("yes" if r.made else "no")
         w.writerow([r.hand_no or i, declarer, r.contract or "", made, *r.delta, *r.totals])
     return out.getvalue()

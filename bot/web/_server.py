@@ -30,6 +30,7 @@ from markupsafe import Markup, escape
 
 from bot.i18n import language, t
 from bot.i18n.values import PresetTitle
+from bot.logs import Repeats
 from bot.tables import (
     LeaderRow,
     MatchInfo,
@@ -39,8 +40,10 @@ from bot.tables import (
     PublicRecords,
     Records,
     presets,
+    whole_number,
 )
 from bot.tables._public import Lru
+from bot.web._guard import Connections, loop_errors
 from bot.web._pictures import Pictures
 from bot.web._steps import steps_of
 from render.pictures import rating_chart_svg
@@ -121,9 +124,13 @@ class WebServer:
     """Serve the pages on ``host:port`` (port 0: any free port; see :attr:`port`)."""
 
     def __init__(self, records: Records, *, host: str = "127.0.0.1", port: int = 0,
-                 guild_info: GuildInfo | None = None, own_thread: bool = True) -> None:
+                 guild_info: GuildInfo | None = None, own_thread: bool = True,
+                 max_connections: int = 256, head_timeout: float = 10.0) -> None:
         self.public = PublicRecords(records)
         self.host, self.port = host, port
+        self.repeats = Repeats(log)
+        self.conns = Connections(max_connections, head_timeout, self.repeats)
+        self._server: asyncio.Server | None = None
         self.guild_info = guild_info or (lambda _gid: (None, None))
         self.pictures = Pictures()
         # finished matches do not change: their pages are kept as rendered (the guild and
@@ -154,6 +161,7 @@ class WebServer:
         self.app.router.add_get("/s/{digest:[0-9a-f]{12}}/{name:[a-z.]+}", self.asset)
         self._runner: web.AppRunner | None = None
         self._drawing: asyncio.Task[None] | None = None
+        self._flushing: asyncio.Task[None] | None = None
         self.own_thread = own_thread
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -174,6 +182,7 @@ class WebServer:
     def _main(self, ready: concurrent.futures.Future[None]) -> None:
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
+        loop.set_exception_handler(loop_errors(self.repeats))
         try:
             loop.run_until_complete(self._listen())
         except BaseException as exc:
@@ -192,14 +201,20 @@ class WebServer:
     async def _listen(self) -> None:
         for name in self.env.list_templates():  # compiled now, not on a first visit
             self.env.get_template(name)
-        runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
+        # aiohttp closes an idle keep-alive connection politely before the guard's deadline
+        # (which aborts: a slow client gets no goodbye that could block too)
+        runner = web.AppRunner(self.app, access_log=None, handle_signals=False,
+                               keepalive_timeout=self.conns.head_timeout / 2,
+                               lingering_time=min(5.0, self.conns.head_timeout))
         await runner.setup()
-        site = web.TCPSite(runner, self.host, self.port)
-        await site.start()
+        server = runner.server
+        assert server is not None
+        self._server = await asyncio.get_running_loop().create_server(
+            self.conns.factory(server), self.host, self.port, reuse_address=True)
         self._runner = runner
         self._drawing = asyncio.create_task(self.pictures.ready())  # before the first replay
-        server = getattr(site, "_server", None)
-        sockets = getattr(server, "sockets", None) or []
+        self._flushing = asyncio.create_task(self._flush_repeats())
+        sockets = self._server.sockets
         if sockets:
             self.port = int(sockets[0].getsockname()[1])
         log.info("web pages on http://%s:%d", self.host, self.port)
@@ -215,7 +230,25 @@ class WebServer:
         await asyncio.to_thread(thread.join, 10)
         self._thread = self._loop = None
 
+    async def _flush_repeats(self) -> None:
+        """Say how often a repeated error came, once a minute while it comes."""
+        while True:
+            await asyncio.sleep(self.repeats.every)
+            self.repeats.flush()
+
     async def _cleanup(self) -> None:
+        if self._flushing is not None:
+            self._flushing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._flushing
+        self.repeats.flush()
+        if self._server is not None:
+            self._server.close()
+            for guard in list(self.conns.open):
+                if guard.transport is not None:
+                    guard.transport.abort()
+            await self._server.wait_closed()
+            self._server = None
         if self._drawing is not None:
             with contextlib.suppress(Exception):
                 await self._drawing
@@ -230,6 +263,14 @@ class WebServer:
     # ---- every response ----------------------------------------------------------------
     @web.middleware
     async def _guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        guarded = self.conns.answering(request.protocol)
+        try:
+            return await self._answer(request, handler)
+        finally:
+            if guarded is not None:  # the answer is written; then the next head's deadline
+                guarded.start_deadline()
+
+    async def _answer(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         try:
             response = await handler(request)
         except NotShown:
@@ -239,8 +280,9 @@ class WebServer:
                 response = self._missing(request, exc.status)
             else:
                 raise
-        except Exception:
-            log.exception("web page %s failed", request.path[:200])
+        except Exception as exc:  # once with its traceback, then counted
+            self.repeats(f"web pages: {type(exc).__name__} in {request.path[:80]}",
+                         logging.ERROR, exc_info=exc)
             response = self._missing(request, 500)
         response.headers["Content-Security-Policy"] = CSP
         response.headers["X-Content-Type-Options"] = "nosniff"
@@ -309,11 +351,12 @@ class WebServer:
         period = self._query(request, "period", {p.value for p in Period}, Period.ALL.value)
         preset = self._query(request, "preset", {"", *dict(presets())}, "")
         raw_page = request.query.get("page", "1")
-        if not raw_page.isdigit() or not 1 <= int(raw_page) <= 100_000:
+        page = whole_number(raw_page, 6)
+        if page is None or not 1 <= page <= 100_000:
             raise NotShown(raw_page)
         got = await self.public.leaderboard(ctx["gid"], metric=metric.value,
                                             preset=preset or None, period=period,
-                                            page=int(raw_page))
+                                            page=page)
         recent = await self.public.history(ctx["gid"]) if got.page == 1 else None
         empty = (None if got.items else await self.public.why_empty(
             ctx["gid"], metric=metric.value, preset=preset or None, period=period))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import sqlite3
@@ -95,3 +96,126 @@ async def test_sigkill_loses_no_accepted_move(tmp_path):
             if proc.returncode is None:
                 proc.terminate()
                 await proc.wait()
+
+
+async def test_the_log_holds_no_interaction_token_at_debug(tmp_path):
+    """At DEBUG discord.py writes every interaction's URL: the log shows those requests with
+    the token part replaced, and no token of any interaction anywhere."""
+    db, log_path = tmp_path / "debug.db", tmp_path / "bot.log"
+    async with FakeDiscord() as fd:
+        users = [fd.add_user(n, n.title()) for n in ("ann", "ben", "cat")]
+        guild = fd.add_guild("G", members=users)
+        chan = fd.add_text_channel(guild, "t")
+        env = {**os.environ, **fd.env, "DATABASE_PATH": str(db), "LOG_LEVEL": "DEBUG",
+               "TYSIAC_RENDER_IN": "process"}
+        env.pop("DEV_GUILD_ID", None)
+        with log_path.open("wb") as out:
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", "run", cwd=str(ROOT), env=env,
+                stdout=out, stderr=out)
+        try:
+            await fd.wait_ready(timeout=20)
+            r = await fd.slash(users[0], chan, "table new", timer=0)
+            tid = r.message.custom_ids[0].split(":")[1]
+            for u in users[1:]:
+                await fd.click(u, r.message, f"t1000:{tid}:join:")
+            await fd.click(users[0], r.message, f"t1000:{tid}:start:")
+            for _ in range(3):
+                u, hand = await my_turn(fd, users, chan)
+                await move(fd, u, hand)
+            await fd.settle()
+        finally:
+            proc.terminate()
+            await proc.wait()
+    text = log_path.read_text(encoding="utf-8", errors="replace")
+    tokens = list(fd.store.by_token)
+    assert len(tokens) >= 8
+    assert "/interactions/" in text and "/<token>/callback" in text
+    leaked = [tok for tok in tokens if tok in text or tok.split(":")[-1] in text]
+    where = [line for line in text.splitlines() if leaked and leaked[0].split(":")[-1] in line]
+    assert not leaked, (f"{len(leaked)} tokens in the log", where[:2])
+
+
+async def test_slow_web_clients_hold_neither_the_bot_nor_the_log(tmp_path):
+    """300 clients open the web port and send half a request, then nothing, in a process
+    started with a low soft limit of open files: past the cap they are answered 503 at
+    once, the others are closed when their time to send the request is up; a player's
+    commands are answered all along, a page answers again afterwards, and the log holds a
+    few lines, no traceback."""
+    import resource
+    import socket
+    import time
+
+    db, log_path = tmp_path / "web.db", tmp_path / "bot.log"
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+
+    def low_limit() -> None:  # as a default systemd or shell would give (the hard one is high)
+        resource.setrlimit(resource.RLIMIT_NOFILE,
+                           (160, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+
+    async with FakeDiscord() as fd:
+        users = [fd.add_user(n, n.title()) for n in ("ann", "ben")]
+        guild = fd.add_guild("G", members=users)
+        chans = [fd.add_text_channel(guild, f"t{i}") for i in range(3)]
+        env = {**os.environ, **fd.env, "DATABASE_PATH": str(db), "LOG_LEVEL": "INFO",
+               "TYSIAC_RENDER_IN": "process", "WEB_PORT": str(port),
+               "WEB_MAX_CONNECTIONS": "100", "WEB_HEAD_TIMEOUT": "3"}
+        env.pop("DEV_GUILD_ID", None)
+        with log_path.open("wb") as out:
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", "run", cwd=str(ROOT), env=env,
+                stdout=out, stderr=out, preexec_fn=low_limit)
+        slow: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
+        try:
+            await fd.wait_ready(timeout=20)
+            for _ in range(300):
+                reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                writer.write(b"GET /g/1 HTTP/1.1\r\nHost: x\r\n")  # and never the rest
+                slow.append((reader, writer))
+            # a player is answered while they hold the port
+            started = time.monotonic()
+            r = await fd.slash(users[0], chans[0], "table new", timer=0)
+            assert r.message is not None and not r.ephemeral
+            join = next(c for c in r.message.custom_ids if ":join:" in c)
+            r = await fd.click(users[1], r.message, join)
+            assert not r.ephemeral or "joined" in r.content, r.content
+            assert time.monotonic() - started < 5
+            # past the cap: 503 at once
+            busy = 0
+            for reader, _ in slow:
+                with contextlib.suppress(TimeoutError):
+                    head = await asyncio.wait_for(reader.read(64), 0.05)
+                    busy += head.startswith(b"HTTP/1.1 503")
+            assert busy >= 150, busy
+            # the rest: closed when their time is up
+            await asyncio.sleep(4)
+            closed = 0
+            for reader, _ in slow:
+                try:
+                    await asyncio.wait_for(reader.read(), 0.05)  # to the end
+                    closed += 1
+                except ConnectionError:  # aborted: a slow client gets no goodbye
+                    closed += 1
+                except TimeoutError:
+                    pass
+            assert closed >= 290, closed
+            # and the port answers again
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(b"GET /g/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            answer = await asyncio.wait_for(reader.read(), 5)
+            assert answer.startswith(b"HTTP/1.1 404"), answer[:80]
+            writer.close()
+            r = await fd.slash(users[1], chans[1], "table new", timer=0)
+            assert r.message is not None and not r.ephemeral
+        finally:
+            for _, writer in slow:
+                writer.close()
+            proc.terminate()
+            await proc.wait()
+    text = log_path.read_text(encoding="utf-8", errors="replace")
+    assert "Traceback" not in text and len(text) < 20_000, (len(text), text[-2000:])
+    assert "open files limit: " in text and "open files limit: 160" not in text
+    assert text.count("new ones are answered 503 (repeats are counted)") == 1
+    assert "new ones are answered 503: 199 more times" in text

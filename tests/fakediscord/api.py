@@ -157,6 +157,18 @@ class FakeDiscord(Emulator):
         return await self._interact(user, channel, 2, self._command_data(
             cmd, channel, payload, resolved))
 
+    async def stale_slash(self, user: User, channel: Channel, command: str, /,
+                          options: list[dict[str, Any]]) -> InteractionResult:
+        """``/command`` as a client holding an older copy of the commands sends it: the
+        options exactly as given (``[{"name", "type", "value"}]``, subcommands nested),
+        unchecked; a command name never synced gets a made-up id."""
+        name = command.split(maxsplit=1)[0]
+        guild = self.store.guild_of(channel)
+        cmd = self.store.find_command(guild.id, name, locale=user.locale) or {
+            "id": str(self.store.next_id()), "name": name, "type": 1}
+        return await self._interact(user, channel, 2, self._command_data(
+            cmd, channel, options, {}))
+
     async def autocomplete(self, user: User, channel: Channel, command: str, option: str,
                            typed: str, /, **options: Any) -> list[dict[str, Any]]:
         """Type ``typed`` into ``option``; return the bot's choices."""

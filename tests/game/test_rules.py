@@ -63,3 +63,18 @@ def test_impossible_rules_are_refused_readably(options: dict[str, object], fragm
 def test_unknown_preset_lists_the_presets() -> None:
     with pytest.raises(RulesError, match="russian, russian4, polish"):
         preset("klondike")
+
+
+def test_every_number_option_has_a_range_and_outside_it_is_refused() -> None:
+    """Each whole-number option takes a bounded set of values; one past either end is
+    refused with the range (JSON-typed values, as /table option sends them)."""
+    from bot.game.rules import ALLOWED_INTS, INT_RANGES
+
+    base = Rules()
+    numeric = [k for k, v in base.to_json().items()
+               if v is None or (isinstance(v, int) and not isinstance(v, bool))]
+    assert set(numeric) <= set(INT_RANGES) | set(ALLOWED_INTS)
+    for name, (lo, hi) in INT_RANGES.items():
+        for bad in (lo - 1, hi + 1, 10 ** 30, 1e30):
+            with pytest.raises(RulesError, match=f"from {lo} to {hi}"):
+                base.with_options(**{name: bad})

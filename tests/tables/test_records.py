@@ -139,3 +139,45 @@ async def test_an_empty_leaderboard_knows_why(tmp_path):
     finally:
         await s.close()
         await h.store.close()
+
+
+async def test_an_export_shows_formula_like_names_as_text(tmp_path):
+    """Names a spreadsheet would run (``=1+2``, ``+…``, ``-…``, ``@…``): in the CSV export
+    each is a quoted text cell with a leading apostrophe; the numbers stay numbers."""
+    import csv
+    import dataclasses
+    import io
+
+    from bot.tables import Actor
+
+    evil = (Actor(1, "=1+2", can_manage=True), Actor(2, "+HYPERLINK(\"x\")"),
+            Actor(3, "@SUM(A1)"))
+    h = await make_harness(str(tmp_path / "a.db"))
+    try:
+        s = h.service
+        tid = (await s.create(evil[0], channel_id=9, guild_id=1)).table.id
+        for a in evil[1:]:
+            await s.join(tid, a)
+        for name, value in (("barrel", "none"), ("target", "150")):
+            await s.set_option(tid, evil[0], name, value)
+        await s.start(tid, evil[0])
+        actors = {a.user_id: a for a in evil}
+        rng = random.Random(5)
+        for _ in range(2000):
+            if s.get(tid).status is TableStatus.FINISHED:
+                break
+            await s.settle()
+            if s.get(tid).status is TableStatus.PLAYING:
+                await play_human_turn(s, tid, actors, rng)
+        out = await s.records.export(dataclasses.replace(evil[0], guild_id=1), 1)
+        assert '"\'=1+2 change"' in out.csv.splitlines()[0]
+        rows = list(csv.reader(io.StringIO(out.csv)))
+        cells = [c for row in rows for c in row]
+        assert not [c for c in cells if c[:1] in ("=", "+", "@")], cells
+        assert {"'=1+2 total", "'+HYPERLINK(\"x\") total", "'@SUM(A1) total"} <= set(rows[0])
+        declarers = {row[1] for row in rows[1:]} - {""}
+        assert declarers and all(d.startswith("'") for d in declarers), declarers
+        assert out.csv.splitlines()[1].split(",")[0] == "1"  # a number stays a number
+    finally:
+        await s.close()
+        await h.store.close()

@@ -63,7 +63,8 @@ async def test_a_match_in_play_and_made_up_ids_reveal_nothing(site: Site):
                f"/g/{GUILD}/m/1/h/9999", f"/g/{GUILD}/m/-1", "/g/abc", "/g/1e9",
                f"/g/{GUILD}/m/{'9' * 40}", f"/g/{'9' * 25}", "/g/%00", "/g/1/../../etc/passwd",
                f"/g/{GUILD}?metric=drop%20table", f"/g/{GUILD}?page=0",
-               f"/g/{GUILD}?page=99999", f"/g/{GUILD}?preset=nope", "/", "/static/style.css",
+               f"/g/{GUILD}?page=99999", f"/g/{GUILD}?page=١", f"/g/{GUILD}?page=²",
+               f"/g/{GUILD}?preset=nope", "/", "/static/style.css",
                "/s/000000000000/style.css", "/img/0123456789abcdef0123.png"]
     for path in made_up:
         status, body, headers = await _get(site.url + path)
