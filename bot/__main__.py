@@ -163,6 +163,18 @@ def _cmd_run(args: argparse.Namespace) -> int:
     except SettingsError as exc:
         print(exc, file=sys.stderr)
         return 2
+    from dataclasses import replace
+
+    from bot.ai import solver
+
+    try:  # the strong AI's solver, chosen once for this process and its AI pool
+        kind = solver.use(settings.solver)
+    except solver.Unavailable as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    settings = replace(settings, solver=kind)
+    if not solver.compiled_available():  # the fallback, and why
+        print(solver.describe(kind), file=sys.stderr)
     from contextlib import ExitStack
 
     from bot.store import DatabaseUnusable, check_database, one_process

@@ -361,6 +361,8 @@ def main(settings: Settings) -> int:
     logging.basicConfig(level=getattr(logging, settings.log_level, logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     log.info("tysiac-bot %s starting", __version__)
+    if settings.solver is not None:  # as the entry point chose it (TYSIAC_SOLVER)
+        log.info("the strong AI's double-dummy solver: %s", settings.solver.value)
     if settings.api_base:
         point_discord_py_at(settings.api_base, settings.gateway_url)
         log.info("using the Discord at %s", settings.api_base)

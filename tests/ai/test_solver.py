@@ -3,8 +3,13 @@ implementations giving the same answers, and the strong player's use."""
 
 from __future__ import annotations
 
+import os
 import random
+import socket
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -229,3 +234,70 @@ def test_the_compiled_solver_gives_the_python_solvers_values_and_moves(name: str
         played += 1
     assert played >= 5 or rules.stock
 
+
+# ---- which solver runs: the setting, the fallback, the pool ---------------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+# A machine where the compiled solver cannot be loaded (not built: no C compiler at install).
+_WITHOUT_COMPILED = "sys.modules['bot.ai._dds'] = None; "
+
+
+def _run_bot(tmp_path: Path, prelude: str = "", **env: str) -> subprocess.CompletedProcess[str]:
+    """``python -m bot run`` against a Discord that is not there: it logs its start, then
+    gives up (exit 1)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    full = {**os.environ, "LOG_LEVEL": "INFO", "DISCORD_TOKEN": "x",
+            "DATABASE_PATH": str(tmp_path / "v.db"),
+            "DISCORD_API_BASE": f"http://127.0.0.1:{port}/api/v10",
+            "DISCORD_GATEWAY_URL": f"ws://127.0.0.1:{port}/gateway", **env}
+    full.pop("DATABASE_URL", None)
+    code = prelude + "from bot.__main__ import main; sys.exit(main(['run']))"
+    return subprocess.run([sys.executable, "-c", "import sys; " + code], check=False, cwd=ROOT,
+                          env=full, capture_output=True, text=True, timeout=120)
+
+
+@needs_compiled
+def test_the_bot_says_at_start_which_solver_runs(tmp_path: Path) -> None:
+    done = _run_bot(tmp_path)
+    assert "the strong AI's double-dummy solver: compiled" in done.stderr, done.stderr
+    done = _run_bot(tmp_path, TYSIAC_SOLVER="python")
+    assert "the strong AI's double-dummy solver: python" in done.stderr, done.stderr
+
+
+def test_without_the_compiled_solver_the_bot_runs_the_python_one(tmp_path: Path) -> None:
+    done = _run_bot(tmp_path, _WITHOUT_COMPILED)
+    assert "the compiled one is not available" in done.stderr, done.stderr
+    assert "the strong AI's double-dummy solver: python" in done.stderr, done.stderr
+    done = _run_bot(tmp_path, _WITHOUT_COMPILED, TYSIAC_SOLVER="compiled")
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines()[-1].startswith(
+        "the compiled solver is not available here"), done.stderr
+
+
+def test_without_the_compiled_solver_the_tests_run_on_the_python_one() -> None:
+    """The solver's tests where the compiled one cannot be loaded: they pass on the Python
+    one, and the comparisons with the compiled one are skipped (not failed)."""
+    code = (_WITHOUT_COMPILED + "import pytest; sys.exit(pytest.main(["
+            "'tests/ai/test_solver.py', '-p', 'no:cacheprovider', '-rs', '-k', "
+            "'(allows_exactly and russian-) or gives_the_python or late_positions']))")
+    done = subprocess.run([sys.executable, "-c", "import sys; " + code], check=False, cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "the compiled solver is not built here" in done.stdout, done.stdout
+    assert " passed" in done.stdout and " skipped" in done.stdout, done.stdout
+
+
+def test_the_ai_pool_searches_with_the_solver_chosen_at_start() -> None:
+    from bot.ai.pool import executor, shutdown
+    from bot.ai.solver import active, use
+
+    before = active()
+    shutdown()
+    try:
+        use(Kind.PYTHON)
+        assert executor().submit(active).result(timeout=60) is Kind.PYTHON
+    finally:
+        shutdown()
+        use(before)
