@@ -187,7 +187,7 @@ static Entry *tt_find(const Search *s, uint64_t a, uint64_t b, uint32_t meta) {
 }
 
 static int tt_grow(Search *s) {
-    size_t cap = s->cap ? s->cap * 2 : 4096;
+    size_t cap = s->cap ? s->cap * 2 : 1024;
     Entry *fresh = calloc(cap, sizeof(Entry));
     if (!fresh) return 0;
     Entry *old = s->tt;

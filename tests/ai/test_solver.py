@@ -3,6 +3,7 @@ implementations giving the same answers, and the strong player's use."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import socket
@@ -301,3 +302,46 @@ def test_the_ai_pool_searches_with_the_solver_chosen_at_start() -> None:
     finally:
         shutdown()
         use(before)
+
+
+# ---- python -m bot bench solver -------------------------------------------------------------
+
+
+@needs_compiled
+def test_bench_solver_prints_both_speeds_and_their_ratio(capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    from bot.__main__ import main
+
+    assert main(["bench", "solver", "--positions", "3", "--preset", "polish"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[1].startswith("first trick: compiled") and "ratio" in lines[1]
+    assert lines[2].startswith("mid-hand: compiled") and "ratio" in lines[2]
+    result = json.loads(lines[-1])
+    assert result["preset"] == "polish" and result["same_answers"] is True
+    # the same positions, so the ratio is the speeds' (rounded) quotient
+    assert result["ratio"] == pytest.approx(
+        result["fast_positions_per_s"] / result["python_positions_per_s"], rel=0.01)
+    assert result["ratio"] > 3 and result["mid_ratio"] > 1
+    assert result["nodes_per_position"] > result["mid_nodes_per_position"] > 0
+
+
+def test_bench_solver_without_the_compiled_solver_measures_the_python_one() -> None:
+    code = (_WITHOUT_COMPILED + "from bot.__main__ import main; "
+            "sys.exit(main(['bench', 'solver', '--positions', '1']))")
+    done = subprocess.run([sys.executable, "-c", "import sys; " + code], check=False, cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "the compiled solver is not available here" in done.stdout
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["fast_positions_per_s"] is None and result["ratio"] is None
+    assert result["python_positions_per_s"] > 0
+
+
+def test_bench_solver_refuses_an_unknown_preset_and_no_positions(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.__main__ import main
+
+    assert main(["bench", "solver", "--preset", "klondike"]) == 2
+    assert "the presets are russian" in capsys.readouterr().err
+    assert main(["bench", "solver", "--positions", "0"]) == 2
+    assert "--positions must be 1 or more" in capsys.readouterr().err
