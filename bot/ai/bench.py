@@ -6,13 +6,13 @@ the first lead after the stock is gone) and the lead with half of those cards le
 (mid-hand). Each position is solved as the strong player asks it: every legal card of the
 seat to move, the declarer's make test (does the declarer still take what his contract
 needs after this card?), or each card's points where nobody declared. Both
-implementations solve the same positions, one after the other position by position (a
-shared machine's load falls on both alike), each with a fresh transposition table as for
-a world of the strong player's; the compiled one repeats a position until 20 ms have
-passed. The answers are compared. Prints a line per set and, as the last line, one JSON
-object: ``fast_positions_per_s``, ``python_positions_per_s`` and ``ratio`` from the first
-trick, the same with ``mid_`` from mid-hand, positions searched per solve, and
-``same_answers``.
+implementations solve the same positions, one after the other position by position, each
+with a fresh transposition table as for a world of the strong player's; the compiled one
+repeats a position until 20 ms have passed. Times are this process's CPU seconds, so that
+the other work of a shared machine does not count. The answers are compared. Prints a line
+per set and, as the last line, one JSON object: ``fast_positions_per_s``,
+``python_positions_per_s`` and ``ratio`` from the first trick, the same with ``mid_`` from
+mid-hand, positions searched per solve, and ``same_answers``.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from bot.game.observation import observe
 from bot.game.presets import preset
 from bot.game.state import Phase, State
 
-_REPEAT_FOR = 0.02  # seconds: a compiled solve is repeated until this much has passed
+_REPEAT_FOR = 0.02  # CPU seconds: a compiled solve is repeated until this much has passed
 
 
 def positions(preset_name: str, count: int, seed: int = 1) -> tuple[list[State], list[State]]:
@@ -96,18 +96,18 @@ def measure(states: list[State], with_compiled: bool) -> dict[str, Any]:
     same = True
     for s in states:
         question = _question(s)
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         answer, searched = solve(s, Kind.PYTHON, question)
-        py_time += time.perf_counter() - t0
+        py_time += time.process_time() - t0
         nodes += searched
         if not with_compiled:
             continue
         runs = 0
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         while True:
             got, _ = solve(s, Kind.COMPILED, question)
             runs += 1
-            spent = time.perf_counter() - t0
+            spent = time.process_time() - t0
             if spent >= _REPEAT_FOR:
                 break
         c_time += spent / runs
@@ -126,7 +126,8 @@ def run_bench(count: int = 20, preset_name: str = "russian", seed: int = 1) -> i
     with_compiled = compiled_available()
     first, mid = positions(preset_name, count, seed)
     print(f"bench solver: {preset_name}, {len(first)} positions from the first trick and "
-          f"{len(mid)} from mid-hand (seed {seed})", flush=True)
+          f"{len(mid)} from mid-hand (seed {seed}); positions solved per CPU second",
+          flush=True)
     if not with_compiled:
         print("the compiled solver is not available here: the Python one alone is measured")
     results = {}
