@@ -4,4 +4,4 @@ package installs all the same and the AI uses the Python solver (bot/ai/solver.p
 from setuptools import Extension, setup
 
 setup(ext_modules=[Extension("bot.ai._dds", ["bot/ai/_dds.c"], optional=True,
-                             extra_compile_args=["-O2"])])
+                             extra_compile_args=["-O3"])])

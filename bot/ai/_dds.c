@@ -39,7 +39,8 @@ static inline int mask_points(uint32_t m) {
 }
 
 static inline int marriage_count(uint32_t m) {
-    return __builtin_popcount(m & KINGS & (m & QUEENS) << 1);
+    uint32_t k = m & KINGS & (m & QUEENS) << 1; /* a bit at each king with its queen */
+    return (int)((k >> 5 & 1) + (k >> 13 & 1) + (k >> 21 & 1) + (k >> 29 & 1));
 }
 
 /* bot.game.cards.beats: a higher card of the suit, or a trump over a non-trump */
@@ -92,6 +93,7 @@ typedef struct {
     double deadline;
     int aborted;    /* the node allowance or the deadline ran out */
     int no_memory;  /* the table could not grow */
+    int busy;       /* a search runs (without the GIL): one thread at a time */
 } Search;
 
 /* ---- rules: bot.game.tricks.playable_mask ----------------------------------------------- */
@@ -411,9 +413,19 @@ static int check_seat_trump(const Search *s, int seat, int trump) {
 static void set_deadline(Search *s, double seconds_left) {
     s->deadline = now_seconds() + seconds_left; /* inf stays inf */
     s->aborted = 0;
+    s->busy = 1;
+}
+
+static int enter(Search *s) {
+    if (s->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this search is running in another thread");
+        return 0;
+    }
+    return 1;
 }
 
 static PyObject *finish(Search *s, int v) {
+    s->busy = 0;
     if (s->aborted) Py_RETURN_NONE;
     return PyLong_FromLong(v);
 }
@@ -427,6 +439,7 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwds) {
                                      &mvals, &top, &by_order, &trump_locked, &must_beat,
                                      &must_trump))
         return -1;
+    if (!enter(self)) return -1;
     if (seats < 2 || seats > MAX_SEATS || must_beat < 0 || must_beat > 2) {
         PyErr_SetString(PyExc_ValueError, "seats or must_beat out of range");
         return -1;
@@ -506,8 +519,13 @@ static PyObject *Search_after(Search *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "card or suit out of range");
         return NULL;
     }
+    if (!enter(self)) return NULL;
     set_deadline(self, left);
-    int v = after(self, &t, seat, trump, ndecl, declare, card, suit, alpha, beta);
+    int v;
+    /* the search touches no Python object: other threads run meanwhile */
+    Py_BEGIN_ALLOW_THREADS
+    v = after(self, &t, seat, trump, ndecl, declare, card, suit, alpha, beta);
+    Py_END_ALLOW_THREADS
     return finish(self, v);
 }
 
@@ -523,8 +541,12 @@ static PyObject *Search_value(Search *self, PyObject *args) {
     if (!read_hands(self, hands) || !read_trick(self, trick, &t) ||
         !check_seat_trump(self, seat, trump))
         return NULL;
+    if (!enter(self)) return NULL;
     set_deadline(self, left);
-    int v = value(self, &t, seat, trump, ndecl, declare, alpha, beta);
+    int v;
+    Py_BEGIN_ALLOW_THREADS
+    v = value(self, &t, seat, trump, ndecl, declare, alpha, beta);
+    Py_END_ALLOW_THREADS
     return finish(self, v);
 }
 
