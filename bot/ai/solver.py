@@ -86,8 +86,8 @@ def use(kind: Kind | None) -> Kind:
     for and cannot be loaded."""
     if kind is Kind.COMPILED and _compiled is None:
         raise Unavailable(f"the compiled solver is not available here ({_missing}); "
-                          "build it with `make install` (needs a C compiler), or set "
-                          "TYSIAC_SOLVER=python")
+                          "install a C compiler (Debian: gcc) and run `.venv/bin/pip "
+                          "install -e .` again, or set TYSIAC_SOLVER=python")
     if kind is None:
         kind = Kind.COMPILED if _compiled is not None else Kind.PYTHON
     _chosen["kind"] = kind
@@ -100,7 +100,7 @@ def active() -> Kind:
 
 
 def describe(kind: Kind) -> str:
-    """One line for the start-up log: which solver runs, and why not the compiled one."""
+    """One line for the start-up: which solver runs, and why not the compiled one."""
     if kind is Kind.COMPILED:
         return "double-dummy solver: compiled (bot/ai/_dds.c)"
     if _compiled is None:
