@@ -6,7 +6,9 @@ STAMP := $(VENV)/.installed
 
 .PHONY: install system run test lint bench clean
 
-$(STAMP): pyproject.toml
+# setup.py builds the compiled solver (bot/ai/_dds.c) where a C compiler is found; without one
+# the install succeeds all the same and the AI uses the Python solver.
+$(STAMP): pyproject.toml setup.py bot/ai/_dds.c
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
@@ -14,16 +16,17 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-# the Debian packages the tests need (PostgreSQL, Chromium), installed when missing
+# the Debian packages the tests need (PostgreSQL, Chromium, a C compiler for the compiled
+# solver), installed when missing
 system:
-	./scripts/system-packages
+	PYTHON=$(PYTHON) ./scripts/system-packages
 
 # Without a token the bot explains how to get one and exits 78 (not set up yet): that is
 # the end of the story, not a failure of make.
 run: $(STAMP)
 	@$(PY) -m bot run; status=$$?; [ $$status -eq 78 ] || exit $$status
 
-test: $(STAMP) system
+test: system $(STAMP)
 	$(PY) -m pytest
 
 lint: $(STAMP)

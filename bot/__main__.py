@@ -140,6 +140,18 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                 return 2
         run_store_bench(database=database)
         return 0
+    if args.what == "solver":
+        from bot.ai.bench import run_bench as run_solver_bench
+        from bot.game.rules import RulesError
+
+        if args.positions < 1:
+            print("bench solver --positions must be 1 or more", file=sys.stderr)
+            return 2
+        try:
+            return run_solver_bench(args.positions, args.preset)
+        except RulesError as exc:
+            print(exc, file=sys.stderr)
+            return 2
     if args.what == "engine":
         return _cmd_simulate(argparse.Namespace(
             preset=args.preset, hands=args.hands or 20000, matches=None, seed=1, policy="random"))
@@ -166,6 +178,18 @@ def _cmd_run(args: argparse.Namespace) -> int:
     except SettingsError as exc:
         print(exc, file=sys.stderr)
         return 2
+    from dataclasses import replace
+
+    from bot.ai import solver
+
+    try:  # the strong AI's solver, chosen once for this process and its AI pool
+        kind = solver.use(settings.solver)
+    except solver.Unavailable as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    settings = replace(settings, solver=kind)
+    if not solver.compiled_available():  # the fallback, and why
+        print(solver.describe(kind), file=sys.stderr)
     from contextlib import ExitStack
 
     from bot.store import DatabaseUnusable, check_database, one_process
@@ -298,8 +322,9 @@ def main(argv: list[str] | None = None) -> int:
                                      "tables (the bot under N simultaneous tables), "
                                      "store (records and leaderboards at 100,000 hands), "
                                      "web (page times at 100,000 hands while 100 tables "
-                                     "play)")
-    p.add_argument("what", choices=("render", "engine", "tables", "store", "web"))
+                                     "play), solver (the compiled against the Python "
+                                     "double-dummy solver)")
+    p.add_argument("what", choices=("render", "engine", "tables", "store", "web", "solver"))
     p.add_argument("--tables", type=int, default=None,
                    help="tables, web: how many at once (default 200; web: 100)")
     p.add_argument("--seconds", type=float, default=30.0, help="tables: how long to play")
@@ -321,6 +346,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="tables, store: sqlite (default; for tables a file per process), "
                         "postgresql (DATABASE_URL; tables start a temporary server without "
                         "it), or a postgresql:// URL")
+    p.add_argument("--positions", type=int, default=20,
+                   help="solver: positions from the first trick, and as many from mid-hand "
+                        "(default 20)")
     p.add_argument("--repeats", type=int, default=30)
     p.add_argument("--preset", default="russian")
     p.add_argument("--hands", type=int, default=None,

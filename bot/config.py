@@ -15,7 +15,10 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TypeVar
 
+from bot.ai.solver import Kind as SolverKind
+
 E = TypeVar("E", bound=StrEnum)
+F = TypeVar("F")
 
 ENV_HELP = """\
 No Discord bot token found.
@@ -74,6 +77,9 @@ class Settings:
     render_in: RenderIn = RenderIn.PROCESS
     render_workers: int = 1
     stall_ms: int = 250  # event-loop stalls longer than this are logged with their cause
+    # The strong AI's double-dummy solver: None, the compiled one where it loads, else the
+    # Python one; after the entry point's start, the one that runs.
+    solver: SolverKind | None = None
     # ---- Discord's limits and pacing (tests shorten them) ----
     edit_limit: int = 5  # channel creates/edits per window (Discord: 5 per 5 s)
     edit_per: float = 5.0
@@ -149,6 +155,7 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: Path | None = No
         render_in=get.choice("TYSIAC_RENDER_IN", RenderIn, RenderIn.PROCESS),
         render_workers=max(1, int(get.number("TYSIAC_RENDER_WORKERS", 1))),
         stall_ms=max(1, int(get.number("TYSIAC_STALL_MS", 250))),
+        solver=get.choice("TYSIAC_SOLVER", SolverKind, None),
         shard_count=shard_count,
         shard_ids=shard_ids,
         web_port=get.port("WEB_PORT"),
@@ -223,7 +230,7 @@ class _Reader:
             return False
         raise SettingsError(f"{key} must be 1 or 0 (on/off), not {raw[:40]!r}")
 
-    def choice(self, key: str, kind: type[E], default: E) -> E:
+    def choice(self, key: str, kind: type[E], default: F) -> E | F:
         raw = self._raw(key).lower()
         if not raw:
             return default

@@ -455,6 +455,8 @@ def main(settings: Settings) -> int:
     redact_handlers()  # discord.py logs interaction URLs (their tokens) at DEBUG
     soft, _ = raise_open_files_limit()  # a socket, a file or a pipe each
     log.info("open files limit: %d", soft)
+    if settings.solver is not None:  # as the entry point chose it (TYSIAC_SOLVER)
+        log.info("the strong AI's double-dummy solver: %s", settings.solver.value)
     if settings.api_base:
         point_discord_py_at(settings.api_base, settings.gateway_url)
         log.info("using the Discord at %s", settings.api_base)

@@ -36,7 +36,7 @@ from bid_sweep import _SEEN, _peek, paired
 
 from bot.ai import Player, arena, player
 from bot.ai.club import ClubPlayer, gift_cost
-from bot.ai.solver import Aborted, Solver, action_reaches, action_values, solver_for
+from bot.ai.solver import Aborted, DoubleDummy, action_reaches, action_values, solver_for
 from bot.game.actions import Action, Verb
 from bot.game.cards import cards_of, marriages_in
 from bot.game.observation import Observation
@@ -56,7 +56,7 @@ class Plan:
     hand: int  # its cards with the talon
     receivers: tuple[int, ...]
     pairs: list[tuple[int, ...]]  # gift cards, one per receiver in ``receivers`` order
-    solver: Solver
+    solver: DoubleDummy
     made: dict[tuple[tuple[int, ...], int], bool] = field(default_factory=dict)
     best: tuple[int, ...] | None = None  # the gifts that reach ``value``
     value: int = -1  # most points known reachable with ``best`` (-1: none tested yet)
@@ -130,7 +130,7 @@ class Oracle:
         self.nodes = nodes
         self.club = ClubPlayer()
         self.plans: dict[tuple[object, ...], Plan] = {}
-        self.solvers: dict[tuple[object, ...], Solver] = {}
+        self.solvers: dict[tuple[object, ...], DoubleDummy] = {}
         self.log: list[dict[str, object]] = []  # one line per hand the oracle declared
 
     def choose(self, o: Observation, rng: random.Random) -> Action:
@@ -230,7 +230,7 @@ class Oracle:
                 good = [a for a, v in zip(good, values, strict=True) if v == top]
         return fallback if fallback in good else good[0]
 
-    def _solver(self, s: State, me: int, side: int) -> Solver:
+    def _solver(self, s: State, me: int, side: int) -> DoubleDummy:
         """The hand's solver for the points of ``side`` (its table kept for the deal)."""
         key = (s.dealt, s.talons, s.match, s.gifts, side)
         solver = self.solvers.get(key)

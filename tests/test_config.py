@@ -46,6 +46,7 @@ def test_no_token_says_where_to_get_one(tmp_path):
     ("TYSIAC_AI_DELAY", "soon", "must be a number"),
     ("TYSIAC_IMAGES", "maybe", "must be 1 or 0"),
     ("TYSIAC_RENDER_IN", "gpu", "must be one of process, thread"),
+    ("TYSIAC_SOLVER", "fast", "must be one of compiled, python"),
     ("WEB_PORT", "http", "must be a port number"),
     ("WEB_PORT", "70000", "must be a port number"),
 ])
@@ -102,3 +103,13 @@ def test_the_web_pages_are_off_unless_a_port_is_set(tmp_path):
     s = load_settings({"DISCORD_TOKEN": "x", "WEB_MAX_CONNECTIONS": "50",
                        "WEB_HEAD_TIMEOUT": "2.5"}, tmp_path / "missing.env")
     assert (s.web_max_connections, s.web_head_timeout) == (50, 2.5)
+
+
+def test_the_solver_is_the_compiled_one_unless_told(tmp_path):
+    from bot.ai.solver import Kind
+
+    missing = tmp_path / "missing.env"
+    assert load_settings({"DISCORD_TOKEN": "x"}, missing).solver is None  # where it loads
+    for value, kind in (("python", Kind.PYTHON), (" Compiled ", Kind.COMPILED)):
+        assert load_settings({"DISCORD_TOKEN": "x", "TYSIAC_SOLVER": value},
+                             missing).solver is kind

@@ -13,6 +13,7 @@ import threading
 from concurrent.futures import ProcessPoolExecutor
 
 from bot.ai import DEFAULT_BUDGET, player
+from bot.ai.solver import Kind, active, use
 from bot.game.actions import Action
 from bot.game.observation import Observation
 
@@ -36,9 +37,11 @@ def decide(level: str, observation: Observation, seed: int,
     return player(level, budget=budget).choose(observation, random.Random(seed))
 
 
-def _lower_priority() -> None:
-    """The pool worker's start: below the processes that answer people."""
+def _start(solver: Kind) -> None:
+    """The pool worker's start: below the processes that answer people, with the caller's
+    solver (a spawned process chooses afresh otherwise)."""
     os.nice(AI_NICENESS)
+    use(solver)
 
 
 def _cores() -> int:
@@ -56,7 +59,8 @@ def executor(workers: int | None = None) -> ProcessPoolExecutor:
         if pool is None:
             pool = _pools["pool"] = ProcessPoolExecutor(
                 max_workers=workers or _cores(),
-                mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority)
+                mp_context=multiprocessing.get_context("spawn"), initializer=_start,
+                initargs=(active(),))
         return pool
 
 

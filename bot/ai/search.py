@@ -12,9 +12,9 @@ relative to the others, and a failed contract moves the declarer by twice its va
 
 Bidding, the talon, gifts, the raise and rospisat are the club player's (``normal``) counting
 on the points strong's card play takes beyond the club player's (``STRONG``): the earlier
-version played them out over sampled talons with club players and overbid, and a solve from
-the first trick takes longer than the budget. Positions the solver does not cover (a stock to
-draw from, four aces to declare) are played out with club players.
+version played them out over sampled talons with club players and overbid, and in the Python
+solver a solve from the first trick takes longer than the budget. Positions the solver does
+not cover (a stock to draw from, four aces to declare) are played out with club players.
 """
 
 from __future__ import annotations

@@ -12,11 +12,20 @@ trump when void, must-beat); ``tests/ai`` checks the moves against the engine's 
 
 Unsupported here (the caller plays on with club players instead): a stock still to draw
 from and four aces that can still be declared.
+
+Two implementations of the one search: ``Solver`` here, in Python, and ``CompiledSolver``, the
+same search step for step in C (``bot/ai/_dds.c``, an optional extension built by the
+install), some hundred times faster. ``solver_for`` builds the one chosen with ``use`` (the
+entry point's setting ``TYSIAC_SOLVER``), by default the compiled one where it loads; the
+Python one is the fallback where it cannot be built. Both give the same values and moves
+(``tests/ai/test_solver.py`` compares them on random positions of every preset).
 """
 
 from __future__ import annotations
 
 import time
+from enum import StrEnum
+from types import ModuleType
 
 from bot.game.actions import Action, Flag, Verb
 from bot.game.cards import (
@@ -31,12 +40,72 @@ from bot.game.cards import (
     mask_points,
 )
 from bot.game.limits import on_lviv_barrel
-from bot.game.rules import MarriageValueMode, Rules
+from bot.game.rules import MarriageValueMode, MustBeat, Rules
 from bot.game.state import Phase, State
 from bot.game.tricks import playable_mask
 
 _ORDER_VALUES = (40, 60, 80, 100)
 _INF = 10_000
+
+
+def _load_compiled() -> tuple[ModuleType | None, str]:
+    """The compiled search module, or None and why it is not there."""
+    try:  # by its full name: ``from bot.ai import`` would make the package a cycle of this
+        import bot.ai._dds
+    except ImportError as exc:  # not built (no C compiler at install) or not loadable here
+        return None, str(exc) or type(exc).__name__
+    return bot.ai._dds, ""
+
+
+_compiled, _missing = _load_compiled()
+
+
+class Kind(StrEnum):
+    """Which implementation of the search ``solver_for`` builds."""
+
+    COMPILED = "compiled"  # bot/ai/_dds.c
+    PYTHON = "python"  # ``Solver`` below
+
+
+class Unavailable(RuntimeError):
+    """The compiled solver was asked for where it is not built or cannot be loaded."""
+
+
+# The implementation solver_for builds: one choice for the process (``use``).
+_chosen = {"kind": Kind.COMPILED if _compiled is not None else Kind.PYTHON}
+
+
+def compiled_available() -> bool:
+    """Whether the compiled solver loads in this process."""
+    return _compiled is not None
+
+
+def use(kind: Kind | None) -> Kind:
+    """Make ``solver_for`` build ``kind`` (None: the compiled one where it loads, else the
+    Python one) and return the one in use; ``Unavailable`` if the compiled one is asked
+    for and cannot be loaded."""
+    if kind is Kind.COMPILED and _compiled is None:
+        raise Unavailable(f"the compiled solver is not available here ({_missing}); "
+                          "install a C compiler (Debian: gcc) and run `.venv/bin/pip "
+                          "install -e .` again, or set TYSIAC_SOLVER=python")
+    if kind is None:
+        kind = Kind.COMPILED if _compiled is not None else Kind.PYTHON
+    _chosen["kind"] = kind
+    return kind
+
+
+def active() -> Kind:
+    """The implementation ``solver_for`` builds now."""
+    return _chosen["kind"]
+
+
+def describe(kind: Kind) -> str:
+    """One line for the start-up: which solver runs, and why not the compiled one."""
+    if kind is Kind.COMPILED:
+        return "double-dummy solver: compiled (bot/ai/_dds.c)"
+    if _compiled is None:
+        return f"double-dummy solver: Python (the compiled one is not available: {_missing})"
+    return "double-dummy solver: Python (chosen by TYSIAC_SOLVER)"
 
 
 class Aborted(Exception):
@@ -205,6 +274,92 @@ class Solver:
         return (1, -CARD_POINTS[c] if friend else CARD_POINTS[c])
 
 
+_BEAT_CODES = {MustBeat.NONE: 0, MustBeat.FOLLOW: 1, MustBeat.ALWAYS: 2}  # as in _dds.c
+
+
+class CompiledSolver:
+    """``Solver``'s search in C (``bot/ai/_dds.c``): the same interface, values and moves."""
+
+    def __init__(self, rules: Rules, order: tuple[int, ...], maxside: frozenset[int],
+                 marriage_values: tuple[tuple[int, ...], ...], *,
+                 may_declare_first: bool = False, trump_locked: bool = False,
+                 node_limit: int = 1 << 62, deadline: float = float("inf")) -> None:
+        if _compiled is None:
+            raise Unavailable(f"the compiled solver is not available here ({_missing})")
+        self.rules = rules
+        self.order = order
+        self.k = len(order)
+        self.maxside = maxside
+        self.mvals = marriage_values
+        self.by_order = rules.marriage_value_mode is MarriageValueMode.BY_ORDER
+        self.top_marriage = [_ORDER_VALUES[-1] if self.by_order else max(v)
+                             for v in marriage_values]
+        self.may_declare_first = may_declare_first
+        self.trump_locked = trump_locked
+        self.must_beat = rules.must_beat
+        self.must_trump = rules.must_trump_when_void
+        self.deadline = deadline
+        self._search = _compiled.Search(
+            len(marriage_values), order, sum(1 << p for p in maxside), marriage_values,
+            self.top_marriage, self.by_order, trump_locked, _BEAT_CODES[rules.must_beat],
+            self.must_trump)
+        self._search.node_limit = node_limit
+
+    @property
+    def nodes(self) -> int:
+        """Positions searched so far (``Solver.nodes``)."""
+        n: int = self._search.nodes
+        return n
+
+    @nodes.setter
+    def nodes(self, n: int) -> None:
+        self._search.nodes = n
+
+    @property
+    def node_limit(self) -> int:
+        """Positions the search may visit before it gives up (``Aborted``)."""
+        n: int = self._search.node_limit
+        return n
+
+    @node_limit.setter
+    def node_limit(self, n: int) -> None:
+        self._search.node_limit = n
+
+    def legal(self, hand: int, trick: tuple[tuple[int, int], ...], trump: int) -> int:
+        """Mask of the cards that may be played to ``trick`` from ``hand``."""
+        mask: int = self._search.legal(hand, trick, trump)
+        return mask
+
+    def moves(self, hand: int, trick: tuple[tuple[int, int], ...], trump: int,
+              declare: bool) -> list[tuple[int, int]]:
+        """(card, marriage suit or -1) pairs: the cards, and marriage leads when allowed."""
+        out: list[tuple[int, int]] = self._search.moves(hand, trick, trump, declare)
+        return out
+
+    def value(self, hands: list[int], trick: tuple[tuple[int, int], ...], seat: int,
+              trump: int, ndecl: int, declare: bool, alpha: int = -_INF,
+              beta: int = _INF) -> int:
+        """Points ``maxside`` takes from here on (the current trick included)."""
+        v: int | None = self._search.value(hands, trick, seat, trump, ndecl, declare, alpha,
+                                           beta, self.deadline - time.perf_counter())
+        if v is None:
+            raise Aborted
+        return v
+
+    def after(self, hands: list[int], trick: tuple[tuple[int, int], ...], seat: int,
+              trump: int, ndecl: int, declare: bool, c: int, suit: int,
+              alpha: int = -_INF, beta: int = _INF) -> int:
+        """The value once ``seat`` plays ``c`` (declaring the marriage of ``suit`` if >= 0)."""
+        v: int | None = self._search.after(hands, trick, seat, trump, ndecl, declare, c, suit,
+                                           alpha, beta, self.deadline - time.perf_counter())
+        if v is None:
+            raise Aborted
+        return v
+
+
+DoubleDummy = Solver | CompiledSolver
+
+
 def supported(s: State) -> bool:
     """The solver can play this position (no stock to draw from, no four aces to declare)."""
     r = s.rules
@@ -215,8 +370,9 @@ def supported(s: State) -> bool:
 
 
 def solver_for(s: State, maxside: frozenset[int], node_limit: int = 1 << 62,
-               deadline: float = float("inf")) -> Solver:
-    """A solver for the deal of ``s`` (its rules, seats and marriage values)."""
+               deadline: float = float("inf"), kind: Kind | None = None) -> DoubleDummy:
+    """A solver for the deal of ``s`` (its rules, seats and marriage values): ``kind``, by
+    default the one chosen with ``use``."""
     r = s.rules
     order = []
     p = s.active[0]
@@ -226,12 +382,12 @@ def solver_for(s: State, maxside: frozenset[int], node_limit: int = 1 << 62,
     mvals = tuple(
         (0, 0, 0, 0) if on_lviv_barrel(r, s.match.totals[p]) else tuple(r.marriage_values)
         for p in range(r.seats))
-    return Solver(r, tuple(order), maxside, mvals,
-                  may_declare_first=r.marriage_on_first_lead, trump_locked=s.trump_locked,
-                  node_limit=node_limit, deadline=deadline)
+    make = CompiledSolver if (kind or _chosen["kind"]) is Kind.COMPILED else Solver
+    return make(r, tuple(order), maxside, mvals, may_declare_first=r.marriage_on_first_lead,
+                trump_locked=s.trump_locked, node_limit=node_limit, deadline=deadline)
 
 
-def _plays(s: State, solver: Solver,
+def _plays(s: State, solver: DoubleDummy,
            actions: list[Action]) -> list[tuple[list[int], int, int, int]]:
     """(hands, seat, card, marriage suit or -1) of each play, for ``Solver.after``."""
     if s.phase not in (Phase.PLAY, Phase.CONTRACT) or any(
@@ -242,18 +398,18 @@ def _plays(s: State, solver: Solver,
             for a in actions]
 
 
-def _declare(s: State, solver: Solver) -> bool:
+def _declare(s: State, solver: DoubleDummy) -> bool:
     return s.trick_no > 0 or solver.may_declare_first
 
 
-def action_values(s: State, solver: Solver, actions: list[Action]) -> list[int]:
+def action_values(s: State, solver: DoubleDummy, actions: list[Action]) -> list[int]:
     """Each play's value (points ``solver.maxside`` takes from now on) in the deal ``s``."""
     declare = _declare(s, solver)
     return [solver.after(hands, s.trick, seat, s.trump, s.marriages_declared, declare,
                          card, suit) for hands, seat, card, suit in _plays(s, solver, actions)]
 
 
-def action_reaches(s: State, solver: Solver, actions: list[Action], need: int) -> list[bool]:
+def action_reaches(s: State, solver: DoubleDummy, actions: list[Action], need: int) -> list[bool]:
     """Whether ``maxside`` still takes at least ``need`` more points after each play."""
     declare = _declare(s, solver)
     return [solver.after(hands, s.trick, seat, s.trump, s.marriages_declared, declare, card,
