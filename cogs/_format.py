@@ -65,6 +65,9 @@ def table_text(table: Table, loc: str | None = None) -> TableText:
         status = t("table.over", loc, names=", ".join(table.names()[w] for w in obs.winners))
     else:
         status = _play_status(table, obs, loc)
+        if table.paused:
+            status += "\n" + t("table.pause", loc, seconds=table.pause,
+                               names=", ".join(table.waiting_names()) or "—")
         fields += _play_fields(table, obs, loc)
     timer = (t("table.timer", loc, seconds=table.timer) if table.timer
              else t("table.timer_off", loc))
@@ -217,6 +220,8 @@ def hand_text(table: Table, seat: int | None, loc: str | None = None,
         return "\n".join(lines)
     if obs.phase is Phase.MATCH_OVER:
         lines.append(t("hand.over", loc))
+    elif table.paused:
+        lines.append(t("hand.paused", loc))
     elif seat == obs.sitter:
         lines.append(t("hand.sitting_out", loc))
     if table.face_down(seat):  # blind bidding: not even the owner sees them before he looks

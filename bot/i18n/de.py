@@ -79,6 +79,16 @@ MESSAGES: dict[str, str] = {
     "ok.moved": "Du: {move}.",
     "ok.back": "Willkommen zurück: dein Platz gehört wieder dir.",
     "ok.looked": "Du siehst dir deine Karten an.",
+    "ok.next_hand": "Das nächste Spiel ist gegeben.",
+    "ok.next_hand_waiting": "Bereit für das nächste Spiel; es fehlen noch: {names}.",
+    "error.not_paused": "Das nächste Spiel ist schon gegeben.",
+    "error.pause_range": ("Die Pause ist eine ganze Zahl von Sekunden von {low} (keine Pause) bis "
+        "{high}, nicht `{text}`."),
+    "button.next_hand": "Nächstes Spiel",
+    "table.pause": ("Das nächste Spiel wird nach {seconds} s gegeben oder sobald alle "
+        "**Nächstes Spiel** drücken (es fehlen noch: {names})."),
+    "hand.paused": ("Das Spiel ist vorbei: der letzte Stich und das Ergebnis liegen auf dem "
+        "Tisch."),
     "ok.shown": "Die Tischnachricht steht unten.",
     "ok.end_confirm": "Den Tisch für alle schließen? Die Partie wird nicht zu Ende gespielt.",
     "ok.end_cancelled": "Es geht weiter.",

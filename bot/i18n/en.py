@@ -69,6 +69,15 @@ MESSAGES: dict[str, str] = {
     "ok.moved": "You {move}.",
     "ok.back": "Welcome back: your seat is yours again.",
     "ok.looked": "You look at your cards.",
+    "ok.next_hand": "The next hand is dealt.",
+    "ok.next_hand_waiting": "Ready for the next hand; waiting for {names}.",
+    "error.not_paused": "The next hand is already dealt.",
+    "error.pause_range": ("The pause is a whole number of seconds from {low} (no pause) to {high}, "
+        "not `{text}`."),
+    "button.next_hand": "Next hand",
+    "table.pause": ("The next hand is dealt after {seconds} s, or as soon as everyone presses"
+        " **Next hand** (waiting for {names})."),
+    "hand.paused": "The hand is over: its last trick and result are on the table.",
     "ok.shown": "The table message is below.",
     "ok.end_confirm": "End this table for everyone? The match will not be finished.",
     "ok.end_cancelled": "The table goes on.",

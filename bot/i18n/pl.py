@@ -75,6 +75,15 @@ MESSAGES: dict[str, str] = {
     "ok.moved": "Ty: {move}.",
     "ok.back": "Witaj z powrotem: miejsce znowu jest twoje.",
     "ok.looked": "Oglądasz swoje karty.",
+    "ok.next_hand": "Następne rozdanie jest rozdane.",
+    "ok.next_hand_waiting": "Gotowe do następnego rozdania; czekamy na: {names}.",
+    "error.not_paused": "Następne rozdanie jest już rozdane.",
+    "error.pause_range": ("Przerwa to liczba całkowita sekund od {low} (bez przerwy) do {high}, a "
+        "nie `{text}`."),
+    "button.next_hand": "Następne rozdanie",
+    "table.pause": ("Następne rozdanie za {seconds} s albo od razu, gdy wszyscy naciśną "
+        "**Następne rozdanie** (czekamy na: {names})."),
+    "hand.paused": "Rozdanie zakończone: ostatnia lewa i wynik są na stole.",
     "ok.shown": "Wiadomość stołu jest poniżej.",
     "ok.end_confirm": "Zamknąć stół dla wszystkich? Partia nie zostanie dokończona.",
     "ok.end_cancelled": "Gra toczy się dalej.",
