@@ -245,7 +245,8 @@ MESSAGES: dict[str, str] = {
     "cmd.table.end": "Den Tisch schließen (Gastgeber oder Kanäle verwalten)",
     "cmd.table.rules": "Die Regeln dieses Tisches zeigen",
     "cmd.table.option": "Eine Regel oder die Sprache vor dem Start ändern (Gastgeber)",
-    "cmd.table.option.name": "Name der Option (siehe docs/rules.md; language: die Sprache)",
+    "cmd.table.option.name": ("Name der Option (docs/rules.md; language: die Sprache"
+                              "; pause: Sekunden zwischen Spielen)"),
     "cmd.table.option.value": "Neuer Wert",
     "cmd.table.show": "Die Tischnachricht unten neu zeigen",
     "cmd.bid": "Beim Reizen bieten",

@@ -234,7 +234,8 @@ MESSAGES: dict[str, str] = {
     "cmd.table.end": "Close the table (host or Manage Channels)",
     "cmd.table.rules": "Show this table's rules",
     "cmd.table.option": "Change a rule or the table's language before the start (host)",
-    "cmd.table.option.name": "Option name (listed in docs/rules.md; language: the table's)",
+    "cmd.table.option.name": ("Option name (docs/rules.md; language: the table's"
+                              "; pause: seconds between hands)"),
     "cmd.table.option.value": "New value",
     "cmd.table.show": "Post the table message again at the bottom",
     "cmd.bid": "Bid in the auction",

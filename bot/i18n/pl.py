@@ -243,7 +243,8 @@ MESSAGES: dict[str, str] = {
     "cmd.table.end": "Zamknij stół (gospodarz lub Zarządzanie kanałami)",
     "cmd.table.rules": "Pokaż zasady tego stołu",
     "cmd.table.option": "Zmień zasadę albo język stołu przed startem (gospodarz)",
-    "cmd.table.option.name": "Nazwa opcji (lista w docs/rules.md; language — język stołu)",
+    "cmd.table.option.name": ("Nazwa opcji (docs/rules.md; language — język stołu"
+                              "; pause — przerwa między rozdaniami, s)"),
     "cmd.table.option.value": "Nowa wartość",
     "cmd.table.show": "Pokaż wiadomość stołu ponownie na dole",
     "cmd.bid": "Licytuj",

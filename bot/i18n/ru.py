@@ -240,7 +240,8 @@ MESSAGES: dict[str, str] = {
     "cmd.table.end": "Закрыть стол (хозяин или «Управлять каналами»)",
     "cmd.table.rules": "Показать правила этого стола",
     "cmd.table.option": "Изменить правило или язык стола до начала (хозяин)",
-    "cmd.table.option.name": "Название опции (список в docs/rules.md; language — язык стола)",
+    "cmd.table.option.name": ("Название опции (docs/rules.md; language — язык стола"
+                              "; pause — пауза между раздачами, с)"),
     "cmd.table.option.value": "Новое значение",
     "cmd.table.show": "Показать сообщение стола заново внизу",
     "cmd.bid": "Заявка в торговле",

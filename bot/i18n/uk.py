@@ -239,7 +239,8 @@ MESSAGES: dict[str, str] = {
     "cmd.table.end": "Закрити стіл (господар або «Керувати каналами»)",
     "cmd.table.rules": "Показати правила цього столу",
     "cmd.table.option": "Змінити правило або мову столу до початку (господар)",
-    "cmd.table.option.name": "Назва опції (список у docs/rules.md; language — мова столу)",
+    "cmd.table.option.name": ("Назва опції (docs/rules.md; language — мова столу"
+                              "; pause — пауза між роздачами, с)"),
     "cmd.table.option.value": "Нове значення",
     "cmd.table.show": "Показати повідомлення столу знову внизу",
     "cmd.bid": "Заявка в торгу",
