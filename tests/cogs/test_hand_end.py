@@ -110,3 +110,34 @@ async def test_the_next_hand_is_dealt_after_the_pause(world):
     assert "Next hand" not in _status(w)
     r = await w.fd.slash(w.users[0], w.channel, "table option", name="pause", value="99")
     assert r.ephemeral and "from 0 (no pause) to 60" in r.content
+
+
+async def test_the_points_taken_so_far_are_shown_in_play(world):
+    """The hand message and the table image count the points of the tricks won so far: the
+    declarer's against the contract, each defender's own."""
+    w = world
+    await open_table(w, humans=3)
+    table = w.table()
+    rng = random.Random(6)
+    for _ in range(400):
+        await w.service.settle()
+        st = table.state
+        if st.phase is Phase.PLAY and st.trick_no >= 3 and not st.trick:
+            break
+        assert await play_turn(w, rng)
+    await w.settle()
+    obs = table.observation(None)
+    assert obs.phase is Phase.PLAY and sum(obs.taken) > 0
+    names = table.names()
+    d = obs.declarer
+    contract = obs.contract or obs.winning_bid
+    seat = table.to_act()
+    user = w.user(table.seats[seat].user_id)
+    r = await w.fd.click(user, w.table_message(user), f"t1000:{table.id}:hand:")
+    line = next(x for x in r.content.splitlines() if x.startswith("Points so far: "))
+    parts = line.removeprefix("Points so far: ").split(" · ")
+    assert parts == [f"{names[p]} {obs.taken[p]} / {contract}" if p == d
+                     else f"{names[p]} {obs.taken[p]}" for p in range(3)]
+    view = public_table_view(table)
+    assert [s.taken for s in view.seats] == list(obs.taken)
+    assert w.table_message().attachments[0].data == render_table(view)
