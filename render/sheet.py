@@ -3,7 +3,8 @@
 One column per player, one row per hand with the running total in pen ink. The declarer's
 contract is boxed (green made, red failed); a barrel total is circled with one stroke per
 barrel hand; a zero hand is a dash; a rospisat is a red "Р"; penalties are written in red
-where they happened; the dealer's cell carries the dealer's letter. The bottom row repeats the final totals and highlights the winner.
+where they happened; the dealer's cell carries the dealer's letter. The bottom row
+repeats the final totals and highlights the winner.
 The channel's sheet shows the last 20 hands and the totals, 720 px wide whatever the number
 of players, so that it reads on a phone (``render.display``); ``first`` picks an earlier
 page of 20 (for a paging command). A sitter's cell says "sat" (with his bonus, if any); a
