@@ -252,10 +252,13 @@ class Ledger:
         table.version += 1
 
     async def pause(self, table: Table, seconds: int) -> None:
-        """How long the table keeps a finished hand on show."""
+        """How long the table keeps a finished hand on show (one on show now: from now)."""
+        now = self.clock.now()
         async with Saving(self.store) as tx:
-            await tx.update_table(table.id, pause=seconds, updated_at=self.clock.now())
+            await tx.update_table(table.id, pause=seconds, updated_at=now)
         table.pause = seconds
+        if table.paused:
+            table.pause_until = now + seconds
         table.version += 1
 
     async def deal(self, table: Table, rng: random.Random) -> tuple[Event, ...]:

@@ -352,8 +352,6 @@ class TableService:
                 raise TableError("error.table_closed")
             _need_host(table, actor)
             await self.ledger.pause(table, seconds)
-            if table.paused:  # a hand on show now ends on the new pause
-                table.pause_until = self.clock.now() + seconds
             self._notify(table)
             self.autoplay.schedule(table)
             return Outcome(table, "ok.option_set", {"name": PAUSE_OPTION, "value": seconds})

@@ -145,3 +145,11 @@ async def test_the_pause_option(tmp_path):
     assert h.service.get(tid).pause == 15  # saved with the table
     await h.service.close()
     await h.store.close()
+
+
+async def test_a_new_pause_applies_to_the_hand_on_show(h):
+    table = await _to_first_pause(h, pause=30)
+    hand_no = table.hand_no
+    await h.service.set_option(table.id, ANN, "pause", "0")
+    await h.service.settle()
+    assert not table.paused and table.hand_no == hand_no + 1
