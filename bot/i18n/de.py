@@ -177,6 +177,8 @@ MESSAGES: dict[str, str] = {
         "**Faß 2/3** auf dem Faß (880): das zweite von drei Spielen, um es zu schaffen\n"
         "**—** ein Strich: ein Spiel ohne Punkte (drei kosten eine Strafe)\n"
         "die Kartenrückseite mit Zahl: so viele Karten hält der Spieler\n"
+        "im Spiel: **57/140** bisherige Punkte des Alleinspielers / Spielwert · "
+        "**16 Pkt.** bisherige Punkte der anderen\n"
         "unter jeder Karte des Stichs: wer sie gespielt hat; **▸** spielte aus\n"
         "**noch kein Trumpf**, bis eine Hochzeit gemeldet ist; die Scheibe zeigt den Trumpf"),
     "help.sheet": "Der Schreibzettel",
@@ -185,7 +187,7 @@ MESSAGES: dict[str, str] = {
         "eine umkreiste **880** mit Strichen: auf dem Faß, ein Strich je Spiel\n"
         "**↓** vom Faß gefallen · ein umkreistes **A**: ausgeschrieben\n"
         "**—** ein Strich · **aus +40** setzte aus, mit den Punkten des Aussetzers\n"
-        "ein Punkt: wer gab · **Σ** die Summen, ★ der Sieger"),
+        "**G** wer gab · **Σ** die Summen, ★ der Sieger"),
     "help.hand": "Deine Karten",
     "help.hand_text": (
         "angehobene Karten mit Goldrand darfst du spielen; graue gerade nicht\n"

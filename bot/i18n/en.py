@@ -166,6 +166,8 @@ MESSAGES: dict[str, str] = {
         "**barrel 2/3** on the barrel (880): the second of three hands to make it\n"
         "**—** a dash: a hand with no points (three cost a penalty)\n"
         "the card back with a number: cards that player holds\n"
+        "in play: **57/140** the declarer's points so far / the contract · **16 pts** "
+        "each other player's points so far\n"
         "under each card of the trick: who played it; **▸** led it\n"
         "**no trump yet** until a marriage is declared; the disc shows the trump"),
     "help.sheet": "The score sheet",
@@ -174,7 +176,7 @@ MESSAGES: dict[str, str] = {
         "a circled **880** with strokes: on the barrel, one stroke a hand\n"
         "**↓** fell off the barrel · a circled **Р**: rospisat (the declarer gave up)\n"
         "**—** a dash · **sat +40** sat out, with the sitter's points\n"
-        "a small dot: who dealt · **Σ** the totals, ★ the winner"),
+        "**D** who dealt · **Σ** the totals, ★ the winner"),
     "help.hand": "Your hand",
     "help.hand_text": (
         "raised cards with a gold rim may be played; grey ones not now\n"

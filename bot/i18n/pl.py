@@ -173,6 +173,8 @@ MESSAGES: dict[str, str] = {
         "**beczka 2/3** na beczce (880): drugie z trzech rozdań, by wygrać\n"
         "**—** kreska: rozdanie bez punktów (trzy kosztują karę)\n"
         "rewers z liczbą: ile kart ma gracz\n"
+        "w rozgrywce: **57/140** punkty rozgrywającego / gra · **16 pkt** punkty "
+        "każdego z pozostałych\n"
         "pod każdą kartą lewy: kto ją zagrał; **▸** kto wyszedł\n"
         "**jeszcze bez atutu**, póki nikt nie zgłosi meldunku; krążek pokazuje atut"),
     "help.sheet": "Zapis punktów",
@@ -181,7 +183,7 @@ MESSAGES: dict[str, str] = {
         "zakreślone **880** z kreskami: na beczce, kreska za rozdanie\n"
         "**↓** spadł z beczki · zakreślone **B**: bomba (rozgrywający zrezygnował)\n"
         "**—** kreska · **pauza +40** pauzował, z punktami pauzującego\n"
-        "kropka: kto rozdawał · **Σ** sumy, ★ zwycięzca"),
+        "**R** kto rozdawał · **Σ** sumy, ★ zwycięzca"),
     "help.hand": "Twoje karty",
     "help.hand_text": (
         "uniesione karty ze złotą ramką można zagrać; szare nie teraz\n"
