@@ -19,7 +19,8 @@ async def test_help_explains_the_marks(world):
     await r.wait_final()
     text = _embed_text(r.message)
     assert r.ephemeral
-    for mark in ("**D**", "barrel 2/3", "880", "140✓", "Р", "sat +40", "↓", "dot", "▸"):
+    for mark in ("**D**", "barrel 2/3", "880", "140✓", "Р", "sat +40", "↓", "who dealt", "▸",
+                 "57/140", "16 pts"):
         assert mark in text, mark
 
 
