@@ -68,6 +68,9 @@ class Settings:
     gateway_url: str | None = None
     # ---- tuning (TYSIAC_*) ----
     ai_delay: float = 1.5  # seconds an AI seat waits before it moves
+    # seconds a new table keeps a finished hand's last trick and result on show (tables
+    # change theirs with /table option name:pause; 0: deal at once)
+    hand_pause: int = 8
     seed: int | str | None = None  # deterministic deals (tests, benchmarks)
     # At most this many background jobs at once (automatic moves, edits, hand refreshes),
     # fewer while the loop runs late, so that interactions are answered first
@@ -149,6 +152,7 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: Path | None = No
         api_base=merged.get("DISCORD_API_BASE") or None,
         gateway_url=merged.get("DISCORD_GATEWAY_URL") or None,
         ai_delay=max(0.0, get.number("TYSIAC_AI_DELAY", 1.5)),
+        hand_pause=min(60, max(0, int(get.number("TYSIAC_HAND_PAUSE", 8)))),
         seed=get.seed("TYSIAC_SEED"),
         lanes=max(0, int(get.number("TYSIAC_LANES", 256))),
         images=get.flag("TYSIAC_IMAGES", True),

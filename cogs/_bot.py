@@ -339,7 +339,8 @@ class TysiacBot(commands.AutoShardedBot):
         self.publisher.images.start()  # while nobody waits for an answer yet
         self._service = await open_service(
             s.database, clock=self.clock, ai_delay=s.ai_delay, seed=s.seed,
-            listener=self.publisher, gate=self.lanes.background, shards=self.ownership)
+            pause=s.hand_pause, listener=self.publisher, gate=self.lanes.background,
+            shards=self.ownership)
         restored = await self._service.restore()
         log.info("restored %d live tables (%s)", restored, self.ownership.describe())
         await self.tree.set_translator(CatalogTranslator())

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from bot.game.actions import Action, Flag, Verb
 from bot.game.cards import SUIT_SYMBOLS, display_key, suit_of
 from bot.game.notes import Note
-from bot.game.observation import Observation
+from bot.game.observation import Observation, tally
 from bot.game.state import HandEnd, HandResult, Phase
 from bot.i18n import language, t
 from bot.i18n.notes import note_text
@@ -74,6 +74,9 @@ def table_text(table: Table, loc: str | None = None) -> TableText:
         status = t("table.over", loc, names=", ".join(names[w] for w in obs.winners))
     else:
         status = _play_status(table, obs, loc)
+        if table.paused:
+            status += "\n" + t("table.pause", loc, seconds=table.pause,
+                               names=", ".join(table.waiting_names()) or "—")
         fields += _play_fields(table, obs, loc)
     timer = (t("table.timer", loc, seconds=table.timer) if table.timer
              else t("table.timer_off", loc))
@@ -198,6 +201,17 @@ def result_text(table: Table, result: HandResult, hand_no: int, loc: str | None 
     return "\n".join(lines)
 
 
+def taken_text(table: Table, obs: Observation) -> str:
+    """The points taken so far in play: ``Ann 57 / 140 · Bob 20 · Cid 0``."""
+    count = tally(obs)
+    if count is None:
+        return "—"
+    names = table.names()
+    return " · ".join(
+        f"{names[p]} {points} / {count.contract}" if p == count.declarer and count.contract
+        else f"{names[p]} {points}" for p, points in count.taken)
+
+
 def action_label(a: Action, table: Table, loc: str | None = None) -> str:
     """A short label for a legal action (buttons and the 'you can' line)."""
     if a.verb is Verb.PLAY:
@@ -227,6 +241,8 @@ def hand_text(table: Table, seat: int | None, loc: str | None = None,
         return "\n".join(lines)
     if obs.phase is Phase.MATCH_OVER:
         lines.append(t("hand.over", loc))
+    elif table.paused:
+        lines.append(t("hand.paused", loc))
     elif seat == obs.sitter:
         lines.append(t("hand.sitting_out", loc))
     if table.face_down(seat):  # blind bidding: not even the owner sees them before he looks
@@ -244,6 +260,8 @@ def hand_text(table: Table, seat: int | None, loc: str | None = None,
         lines.append(t("hand.trump", loc, suit=SUIT_SYMBOLS[obs.trump]))
     if obs.trick:
         lines.append(t("hand.trick", loc, cards=trick_text(table, obs.trick, loc)))
+    if obs.phase is Phase.PLAY:
+        lines.append(t("hand.taken", loc, points=taken_text(table, obs)))
     if obs.phase is not Phase.MATCH_OVER:
         if obs.to_act == seat:
             lines.append(t("hand.your_turn", loc))

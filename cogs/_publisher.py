@@ -780,7 +780,8 @@ def hand_signature(table: Table, seat: int) -> object:
         return None
     legal = tuple(a for a in obs.legal if a.seat == seat)
     return (obs.hand, legal, obs.trick_no, obs.phase, obs.to_act == seat, table.status,
-            obs.trump, obs.drawn, table.face_down(seat))
+            obs.trump, obs.drawn, table.face_down(seat),
+            table.paused and seat in table.waiting)
 
 
 def _notice_text(n: Notice, loc: str, extra: dict[str, Any]) -> str:

@@ -154,6 +154,8 @@ def table_view(table: Table, loc: str | None = None) -> Rows:
         add("addai", "button.add_ai", discord.ButtonStyle.secondary, disabled=full)
         add("start", "button.start", discord.ButtonStyle.success)
     elif table.status is TableStatus.PLAYING:
+        if table.paused:  # a finished hand on show: whoever is seated may move on
+            add("next", "button.next_hand", discord.ButtonStyle.success)
         add("hand", "button.hand", discord.ButtonStyle.primary)
         if any(s.away for s in table.seats):
             add("back", "button.back", discord.ButtonStyle.secondary)
@@ -201,6 +203,10 @@ def hand_view(table: Table, seat: int | None, loc: str | None = None) -> Rows:
     def select(arg: str, opts: list[tuple[str, str]], placeholder: str, row: int) -> None:
         view.select(table.id, arg, opts, placeholder=placeholder, row=row, hand=hand)
 
+    if table.paused:
+        if seat in table.waiting:
+            button("next", "", t("button.next_hand", loc), discord.ButtonStyle.success, 0)
+        return view
     if offer.face_down:
         return _face_down_view(view, offer.actions, loc, button, select)
     legal = list(offer.actions)

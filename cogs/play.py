@@ -60,6 +60,7 @@ class Play(commands.Cog):
         on("hand", "refresh")(self._hand_button)
         on("back")(self._back_button)
         on("look")(self._look_button)
+        on("next")(self._next_button)
         on("play", "playm", "playa", "pass", "redeal", "rospisat", "spisat", "concede",
            "talon", "choose")(self._press)
 
@@ -253,6 +254,16 @@ class Play(commands.Cog):
         out = await within(interaction, self.service.look(p.table_id, actor), update=update)
         await self._show_hand(interaction, out.table, t(out.key, locale_of(interaction)),
                               update=update)
+
+    async def _next_button(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
+        """"Next hand" (on the table message or the hand): answered with the player's hand,
+        the new one if this press dealt it."""
+        actor, update = actor_of(interaction), _from_hand(interaction)
+        self.bot.publisher.forget_hand(p.table_id, actor.user_id)
+        out = await within(interaction, self.service.next_hand(p.table_id, actor),
+                           update=update)
+        await self._show_hand(interaction, out.table,
+                              t(out.key, locale_of(interaction), **out.params), update=update)
 
     async def _press(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
         """A move from a hand's button or menu (its id and value parsed in ``read_press``)."""

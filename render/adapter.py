@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from bot.game.actions import Verb
 from bot.game.cards import RK, RQ, SUITS, card, card_str, suit_of
 from bot.game.dealing import seats_for_hand
-from bot.game.observation import Observation
+from bot.game.observation import Observation, tally
 from bot.game.rules import Barrel, MarriageValueMode, Rules, cards_after_exchange
 from bot.game.scoring import on_any_barrel
 from bot.game.state import HandEnd, HandResult, Phase
@@ -117,6 +117,7 @@ def table_view(
         for seat, amount, blind in obs.bids:
             last_bid[seat] = _bid_label(amount, blind, labels)
     after = obs.last_result if phase in (Phase.DEALING, Phase.MATCH_OVER) else None
+    count = tally(obs) if phase is Phase.PLAY else None
     seats = tuple(
         SeatView(
             name=who[p],
@@ -133,6 +134,7 @@ def table_view(
             bid=last_bid.get(p),
             hand_count=obs.hand_sizes[p],
             delta=after.delta[p] if after is not None and after.end not in _UNWRITTEN else None,
+            taken=count.of(p) if count is not None else None,
         )
         for p in range(n)
     )

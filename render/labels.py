@@ -35,6 +35,7 @@ class Labels:
     trump: str = "trump"
     no_trump: str = "no trump yet"
     stock: str = "stock {count}"
+    points: str = "{points} pts"
     declarer: str = "declarer"
     declarer_short: str = "decl."
     sitter: str = "sits out"

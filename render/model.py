@@ -63,6 +63,9 @@ class SeatView:
     """Cards in this seat's hand (shown as backs)."""
     delta: int | None = None
     """Change of the total in the hand just scored (shown between hands); None otherwise."""
+    taken: int | None = None
+    """Points taken so far in the hand being played (tricks and declarations; the
+    declarer's drawn against the contract); None when not playing."""
 
 
 @dataclass(frozen=True)

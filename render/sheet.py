@@ -3,7 +3,8 @@
 One column per player, one row per hand with the running total in pen ink. The declarer's
 contract is boxed (green made, red failed); a barrel total is circled with one stroke per
 barrel hand; a zero hand is a dash; a rospisat is a red "Р"; penalties are written in red
-where they happened. The bottom row repeats the final totals and highlights the winner.
+where they happened; the dealer's cell carries the dealer's letter. The bottom row
+repeats the final totals and highlights the winner.
 The channel's sheet shows the last 20 hands and the totals, 720 px wide whatever the number
 of players, so that it reads on a phone (``render.display``); ``first`` picks an earlier
 page of 20 (for a paging command). A sitter's cell says "sat" (with his bonus, if any); a
@@ -167,6 +168,10 @@ def _cell(
         )
         box = (strokes[0], *box[1:])
     left = x0 + 6 * k
+    if dealer:  # a letter tag, as on the table's plates (a dot said nothing)
+        b = _draw.badge(img, (left, y), labels.dealer_mark, small, fill=GREY, ink=PAPER,
+                        pad=0.2)
+        left = b[2] + 4 * k
     if cell.contract is not None:
         made = cell.made is not False
         col = GREEN if made else PEN_RED
@@ -195,11 +200,6 @@ def _cell(
         fonts.draw_text(img, (left, y), sat, small, fill=GREY, max_width=room)
     elif cell.delta and cell.contract is None and not (cell.penalty or cell.dash):
         fonts.draw_text(img, (left, y), f"{cell.delta:+d}", small, fill=GREY, max_width=room)
-    if dealer:
-        d.ellipse(
-            (x0 + col_w - 8 * k, y - row_h / 2 + 3 * k, x0 + col_w - 2 * k, y - row_h / 2 + 9 * k),
-            fill=GREY,
-        )
 
 
 def _footer(

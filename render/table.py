@@ -20,14 +20,17 @@ U = WIDTH / 360
 written in phone pixels, ``11.2 * U`` being the smallest letter (see ``render.display``)."""
 LETTER = 11.2
 PLATE_H = 44
-PLATE_W = {2: 240, 3: 112, 4: 100}
+PLATE_W = {2: 240, 3: 112, 4: 150}
 """Plate widths: a two-player table has 600 image px of felt for a name."""
+_SIDE_W, _SIDE_H = 106, 60
+"""The side plates of four players: narrow (the trick lies beside them) and tall, the name
+on a row of its own, so that a name of some fifteen letters shows whole at 360 px."""
 
 # Plate centres as fractions of the image, by number of seats (seat order = clockwise).
 _SEATS: dict[int, list[tuple[float, float]]] = {
     2: [(0.5, 0.91), (0.62, 0.1)],
     3: [(0.5, 0.91), (0.17, 0.3), (0.83, 0.3)],
-    4: [(0.5, 0.91), (0.155, 0.5), (0.5, 0.1), (0.845, 0.5)],
+    4: [(0.5, 0.91), (0.155, 0.5), (0.56, 0.1), (0.845, 0.5)],
 }
 _PLATE = (10, 48, 32)
 _PLATE_TURN = (40, 66, 40)
@@ -47,9 +50,19 @@ def render_table(view: TableView, *, scale: float = 1.0) -> bytes:
     return _draw.to_png(draw_table(view, scale=scale))
 
 
-def name_room(seats: int, *, scale: float = 1.0) -> int:
+def plate_size(seats: int, seat: int = 0) -> tuple[int, int]:
+    """A seat's plate, width and height in phone px."""
+    if seats == 4 and seat % 2:
+        return _SIDE_W, _SIDE_H
+    return PLATE_W[seats], PLATE_H
+
+
+def name_room(seats: int, *, scale: float = 1.0, seat: int = 0) -> int:
     """Image pixels a seat's name may take on its plate (the rest shows "…")."""
-    return px(PLATE_W[seats] - 2 * 5 - 4, scale) - _total_w(scale)
+    w, h = plate_size(seats, seat)
+    if h > PLATE_H:  # the name has its row alone
+        return px(w - 2 * 5, scale)
+    return px(w - 2 * 5 - 4, scale) - _total_w(scale)
 
 
 def _total_w(k: float) -> int:
@@ -95,16 +108,17 @@ def draw_table(view: TableView, *, scale: float = 1.0) -> Image.Image:
                lab)
     _trick(img, view, centre, csize, k)
     for seat, sv in enumerate(view.seats):
-        _plate(img, sv, spots[seat], k, n, lab)
+        _plate(img, sv, spots[seat], k, n, lab, seat, view)
     return img
 
 
 _TRICK: dict[int, list[tuple[float, float]]] = {
-    2: [(0, 0.64), (0, -0.6)],
-    3: [(0, 0.68), (-1.1, -0.36), (1.1, -0.36)],
-    4: [(0, 0.68), (-1.3, -0.07), (0, -0.7), (1.3, -0.07)],
+    2: [(0.6, 0.5), (-0.6, -0.62)],
+    3: [(0, 0.56), (-1.1, -0.4), (1.1, -0.4)],
+    4: [(0, 0.58), (-1.25, -0.14), (0, -0.72), (1.25, -0.14)],
 }
-"""Each seat's card of the trick: offset from the middle in card widths / heights."""
+"""Each seat's card of the trick: offset from the middle in card widths / heights; room is
+left below each card for its name tag."""
 
 
 def _card_spot(
@@ -144,13 +158,14 @@ def _trick(
         tags.append((cx, y0 + csize[1], label, won))
     size = px(LETTER, k)
     for cx, y, label, won in tags:
+        # below the card, clear of its corner index (upside down there, a 9 reads as 6)
         text = fonts.fit(label, size, round(csize[0] * 1.25), bold=True)
         _draw.badge(
             img,
-            (cx, y - 2 * k),
+            (cx, y + (6 if won else 2) * k),
             text,
             size,
-            anchor="mm",
+            anchor="mt",
             fill=GOLD if won else (12, 40, 28),
             ink=(40, 30, 0) if won else INK,
             pad=0.25,
@@ -323,9 +338,10 @@ def _stock(
 
 
 def _plate(img: Image.Image, sv: SeatView, spot: tuple[float, float], k: float, n: int,
-           labels: Labels) -> None:
+           labels: Labels, seat: int, view: TableView) -> None:
     cx, cy = spot
-    w, h = px(PLATE_W[n], k), px(PLATE_H, k)
+    pw, ph = plate_size(n, seat)
+    w, h = px(pw, k), px(ph, k)
     x0 = min(max(cx - w / 2, 2 * k), img.width - 2 * k - w)
     y0 = cy - h / 2
     d = ImageDraw.Draw(img)
@@ -347,18 +363,19 @@ def _plate(img: Image.Image, sv: SeatView, spot: tuple[float, float], k: float, 
         px(LETTER, k),
         fill=name_col,
         bold=True,
-        max_width=name_room(n, scale=k),
+        max_width=name_room(n, scale=k, seat=seat),
     )
     fonts.draw_text(
         img,
-        (box[2] - pad, row1),
+        (box[2] - pad, row1 if ph == PLATE_H else row1 + px(18, k)),
         f"{sv.total}",
         px(14, k),
         fill=GOLD if sv.on_barrel else INK,
         bold=True,
         anchor="rm",
     )
-    _markers(img, sv, box, k, labels)
+    contract = view.contract if seat == view.declarer else None
+    _markers(img, sv, box, k, labels, contract)
     if sv.bid is not None:
         _bid(img, sv.bid, ((box[0] + box[2]) / 2, cy), h, k, n, sv.bid == labels.passed)
 
@@ -368,9 +385,10 @@ _DASH = (255, 150, 150)
 
 
 def _markers(img: Image.Image, sv: SeatView, box: tuple[int, int, int, int], k: float,
-             lab: Labels) -> None:
-    """The plate's bottom row: badges on the left, the cards held (a back with the count)
-    or the hand's change on the right. Badges switch to short labels rather than overlap."""
+             lab: Labels, contract: int | None = None) -> None:
+    """The plate's bottom row: badges on the left; on the right the points taken so far in
+    play (the declarer's against his ``contract``), the cards held (a back with the count)
+    or the hand's change. Badges switch to short labels rather than overlap."""
     pad = px(5, k)
     left, right, y = box[0] + pad, box[2] - pad, box[3] - px(11, k)
     s = px(LETTER, k)
@@ -393,7 +411,13 @@ def _markers(img: Image.Image, sv: SeatView, box: tuple[int, int, int, int], k: 
     dash_text = "".join("—" * sv.dashes)
     dash_w = fonts.text_width(dash_text, s, bold=True) + gap if sv.dashes else 0
     delta_text = (f"{sv.delta:+d}" if sv.delta else "±0") if sv.delta is not None else ""
-    if sv.delta is not None:
+    taken_text = ""
+    if sv.taken is not None and sv.delta is None:
+        taken_text = (f"{sv.taken}/{contract}" if contract
+                      else lab.say(lab.points, points=sv.taken))
+    if taken_text:
+        reserve = _draw.badge_width(taken_text, s, pad=0.3) + gap
+    elif sv.delta is not None:
         reserve = _draw.badge_width(delta_text, s, pad=0.3) + gap
     elif sv.hand_count:
         reserve = _backs_width(sv.hand_count, k) + gap
@@ -413,7 +437,11 @@ def _markers(img: Image.Image, sv: SeatView, box: tuple[int, int, int, int], k: 
         x = b[2] + gap
     if sv.dashes:
         fonts.draw_text(img, (x, y), dash_text, s, fill=_DASH, bold=True)
-    if sv.delta is not None:
+    if taken_text:
+        _draw.badge(img, (right, y), taken_text, s, anchor="rm",
+                    fill=GOLD if contract else (70, 90, 80),
+                    ink=(40, 30, 0) if contract else INK, pad=0.3)
+    elif sv.delta is not None:
         good = sv.delta > 0
         _draw.badge(
             img,

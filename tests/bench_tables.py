@@ -377,6 +377,7 @@ async def spawn_bot(fd: FakeDiscord, db: Path | dict[str, str], log: Path,
     # INFO for the watchdog's closing line (the longest stall); little else logs at INFO
     where = {"DATABASE_PATH": str(db)} if isinstance(db, Path) else db
     env = {**os.environ, **fd.env, **where, "LOG_LEVEL": "INFO", "TYSIAC_AI_DELAY": "0",
+           "TYSIAC_HAND_PAUSE": "0",  # the emulated players never wait between hands
            **(extra or {})}
     env.pop("DEV_GUILD_ID", None)
     for key in ("SHARD_COUNT", "SHARD_IDS", "DATABASE_URL", "DATABASE_PATH"):

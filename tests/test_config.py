@@ -33,6 +33,14 @@ def test_defaults_without_any_tuning(tmp_path):
     s = load_settings({"DISCORD_TOKEN": "x"}, tmp_path / "missing.env")
     assert (s.ai_delay, s.lanes, s.images, s.render_in, s.seed, s.stall_ms) == (
         1.5, 256, True, RenderIn.PROCESS, None, 250)
+    assert s.hand_pause == 8
+
+
+def test_the_pause_between_hands_of_new_tables(tmp_path):
+    for raw, seconds in (("0", 0), ("15", 15), ("600", 60)):
+        s = load_settings({"DISCORD_TOKEN": "x", "TYSIAC_HAND_PAUSE": raw},
+                          tmp_path / "missing.env")
+        assert s.hand_pause == seconds
 
 
 def test_no_token_says_where_to_get_one(tmp_path):

@@ -13,7 +13,7 @@ from bot.game.cards import RK, RQ, card, cards_of, sorted_for_display
 from bot.game.engine import legal_actions
 from bot.game.rules import Rules
 from bot.game.scoring import is_locked, on_any_barrel
-from bot.game.state import HandResult, Phase, State
+from bot.game.state import HandEnd, HandResult, Phase, State
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +150,47 @@ def observe(state: State, seat: int | None) -> Observation:
         last_result=s.last_result, doubled=s.doubled, misere=s.misere, sticks=m.sticks,
         no_wins=m.no_wins,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """The points each active seat has taken so far in the hand being played, as everyone
+    at the table can count them: the cards of the tricks won (played face up) and the
+    declarations made; ``final``: the hand is over and these are its raw points as scored
+    (the laid-away cards and bonuses in)."""
+
+    declarer: int  # -1: none (a stock game)
+    contract: int  # what the declarer plays for (0 without a declarer)
+    taken: tuple[tuple[int, int], ...]  # (seat, points), the active seats in seat order
+    final: bool = False
+
+    def of(self, seat: int) -> int | None:
+        """The points of ``seat``; None for a seat that does not play this hand."""
+        return next((points for p, points in self.taken if p == seat), None)
+
+
+def tally(obs: Observation) -> Tally | None:
+    """The running count of the hand ``obs`` shows: during play the public count, after a
+    played hand its result's; None before the play and after a hand not played out."""
+    r = obs.rules
+    if obs.phase is Phase.PLAY:
+        declared = [0] * r.seats
+        for p, _, value in obs.declarations:
+            declared[p] += value
+        taken = []
+        for p in sorted(obs.active):
+            points = obs.taken[p]
+            if r.declarations_need_trick and obs.tricks_won[p] == 0:
+                points -= declared[p]  # a declaration counts once its player takes a trick
+            taken.append((p, points))
+        contract = obs.contract or obs.winning_bid if obs.declarer >= 0 else 0
+        return Tally(obs.declarer, contract, tuple(taken))
+    res = obs.last_result
+    if (obs.phase in (Phase.DEALING, Phase.MATCH_OVER) and res is not None
+            and res.end is HandEnd.PLAYED and res.taken):
+        return Tally(res.declarer, res.contract if res.declarer >= 0 else 0,
+                     tuple(sorted(res.taken.items())), final=True)
+    return None
 
 
 def observe_public(state: State) -> Observation:

@@ -82,6 +82,16 @@ MESSAGES: dict[str, str] = {
     "ok.moved": "Du: {move}.",
     "ok.back": "Willkommen zurück: dein Platz gehört wieder dir.",
     "ok.looked": "Du siehst dir deine Karten an.",
+    "ok.next_hand": "Das nächste Spiel ist gegeben.",
+    "ok.next_hand_waiting": "Bereit für das nächste Spiel; es fehlen noch: {names}.",
+    "error.not_paused": "Das nächste Spiel ist schon gegeben.",
+    "error.pause_range": ("Die Pause ist eine ganze Zahl von Sekunden von {low} (keine Pause) bis "
+        "{high}, nicht `{text}`."),
+    "button.next_hand": "Nächstes Spiel",
+    "table.pause": ("Das nächste Spiel wird nach {seconds} s gegeben oder sobald alle "
+        "**Nächstes Spiel** drücken (es fehlen noch: {names})."),
+    "hand.paused": ("Das Spiel ist vorbei: der letzte Stich und das Ergebnis liegen auf dem "
+        "Tisch."),
     "ok.shown": "Die Tischnachricht steht unten.",
     "ok.end_confirm": "Den Tisch für alle schließen? Die Partie wird nicht zu Ende gespielt.",
     "ok.end_cancelled": "Es geht weiter.",
@@ -190,6 +200,8 @@ MESSAGES: dict[str, str] = {
                         "schaffen\n"
                         "**—** ein Strich: ein Spiel ohne Punkte (drei kosten eine Strafe)\n"
                         "die Kartenrückseite mit Zahl: so viele Karten liegen auf dieser Hand\n"
+                        "im Spiel: **57/140** bisherige Punkte des Alleinspielers / Spielwert · "
+                        "**16 Pkt.** bisherige Punkte der anderen\n"
                         "unter jeder Karte des Stichs: wer sie gespielt hat; **▸** hat "
                         "ausgespielt\n"
                         "**noch kein Trumpf**, bis ein Paar gemeldet ist; die Scheibe zeigt den "
@@ -200,7 +212,7 @@ MESSAGES: dict[str, str] = {
                         "**↓** vom Fass gefallen · ein umkreistes **A**: ausgeschrieben\n"
                         "**—** ein Strich · **aus +40** setzte aus, mit den Punkten fürs "
                         "Aussetzen\n"
-                        "ein Punkt: wer gab · **Σ** die Summen, ★ der Sieger"),
+                        "**G** wer gab · **Σ** die Summen, ★ der Sieger"),
     "help.hand": "Deine Karten",
     "help.hand_text": ("angehobene Karten mit Goldrand darfst du spielen; graue gerade nicht\n"
                        "**neu** erhaltene Karten · eine goldene Klammer: ein Paar, das du melden "
@@ -233,6 +245,7 @@ MESSAGES: dict[str, str] = {
     "hand.talon": "Skat: {cards}",
     "hand.received": "Du hast bekommen: {cards}",
     "hand.trick": "Auf dem Tisch: {cards}",
+    "hand.taken": "Punkte in diesem Spiel: {points}",
     "hand.trump": "Trumpf: {suit}",
     "hand.can": "Du kannst: {actions}",
     "hand.not_dealt": "Die Karten sind noch nicht gegeben.",
@@ -261,7 +274,7 @@ MESSAGES: dict[str, str] = {
     "cmd.table.end": "Den Tisch schließen (Gastgeber oder Kanäle verwalten)",
     "cmd.table.rules": "Die Regeln dieses Tisches zeigen",
     "cmd.table.option": "Eine Regel oder die Sprache vor dem Start ändern (Gastgeber)",
-    "cmd.table.option.name": "Name der Option (siehe /table rules; language: die Sprache)",
+    "cmd.table.option.name": "Option (siehe /table rules; language: Sprache; pause: Pause in s)",
     "cmd.table.option.value": "Neuer Wert",
     "cmd.table.show": "Die Tischnachricht unten neu zeigen",
     "cmd.bid": "Beim Reizen bieten",
@@ -475,6 +488,7 @@ MESSAGES: dict[str, str] = {
     "img.trump": "Trumpf",
     "img.no_trump": "noch kein Trumpf",
     "img.stock": "Stapel {count}",
+    "img.points": "{points} Pkt.",
     "img.declarer": "Alleinspieler",
     "img.declarer_short": "Solo",
     "img.sitter": "setzt aus",

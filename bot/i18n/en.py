@@ -71,6 +71,15 @@ MESSAGES: dict[str, str] = {
     "ok.moved": "You {move}.",
     "ok.back": "Welcome back: your seat is yours again.",
     "ok.looked": "You look at your cards.",
+    "ok.next_hand": "The next hand is dealt.",
+    "ok.next_hand_waiting": "Ready for the next hand; waiting for {names}.",
+    "error.not_paused": "The next hand is already dealt.",
+    "error.pause_range": ("The pause is a whole number of seconds from {low} (no pause) to {high}, "
+        "not `{text}`."),
+    "button.next_hand": "Next hand",
+    "table.pause": ("The next hand is dealt after {seconds} s, or as soon as everyone presses"
+        " **Next hand** (waiting for {names})."),
+    "hand.paused": "The hand is over: its last trick and result are on the table.",
     "ok.shown": "The table message is below.",
     "ok.end_confirm": "End this table for everyone? The match will not be finished.",
     "ok.end_cancelled": "The table goes on.",
@@ -177,6 +186,8 @@ MESSAGES: dict[str, str] = {
         "**barrel 2/3** on the barrel (880): the second of three hands to make it\n"
         "**—** a dash: a hand with no points (three cost a penalty)\n"
         "the card back with a number: cards that player holds\n"
+        "in play: **57/140** the declarer's points so far / the contract · **16 pts** "
+        "each other player's points so far\n"
         "under each card of the trick: who played it; **▸** led it\n"
         "**no trump yet** until a marriage is declared; the disc shows the trump"),
     "help.sheet": "The score sheet",
@@ -185,7 +196,7 @@ MESSAGES: dict[str, str] = {
         "a circled **880** with strokes: on the barrel, one stroke a hand\n"
         "**↓** fell off the barrel · a circled **Р**: rospisat (the declarer gave up)\n"
         "**—** a dash · **sat +40** sat out, with the sitter's points\n"
-        "a small dot: who dealt · **Σ** the totals, ★ the winner"),
+        "**D** who dealt · **Σ** the totals, ★ the winner"),
     "help.hand": "Your hand",
     "help.hand_text": (
         "raised cards with a gold rim may be played; grey ones not now\n"
@@ -218,6 +229,7 @@ MESSAGES: dict[str, str] = {
     "hand.talon": "Prikup: {cards}",
     "hand.received": "You received: {cards}",
     "hand.trick": "On the table: {cards}",
+    "hand.taken": "Points so far: {points}",
     "hand.trump": "Trump: {suit}",
     "hand.can": "You can: {actions}",
     "hand.not_dealt": "The cards are not dealt yet.",
@@ -246,7 +258,8 @@ MESSAGES: dict[str, str] = {
     "cmd.table.end": "Close the table (host or Manage Channels)",
     "cmd.table.rules": "Show this table's rules",
     "cmd.table.option": "Change a rule or the table's language before the start (host)",
-    "cmd.table.option.name": "Option name (/table rules lists them; language: the table's)",
+    "cmd.table.option.name": ("Option name (/table rules lists them; language: the table's; "
+                              "pause: s between hands)"),
     "cmd.table.option.value": "New value",
     "cmd.table.show": "Post the table message again at the bottom",
     "cmd.bid": "Bid in the auction",
@@ -452,6 +465,7 @@ MESSAGES: dict[str, str] = {
     "img.trump": "trump",
     "img.no_trump": "no trump yet",
     "img.stock": "stock {count}",
+    "img.points": "{points} pts",
     "img.declarer": "declarer",
     "img.declarer_short": "decl.",
     "img.sitter": "sits out",

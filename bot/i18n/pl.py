@@ -77,6 +77,15 @@ MESSAGES: dict[str, str] = {
     "ok.moved": "Ty: {move}.",
     "ok.back": "Witaj z powrotem: miejsce znowu jest twoje.",
     "ok.looked": "Oglądasz swoje karty.",
+    "ok.next_hand": "Następne rozdanie jest rozdane.",
+    "ok.next_hand_waiting": "Gotowe do następnego rozdania; czekamy na: {names}.",
+    "error.not_paused": "Następne rozdanie jest już rozdane.",
+    "error.pause_range": ("Przerwa to liczba całkowita sekund od {low} (bez przerwy) do {high}, a "
+        "nie `{text}`."),
+    "button.next_hand": "Następne rozdanie",
+    "table.pause": ("Następne rozdanie za {seconds} s albo od razu, gdy wszyscy naciśną "
+        "**Następne rozdanie** (czekamy na: {names})."),
+    "hand.paused": "Rozdanie zakończone: ostatnia lewa i wynik są na stole.",
     "ok.shown": "Wiadomość stołu jest poniżej.",
     "ok.end_confirm": "Zamknąć stół dla wszystkich? Partia nie zostanie dokończona.",
     "ok.end_cancelled": "Gra toczy się dalej.",
@@ -183,6 +192,8 @@ MESSAGES: dict[str, str] = {
                         "**beczka 2/3** na beczce (880): drugie z trzech rozdań, by wygrać\n"
                         "**—** kreska: rozdanie bez punktów (trzy kosztują karę)\n"
                         "rewers z liczbą: ile kart ma gracz\n"
+                        "w rozgrywce: **57/140** punkty rozgrywającego / gra · **16 pkt** punkty "
+                        "każdego z pozostałych\n"
                         "pod każdą kartą lewy: czyja to karta; **▸** wyjście\n"
                         "**jeszcze bez atutu**, póki nikt nie zgłosi meldunku; krążek pokazuje "
                         "atut"),
@@ -192,7 +203,7 @@ MESSAGES: dict[str, str] = {
                         "**↓** spadek z beczki · zakreślone **B**: bomba (rezygnacja z "
                         "rozdania)\n"
                         "**—** kreska · **pauza +40** pauza, z punktami pauzującego\n"
-                        "kropka: rozdający · **Σ** sumy, ★ zwycięzca"),
+                        "**R** rozdający · **Σ** sumy, ★ zwycięzca"),
     "help.hand": "Twoje karty",
     "help.hand_text": (
         "uniesione karty ze złotą ramką można zagrać; szare nie teraz\n"
@@ -227,6 +238,7 @@ MESSAGES: dict[str, str] = {
     "hand.talon": "Musik: {cards}",
     "hand.received": "Otrzymane karty: {cards}",
     "hand.trick": "Na stole: {cards}",
+    "hand.taken": "Punkty w rozdaniu: {points}",
     "hand.trump": "Atut: {suit}",
     "hand.can": "Możesz: {actions}",
     "hand.not_dealt": "Karty nie są jeszcze rozdane.",
@@ -255,7 +267,7 @@ MESSAGES: dict[str, str] = {
     "cmd.table.end": "Zamknij stół (gospodarz lub Zarządzanie kanałami)",
     "cmd.table.rules": "Pokaż zasady tego stołu",
     "cmd.table.option": "Zmień zasadę albo język stołu przed startem (gospodarz)",
-    "cmd.table.option.name": "Nazwa opcji (lista w /table rules; language — język stołu)",
+    "cmd.table.option.name": "Opcja (lista w /table rules; language — język; pause — przerwa, s)",
     "cmd.table.option.value": "Nowa wartość",
     "cmd.table.show": "Pokaż wiadomość stołu ponownie na dole",
     "cmd.bid": "Licytuj",
@@ -470,6 +482,7 @@ MESSAGES: dict[str, str] = {
     "img.trump": "atut",
     "img.no_trump": "jeszcze bez atutu",
     "img.stock": "talia {count}",
+    "img.points": "{points} pkt",
     "img.declarer": "rozgrywający",
     "img.declarer_short": "gra",
     "img.sitter": "pauzuje",

@@ -37,6 +37,7 @@ class TableRow:
     last_human_at: float
     seats: list[SeatRow] = field(default_factory=list)
     locale: str = ""  # of the public messages ('' = the default, English)
+    pause: int = 8  # seconds a finished hand stays on show before the next deal
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,7 +39,7 @@ CHECKPOINT_EVERY = 500  # commits between background WAL checkpoints
 CHECKPOINT_TRIES = 5
 _TABLE_FIELDS = frozenset({
     "host_id", "rules", "timer", "status", "match_no", "dealer", "message_id", "updated_at",
-    "last_human_at", "preset", "locale",
+    "last_human_at", "preset", "locale", "pause",
 })
 
 

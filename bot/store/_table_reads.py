@@ -101,7 +101,7 @@ def _table_row(r: Any) -> TableRow:
         status=TableStatus(r["status"]),
         match_no=r["match_no"], dealer=r["dealer"], message_id=r["message_id"],
         created_at=r["created_at"], updated_at=r["updated_at"],
-        last_human_at=r["last_human_at"], locale=r["locale"])
+        last_human_at=r["last_human_at"], locale=r["locale"], pause=r["pause"])
 
 
 def _seat_row(r: Any) -> SeatRow:

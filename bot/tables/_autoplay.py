@@ -1,4 +1,4 @@
-"""Moves nobody clicks: AI seats, absent players, and the turn timer.
+"""Moves nobody clicks: AI seats, absent players, the turn timer, the end of a pause.
 
 After every change the service calls ``schedule(table)``: if an AI (or the AI standing in
 for an absent player) is to act, it moves after ``ai_delay``; if a person is to act and the
@@ -33,18 +33,21 @@ Gate = Callable[[], AbstractAsyncContextManager[None]]
 # the table's lock held.
 AutoMove = Callable[[Table, int, list[Notice], Sequence[Seat] | None], Awaitable[None]]
 Emit = Callable[[Table, tuple[Notice, ...]], None]
+# Deals the next hand of a table whose pause is over; called with the table's lock held.
+Deal = Callable[[Table], Awaitable[None]]
 
 
 class Autoplay:
     """One task per table at most: its next automatic move or its turn timer."""
 
     def __init__(self, clock: Clock, *, ai_delay: float, gate: Gate | None,
-                 move: AutoMove, emit: Emit) -> None:
+                 move: AutoMove, emit: Emit, deal: Deal) -> None:
         self.clock = clock
         self.ai_delay = ai_delay
         self.gate = gate
         self._move = move
         self._emit = emit
+        self._deal = deal
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._busy = 0
         self.closing = False
@@ -53,6 +56,9 @@ class Autoplay:
         """Start what the table's state calls for (replacing what was scheduled)."""
         self.cancel(table)
         if self.closing or table.status is not TableStatus.PLAYING or table.state is None:
+            return
+        if table.paused:
+            self._spawn(table, self._pause(table, table.version))
             return
         seat = table.state.to_act
         if seat < 0:
@@ -139,6 +145,20 @@ class Autoplay:
             raise
         except Exception:
             log.exception("automatic move failed at table %s", table.id)
+
+    async def _pause(self, table: Table, version: int) -> None:
+        async def attempt() -> None:
+            async with table.lock:
+                if table.version == version and table.paused:
+                    await self._deal(table)
+
+        try:
+            await self._sleep(table.pause_until - self.clock.now())
+            await self._until_saved(table, attempt)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("dealing after the pause failed at table %s", table.id)
 
     async def _turn_timer(self, table: Table, version: int, seat: int) -> None:
         try:

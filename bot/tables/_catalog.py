@@ -102,6 +102,21 @@ LANGUAGE_OPTION = "language"
 """The option that is not a rule: the language of the table's public messages and images."""
 
 
+PAUSE_OPTION = "pause"
+"""The other option that is not a rule: seconds a finished hand stays on show before the
+next deal, unless every person at the table presses "Next hand" sooner (0: no pause)."""
+PAUSE_RANGE = range(61)
+
+
+def pause_seconds(raw: str) -> int:
+    """The pause ``raw`` names ("8", "8s"), in seconds; TableError naming the range."""
+    text = raw.strip().lower().removesuffix("s").strip()
+    if not text.isdigit() or int(text) not in PAUSE_RANGE:
+        raise TableError("error.pause_range", text=quote(raw), low=PAUSE_RANGE.start,
+                         high=PAUSE_RANGE.stop - 1)
+    return int(text)
+
+
 def table_languages() -> list[str]:
     """The languages a table may speak (those with a message catalog), English first."""
     return list(CATALOGS)
@@ -119,9 +134,10 @@ def table_language(raw: str) -> str:
 
 def option_names(current: str) -> list[str]:
     cur = current.lower().strip()
-    every = [*OPTION_NAMES, LANGUAGE_OPTION]
+    every = [*OPTION_NAMES, LANGUAGE_OPTION, PAUSE_OPTION]
     names = [n for n in every if cur in n] or every
-    names.sort(key=lambda n: (n != LANGUAGE_OPTION, not n.startswith(cur), n))
+    names.sort(key=lambda n: (n not in (LANGUAGE_OPTION, PAUSE_OPTION), not n.startswith(cur),
+                              n))
     return names
 
 

@@ -74,6 +74,14 @@ class Moved:
     over: bool
 
 
+def _on_show(table: Table, state: State, seats: Sequence[Seat]) -> frozenset[int]:
+    """The people a finished hand stays on show for (none: deal the next one at once): a
+    table with a pause, a hand just scored, the match not over, and someone not an AI."""
+    if table.pause <= 0 or state.phase is not Phase.DEALING or state.last_result is None:
+        return frozenset()
+    return table.people(tuple(seats))
+
+
 class Ledger:
     """Commits changes of tables to the store, then applies them."""
 
@@ -162,6 +170,7 @@ class Ledger:
         table.state, table.seq, table.last_human_at = state, len(deal), now
         table.seats, table.looked = seats, frozenset()
         table.results, table.match_started = (), now
+        table.waiting, table.pause_until = frozenset(), 0.0
         table.version += 1
         return Moved(tuple(events), 0, False)
 
@@ -179,7 +188,8 @@ class Ledger:
         moves: list[tuple[dict[str, Any], int | None]] = [(move_to_json(action), user_id)]
         hands: list[tuple[int, HandResult]] = [
             (hand_no, e.result) for e in events if isinstance(e, HandScored)]
-        if new.phase is Phase.DEALING:
+        people = _on_show(table, new, seats or table.seats)
+        if new.phase is Phase.DEALING and not people:
             for move in random_deal(new, deal_rng):
                 new = apply_into(new, move, events)
                 moves.append((move_to_json(move), None))
@@ -223,21 +233,50 @@ class Ledger:
             table.last_human_at = now
         if over:
             table.status = TableStatus.FINISHED
+        table.waiting, table.pause_until = people, now + table.pause if people else 0.0
         table.version += 1
         return Moved(tuple(events), hand_no, over)
 
-    async def deal(self, table: Table, rng: random.Random) -> None:
-        """A state waiting for cards gets them (after a restore; normally never needed)."""
+    def hold(self, table: Table, since: float) -> bool:
+        """A restored table whose last hand ended at ``since`` keeps it on show for the rest
+        of its pause (everyone waited for again); False: it is to be dealt now."""
+        assert table.state is not None
+        people = _on_show(table, table.state, table.seats)
+        table.waiting, table.pause_until = people, since + table.pause if people else 0.0
+        return bool(people)
+
+    def ready(self, table: Table, seat: int) -> None:
+        """``seat``'s player pressed "Next hand". Not stored: a restart waits for everyone
+        again, no longer than the pause that is stored."""
+        table.waiting = table.waiting - {seat}
+        table.version += 1
+
+    async def pause(self, table: Table, seconds: int) -> None:
+        """How long the table keeps a finished hand on show (one on show now: from now)."""
+        now = self.clock.now()
+        async with Saving(self.store) as tx:
+            await tx.update_table(table.id, pause=seconds, updated_at=now)
+        table.pause = seconds
+        if table.paused:
+            table.pause_until = now + seconds
+        table.version += 1
+
+    async def deal(self, table: Table, rng: random.Random) -> tuple[Event, ...]:
+        """A state waiting for cards gets them (the pause over, or after a restore)."""
         st = table.state
         if st is None or st.phase is not Phase.DEALING:
-            return
+            return ()
+        events: list[Event] = []
         deal: list[Move] = list(random_deal(st, rng))
         for move in deal:
-            st = apply_into(st, move, None)
+            st = apply_into(st, move, events)
         async with Saving(self.store) as tx:
             await tx.append_moves(table.id, table.match_no, table.seq,
                                   [(move_to_json(m), None) for m in deal], self.clock.now())
         table.state, table.seq = st, table.seq + len(deal)
+        table.waiting, table.pause_until = frozenset(), 0.0
+        table.version += 1
+        return tuple(events)
 
     async def set_aside(self, table: Table, state: State, good: int, reason: str) -> int:
         """Keep the ``good`` moves that replayed; the rest of the log moves to

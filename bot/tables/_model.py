@@ -13,7 +13,7 @@ from bot.game.events import Event
 from bot.game.observation import Observation, observe
 from bot.game.presets import PRESETS
 from bot.game.rules import Rules
-from bot.game.state import HandResult, State
+from bot.game.state import HandResult, Phase, State
 from bot.i18n.rule_text import move_message, rule_message
 from bot.i18n.values import PresetTitle, TalonWord
 from bot.store import SeatRow, TableStatus
@@ -112,6 +112,13 @@ class Table:
     last_human_at: float = 0.0
     seats: tuple[Seat, ...] = ()
     locale: str = ""  # of the public messages ('' = English)
+    pause: int = 0  # seconds a finished hand stays on show before the next deal (0: none)
+    # While a finished hand is on show: the seats of the people who have not yet pressed
+    # "Next hand", and when the next hand is dealt anyway (clock time). Not stored: the
+    # pause itself is the log (a hand scored, the next not dealt), its end the last move's
+    # time plus ``pause``; after a restart everyone is waited for again.
+    waiting: frozenset[int] = frozenset()
+    pause_until: float = 0.0
     # (hand_no, seat) of players who looked at their cards in this match (blind bidding)
     looked: frozenset[tuple[int, int]] = frozenset()
     state: State | None = None
@@ -175,6 +182,22 @@ class Table:
             if s.user_id == user_id and not s.ai:
                 return i
         return None
+
+    @property
+    def paused(self) -> bool:
+        """A finished hand is on show: the next one is dealt when its people are ready."""
+        st = self.state
+        return (self.status is TableStatus.PLAYING and st is not None
+                and st.phase is Phase.DEALING and st.last_result is not None)
+
+    def people(self, seats: tuple[Seat, ...] | None = None) -> frozenset[int]:
+        """The seats a person plays (not an AI, nor an AI standing in for one away)."""
+        return frozenset(i for i, s in enumerate(self.seats if seats is None else seats)
+                         if not s.automatic)
+
+    def waiting_names(self) -> list[str]:
+        """Who the pause still waits for, in seat order."""
+        return [self.seats[i].name for i in sorted(self.waiting & self.people())]
 
     def to_act(self) -> int:
         return self.state.to_act if self.state is not None else -1

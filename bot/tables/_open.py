@@ -14,19 +14,20 @@ from bot.tables.clock import Clock
 async def open_service(database_path: str, *, clock: Clock | None = None,
                        ai_delay: float = 1.5, seed: int | str | None = None,
                        listener: Listener | None = None, gate: Gate | None = None,
-                       ai_in_thread: bool = False,
+                       ai_in_thread: bool = False, pause: int = 0,
                        shards: Shards = ALL_SHARDS,
                        connect_delays: Sequence[float] = CONNECT_DELAYS) -> TableService:
     """Open the database (migrating it) and a service over it; ``close_service`` ends both.
 
     ``database_path``: a SQLite file, or a ``postgresql://`` URL (``Settings.database``);
+    ``pause``: seconds a new table keeps a finished hand on show;
     ``shards``: the shards of this process (it holds their guilds' tables only);
     ``connect_delays``: seconds between tries to reach a PostgreSQL server at start-up."""
     store = await open_store(database_path, connect_delays=connect_delays)
     try:
         return TableService(store, clock=clock, ai_delay=ai_delay, seed=seed,
                             listener=listener, gate=gate, ai_in_thread=ai_in_thread,
-                            owns=shards.owns)
+                            owns=shards.owns, pause=pause)
     except BaseException:
         await store.close()
         raise

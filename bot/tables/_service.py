@@ -23,10 +23,12 @@ from bot.store import ChannelTaken, StoreAPI, StoreUnavailable, TableStatus, bac
 from bot.tables._autoplay import Autoplay, Gate
 from bot.tables._catalog import (
     LANGUAGE_OPTION,
+    PAUSE_OPTION,
     RulesSummary,
     ai_level,
     option_names,
     option_values,
+    pause_seconds,
     preset_digest,
     preset_for,
     preset_of_language,
@@ -69,7 +71,7 @@ class TableService:
     def __init__(self, store: StoreAPI, *, clock: Clock | None = None, ai_delay: float = 1.5,
                  seed: int | str | None = None, listener: Listener | None = None,
                  abandon_after: float = ABANDON_AFTER, ai_in_thread: bool = False,
-                 gate: Gate | None = None, owns: Owns = _everything) -> None:
+                 gate: Gate | None = None, owns: Owns = _everything, pause: int = 0) -> None:
         self.store = store
         self.owns = owns  # several processes: each holds its shards' guilds (_shards.py)
         self.clock: Clock = clock or RealClock()
@@ -77,9 +79,11 @@ class TableService:
         self.listener = listener
         self.abandon_after = abandon_after
         self.ai_in_thread = ai_in_thread
+        self.pause = pause  # of new tables: seconds a finished hand stays on show
         self.ledger = Ledger(store, self.clock)
         self.autoplay = Autoplay(self.clock, ai_delay=ai_delay, gate=gate,
-                                 move=self._auto_move, emit=self._notify)
+                                 move=self._auto_move, emit=self._notify,
+                                 deal=self._deal_next)
         self._by_channel: dict[int, Table] = {}
         self._by_id: dict[int, Table] = {}
         self._turns: dict[int, int | None] = {}  # table: the human to act at its last change
@@ -130,6 +134,7 @@ class TableService:
         set aside for the operator (``python -m bot db check`` lists it) and the channel is
         told."""
         count = 0
+        ended_at: dict[int, float] = {}  # when each table's last stored move was made
         for row in await self.store.live_tables():
             if not self.owns(row.guild_id):
                 continue
@@ -139,9 +144,10 @@ class TableService:
                 rules=Rules.from_json(row.rules), timer=row.timer, status=row.status,
                 match_no=row.match_no, dealer=row.dealer, message_id=row.message_id,
                 created_at=row.created_at, last_human_at=row.last_human_at,
-                seats=tuple(Seat.from_row(s) for s in row.seats), locale=row.locale)
+                seats=tuple(Seat.from_row(s) for s in row.seats), locale=row.locale,
+                pause=row.pause)
             try:
-                await self._replay(table)
+                ended_at[table.id] = await self._replay(table)
             except StoreUnavailable:  # the log is fine, the server is not: start later
                 raise
             except Exception:
@@ -152,16 +158,17 @@ class TableService:
             count += 1
         for table in self.tables:
             async with table.lock:
-                if table.status is PLAYING:
-                    await self.ledger.deal(table, self._rng(table, "deal", table.match_no,
-                                                            table.hand_no))
+                if table.status is PLAYING and not (
+                        table.paused and self.ledger.hold(table, ended_at.get(table.id, 0.0))):
+                    await self.ledger.deal(table, self._deal_rng(table))
                 self._turn_began(table, (), None)  # whose turn it is now began before
                 self.autoplay.schedule(table)
         return count
 
-    async def _replay(self, table: Table) -> None:
+    async def _replay(self, table: Table) -> float:
+        """Rebuild the table's match from its log; when its last good move was made."""
         if table.status is SEATING or table.match_no == 0:
-            return
+            return 0.0
         rows = await self.store.moves(table.id, table.match_no)
         moves = [r.move for r in rows]
         done = await asyncio.to_thread(replay_match, table.rules, table.dealer, moves)
@@ -169,8 +176,9 @@ class TableService:
         table.match_started = next((m.started_at for m in await self.store.matches(table.id)
                                     if m.match_no == table.match_no), table.created_at)
         table.looked = frozenset(await self.store.looks(table.id, table.match_no))
+        ended_at = rows[done.good - 1].created_at if done.good else 0.0
         if done.bad is None:
-            return
+            return ended_at
         bad = rows[done.bad]
         log.error("table %s: stored move %s of match %s does not replay (%s); keeping the "
                   "%s moves before it", table.id, bad.seq, table.match_no, done.reason,
@@ -178,6 +186,7 @@ class TableService:
         aside = await self.ledger.set_aside(table, done.state, bad.seq, done.reason)
         self._notify(table, (Notice("notice.restored_partly", {
             "table": table.id, "count": aside, "hand": table.hand_no}),))
+        return ended_at
 
     async def close(self) -> None:
         """Stop timers and AI turns (the database keeps everything)."""
@@ -267,12 +276,13 @@ class TableService:
                     guild_id=guild_id, channel_id=channel_id, host_id=actor.user_id,
                     preset=preset, rules=rules.to_json(), timer=timer, now=now, locale=locale)
                 await tx.save_seats(table_id, [s.row(i) for i, s in enumerate(seats)])
+                await tx.update_table(table_id, pause=self.pause)
         except ChannelTaken:
             raise TableError("error.channel_taken") from None
         table = Table(id=table_id, guild_id=guild_id, channel_id=channel_id,
                       host_id=actor.user_id, preset=preset, rules=rules, timer=timer,
                       status=SEATING, created_at=now, last_human_at=now, seats=seats,
-                      locale=locale)
+                      locale=locale, pause=self.pause)
         self._register(table)
         return Outcome(table, "ok.created", {"title": table.title_word()}, seat=0)
 
@@ -355,11 +365,13 @@ class TableService:
         self.autoplay.schedule(table)
 
     async def set_option(self, table_id: int, actor: Actor, name: str, raw: str) -> Outcome:
-        """Change a rule before the start, or the table's language (``language``) at any
-        time; the host only."""
+        """Change a rule before the start, or the table's language (``language``) or pause
+        (``pause``) at any time; the host only."""
         table = self.get(table_id, actor)
         if name.strip().lower() == LANGUAGE_OPTION:
             return await self._set_language(table, actor, raw)
+        if name.strip().lower() == PAUSE_OPTION:
+            return await self._set_pause(table, actor, raw)
         async with table.lock:
             _need(table, SEATING)
             _need_host(table, actor)
@@ -380,6 +392,17 @@ class TableService:
             self._notify(table)
             return Outcome(table, "ok.option_set", {"name": LANGUAGE_OPTION, "value": code})
 
+    async def _set_pause(self, table: Table, actor: Actor, raw: str) -> Outcome:
+        seconds = pause_seconds(raw)
+        async with table.lock:
+            if not table.live:
+                raise TableError("error.table_closed")
+            _need_host(table, actor)
+            await self.ledger.pause(table, seconds)
+            self._notify(table)
+            self.autoplay.schedule(table)
+            return Outcome(table, "ok.option_set", {"name": PAUSE_OPTION, "value": seconds})
+
     def option_names(self, current: str) -> list[str]:
         """Option names for autocomplete, those starting with ``current`` first."""
         return option_names(current)
@@ -391,6 +414,10 @@ class TableService:
             now = language(table.locale) if table is not None else DEFAULT
             return [c for c in dict.fromkeys([now, *table_languages()])
                     if current.lower() in c]
+        if name == PAUSE_OPTION:
+            now = str(table.pause if table is not None else self.pause)
+            return [v for v in dict.fromkeys([now, "0", "4", "8", "15", "30", "60"])
+                    if v.startswith(current.strip())]
         return option_values(table.rules if table else None, name, current)
 
     def rules_summary(self, table: Table) -> RulesSummary:
@@ -511,6 +538,31 @@ class TableService:
         _need(table, PLAYING)
         return _need_seat(table, actor)
 
+    async def next_hand(self, table_id: int, actor: Actor) -> Outcome:
+        """"Next hand": the actor has seen the finished hand; the next one is dealt once
+        every person at the table has (or the pause is over)."""
+        table = self.get(table_id, actor)
+        async with table.lock:
+            seat = self._playing_seat(table, actor)
+            if not table.paused:
+                raise TableError("error.not_paused")
+            self.ledger.ready(table, seat)
+            waiting = table.waiting_names()
+            if waiting:
+                self._notify(table)
+                self.autoplay.schedule(table)
+                return Outcome(table, "ok.next_hand_waiting", {"names": ", ".join(waiting)},
+                               seat=seat)
+            await self._deal_next(table, by=actor.user_id)
+            return Outcome(table, "ok.next_hand", seat=seat)
+
+    async def _deal_next(self, table: Table, by: int | None = None) -> None:
+        """The pause is over: deal the next hand (the table's lock held); ``by`` pressed the
+        last Next hand and sees the new hand in the answer, so his turn needs no ping."""
+        events = await self.ledger.deal(table, self._deal_rng(table))
+        self._notify(table, (), events, by=by)
+        self.autoplay.schedule(table)
+
     async def look(self, table_id: int, actor: Actor) -> Outcome:
         """The actor looks at his cards (blind bidding): stored before he sees them, so
         that he can bid blind no more in this hand. A seat with nothing hidden just looks."""
@@ -537,7 +589,7 @@ class TableService:
 
     async def _move(self, table: Table, action: Action, user_id: int | None,
                     notices: list[Notice], seats: Sequence[Seat] | None) -> None:
-        deal_rng = self._rng(table, "deal", table.match_no, table.hand_no + 1)
+        deal_rng = self._deal_rng(table)
         moved: Moved = await self.ledger.move(table, action, user_id, deal_rng, seats=seats)
         if moved.over:
             st = table.state
@@ -557,6 +609,11 @@ class TableService:
         action = await choose_off_loop(table.seats[seat].level, obs, rng,
                                        in_thread=self.ai_in_thread)
         await self._move(table, action, None, notices, seats)
+
+    def _deal_rng(self, table: Table) -> random.Random:
+        """The shuffle of the hand after the current one (the same at once, after a pause
+        or after a restart)."""
+        return self._rng(table, "deal", table.match_no, table.hand_no + 1)
 
     def _rng(self, table: Table, what: str, match_no: int, hand_no: int) -> random.Random:
         if self.seed is None:

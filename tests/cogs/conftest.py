@@ -62,6 +62,7 @@ async def start_bot(world: World, **options: Any) -> TysiacBot:
     fd = world.fd
     point_discord_py_at(fd.api_base, fd.gateway_url)
     options.setdefault("ai_delay", 0.0)
+    options.setdefault("hand_pause", 0)  # hands follow at once unless a test pauses them
     options.setdefault("guild_ready_timeout", 0.1)
     options.setdefault("edit_debounce", 0.05)
     options.setdefault("seed", 1)

@@ -21,7 +21,8 @@ async def test_help_explains_the_marks(world):
     c = await w.fd.click(w.users[1], r.message, "t1000:0:help:legend")  # the legend's page
     await c.wait_final()
     text = _embed_text(r.message)
-    for mark in ("**D**", "barrel 2/3", "880", "140✓", "Р", "sat +40", "↓", "dot", "▸"):
+    for mark in ("**D**", "barrel 2/3", "880", "140✓", "Р", "sat +40", "↓", "who dealt", "▸",
+                 "57/140", "16 pts"):
         assert mark in text, mark
 
 

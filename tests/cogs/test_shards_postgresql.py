@@ -111,7 +111,7 @@ async def test_two_processes_on_one_postgresql_database(pg_server, tmp_path: Pat
 
         def start(shard: int) -> Awaitable[asyncio.subprocess.Process]:
             return spawn(fd, url, shard, log=logs[shard], LOG_LEVEL="INFO",
-                         TYSIAC_AI_DELAY="0")
+                         TYSIAC_AI_DELAY="0", TYSIAC_HAND_PAUSE="0")
 
         procs = [await start(i) for i in range(COUNT)]
         try:

@@ -49,6 +49,26 @@ def _build(path, version: int) -> None:
     db.close()
 
 
+COMMUNITY = 4  # the migration that made a player of everyone who sat at a table
+
+
+async def _players_made_of_the_rows(store) -> None:
+    """Everyone who sat became a player: a human's last name wins; AI one per level."""
+    async with store.db.execute(
+            "SELECT kind, user_id, level, name, first_seen, last_seen FROM players"
+            " ORDER BY kind, user_id") as cur:
+        players = [tuple(r) for r in await cur.fetchall()]
+    assert players == [("ai", None, "hard", "Bot", 10.0, 50.0),
+                       ("human", 11, "", "Ann", 5.0, 90.0),
+                       ("human", 12, "", "Bob", 90.0, 90.0),
+                       ("human", 13, "", "Cid", 5.0, 5.0)]
+    async with store.db.execute(
+            "SELECT s.table_id, s.seat, p.name FROM seats s JOIN players p"
+            " ON p.id = s.player_id ORDER BY s.table_id, s.seat") as cur:
+        assert [tuple(r) for r in await cur.fetchall()] == [
+            (1, 0, "Ann"), (1, 1, "Bot"), (2, 0, "Ann"), (2, 1, "Bob")]
+
+
 @pytest.mark.parametrize("version", range(1, len(migrations())))
 async def test_sqlite_upgrade_in_place_from_every_earlier_version(tmp_path, version):
     """SQLite only: files of every earlier version exist in the wild (PostgreSQL below)."""
@@ -63,24 +83,12 @@ async def test_sqlite_upgrade_in_place_from_every_earlier_version(tmp_path, vers
         assert [m.raw for m in await store.moves(2, 1)] == ['{"verb": "pass", "seat": 0}']
         assert (await store.hands(1, 1))[0].result == {"delta": [120, 0, 0]}
         assert len(await store.set_aside(2)) == (1 if version >= 3 else 0)
-        if version < 4:
-            # Everyone who sat became a player: a human's last name wins; AI one per level.
-            async with store.db.execute(
-                    "SELECT kind, user_id, level, name, first_seen, last_seen FROM players"
-                    " ORDER BY kind, user_id") as cur:
-                players = [tuple(r) for r in await cur.fetchall()]
-            assert players == [("ai", None, "hard", "Bot", 10.0, 50.0),
-                               ("human", 11, "", "Ann", 5.0, 90.0),
-                               ("human", 12, "", "Bob", 90.0, 90.0),
-                               ("human", 13, "", "Cid", 5.0, 5.0)]
-            async with store.db.execute(
-                    "SELECT s.table_id, s.seat, p.name FROM seats s JOIN players p"
-                    " ON p.id = s.player_id ORDER BY s.table_id, s.seat") as cur:
-                assert [tuple(r) for r in await cur.fetchall()] == [
-                    (1, 0, "Ann"), (1, 1, "Bot"), (2, 0, "Ann"), (2, 1, "Bob")]
+        assert table.pause == 8  # an older table gets the default pause between hands
+        if version < COMMUNITY:  # the rows came before the players: they were made of them
+            await _players_made_of_the_rows(store)
         # /optin: the leaderboard choice is kept, the turn ping starts off
         ann_choice = await store.player_settings(11)
-        assert ann_choice.global_opt_in == (version >= 4) and not ann_choice.turn_ping
+        assert ann_choice.global_opt_in == (version >= COMMUNITY) and not ann_choice.turn_ping
         async with store.transaction() as tx:
             await tx.set_turn_ping(11, True)
         assert (await store.player_settings(11)).turn_ping
@@ -94,8 +102,7 @@ async def test_sqlite_upgrade_in_place_from_every_earlier_version(tmp_path, vers
                 (False, False), ((line, line),), True, (0, 1)), now=100.0)
         assert (await store.match_info(match_id)).names == ("Ann", "Bob")
         async with store.db.execute("SELECT COUNT(*) FROM players") as cur:
-            # Ann and Bob were known already (before 4: made by its migration)
-            assert (await cur.fetchone())[0] == (4 if version < 4 else 2)
+            assert (await cur.fetchone())[0] == (4 if version < COMMUNITY else 2)
     finally:
         await store.close()
 
@@ -139,7 +146,8 @@ async def test_postgresql_upgrade_in_place_from_every_earlier_version(pg_server)
             table = await store.table(1)
             assert table is not None and [s.user_id for s in table.seats] == [2**62, None]
             assert [m.raw for m in await store.moves(1, 1)] == ['{"verb": "pass"}']
-            if version < 4:  # the community record's migration made players of the seats
+            assert table.pause == 8
+            if version < COMMUNITY:
                 assert await rows(store, "SELECT kind, user_id, level, name FROM players"
                                          " ORDER BY kind") == [("ai", None, "hard", "Bot"),
                                                                ("human", 2**62, "", "Ann")]
