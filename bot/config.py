@@ -52,6 +52,8 @@ class Settings:
     token: str
     database_path: str = "./tysiac.db"
     database_url: str = ""  # postgresql://...: PostgreSQL instead of the SQLite file
+    # PostgreSQL with synchronous_commit=off may lose acknowledged moves: refused unless set
+    allow_async_commit: bool = False
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     api_base: str | None = None  # another Discord (the emulator): its REST base
@@ -67,6 +69,7 @@ class Settings:
     render_in: RenderIn = RenderIn.PROCESS
     render_workers: int = 1
     stall_ms: int = 250  # event-loop stalls longer than this are logged with their cause
+    checkpoint_after: float = 2.0  # SQLite: seconds from a commit to its WAL checkpoint
     # ---- Discord's limits and pacing (tests shorten them) ----
     edit_limit: int = 5  # channel creates/edits per window (Discord: 5 per 5 s)
     edit_per: float = 5.0
@@ -129,6 +132,7 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: Path | None = No
         token=token,
         database_path=merged.get("DATABASE_PATH") or "./tysiac.db",
         database_url=(merged.get("DATABASE_URL") or "").strip(),
+        allow_async_commit=get.flag("ALLOW_ASYNC_COMMIT", False),
         dev_guild_id=int(guild) if guild.isdigit() else None,
         log_level=(merged.get("LOG_LEVEL") or "INFO").upper(),
         api_base=merged.get("DISCORD_API_BASE") or None,
@@ -140,6 +144,7 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: Path | None = No
         render_in=get.choice("TYSIAC_RENDER_IN", RenderIn, RenderIn.PROCESS),
         render_workers=max(1, int(get.number("TYSIAC_RENDER_WORKERS", 1))),
         stall_ms=max(1, int(get.number("TYSIAC_STALL_MS", 250))),
+        checkpoint_after=max(0.0, get.number("TYSIAC_CHECKPOINT_AFTER", 2.0)),
         shard_count=shard_count,
         shard_ids=shard_ids,
         web_port=get.port("WEB_PORT"),

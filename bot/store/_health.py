@@ -99,6 +99,25 @@ def describe(path: str | Path, exc: sqlite3.Error) -> str:
             f"damaged, {RESTORE_HINT}.")
 
 
+def unwritable(path: str | Path, exc: sqlite3.Error) -> str:
+    """Why a write was refused, if ``exc`` says the disk or the file refused it (full,
+    read-only, an I/O error, locked): a passing state, in which nothing was written; ""
+    for any other error."""
+    name = str(path)
+    code = getattr(exc, "sqlite_errorcode", None)
+    primary = code & 0xFF if isinstance(code, int) else None
+    said = str(exc) or type(exc).__name__
+    if primary == _FULL:
+        return f"the disk holding the database {name} is full (SQLite says: {said})"
+    if primary == _READONLY:
+        return f"the database {name} is read-only (SQLite says: {said})"
+    if primary in {_IOERR, _CANTOPEN, _PERM}:
+        return f"writing the database {name} failed (SQLite says: {said})"
+    if primary in {_BUSY, _LOCKED}:
+        return f"the database {name} is locked (SQLite says: {said})"
+    return ""
+
+
 def _check_folder_writable(name: str, folder: Path) -> None:
     # WAL mode keeps two files next to the database and deletes the -wal one on close.
     try:
