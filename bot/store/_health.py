@@ -19,6 +19,8 @@ import stat
 import tempfile
 from pathlib import Path
 
+from bot.store._files import inspect_files, is_blank
+
 # SQLite's primary result codes (the low byte of ``sqlite_errorcode``).
 _PERM, _BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _NOTADB = (
     3, 5, 6, 8, 10, 11, 13, 14, 26)
@@ -69,6 +71,8 @@ def check_database_path(path: str | Path) -> None:
     _check_file_writable(file, main=True)
     for suffix in ("-wal", "-shm"):
         _check_file_writable(Path(f"{name}{suffix}"), main=False)
+    if st.st_size or Path(f"{name}-wal").exists():
+        _check_not_emptied(name)  # before SQLite opens it: it would delete such a -wal
     if st.st_size:
         _check_readable_by_sqlite(name)
 
@@ -145,6 +149,18 @@ def _check_file_writable(file: Path, *, main: bool) -> None:
             if main else
             f"SQLite's file {file} next to the database is not writable ({exc.strerror}): "
             f"let the bot's user read and write it.") from exc
+
+
+def _check_not_emptied(name: str) -> None:
+    # A file that was used but holds nothing (its data in a -wal that is missing or
+    # unreadable) would otherwise start as an empty database, every table forgotten.
+    if not is_blank(name):
+        return
+    lost = inspect_files(name).data_lost
+    if lost:
+        raise DatabaseUnusable(
+            f"The database {name} holds no tables though it was used: {lost}. Put the "
+            f"missing -wal back beside it, or {RESTORE_HINT}.")
 
 
 def _check_readable_by_sqlite(name: str) -> None:
