@@ -417,6 +417,11 @@ def main(settings: Settings) -> int:
         print("error: Discord refused the bot token (DISCORD_TOKEN); copy it again from the "
               "Developer Portal (your application -> Bot -> Reset Token).", file=sys.stderr)
         return 1
+    except discord.ConnectionClosed as exc:  # closed for good (the database is closed too)
+        reason = f", {exc.reason}" if exc.reason else ""
+        print(f"error: Discord closed the bot's connection for good (code {exc.code}{reason});"
+              " start the bot again once the cause is fixed.", file=sys.stderr)
+        return 1
     except discord.PrivilegedIntentsRequired:  # pragma: no cover - the bot asks for none
         print("error: Discord asks for privileged intents this bot does not use.",
               file=sys.stderr)
