@@ -109,7 +109,7 @@ class CheckReport:
         if self.lost:
             out.append(f"Data: none, though the file was used: {self.lost}")
         if wal is None:
-            out.append("WAL: none (the file holds everything)")
+            out.append("WAL: missing" if self.lost else "WAL: none (the file holds everything)")
         elif not wal.skipped:
             out.append(f"WAL: {wal.size} bytes, {wal.read} frame(s) read")
         else:
@@ -124,6 +124,9 @@ class CheckReport:
         return out
 
     def _schema_line(self) -> str:
+        if self.lost:
+            return (f"Schema: version {self.version} of {self.latest} (nothing was ever "
+                    f"checkpointed into the file)")
         if self.version == self.latest:
             return f"Schema: version {self.version} (up to date)"
         if self.version < self.latest:
