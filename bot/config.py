@@ -62,6 +62,8 @@ class Settings:
     token: str
     database_path: str = "./tysiac.db"
     database_url: str = ""  # postgresql://...: PostgreSQL instead of the SQLite file
+    # PostgreSQL with synchronous_commit=off may lose acknowledged moves: refused unless set
+    allow_async_commit: bool = False
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     api_base: str | None = None  # another Discord (the emulator): its REST base
@@ -83,6 +85,7 @@ class Settings:
     # The strong AI's double-dummy solver: None, the compiled one where it loads, else the
     # Python one; after the entry point's start, the one that runs.
     solver: SolverKind | None = None
+    checkpoint_after: float = 2.0  # SQLite: seconds from a commit to its WAL checkpoint
     # ---- Discord's limits and pacing (tests shorten them) ----
     edit_limit: int = 5  # channel creates/edits per window (Discord: 5 per 5 s)
     edit_per: float = 5.0
@@ -147,6 +150,7 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: Path | None = No
         token=token,
         database_path=merged.get("DATABASE_PATH") or "./tysiac.db",
         database_url=(merged.get("DATABASE_URL") or "").strip(),
+        allow_async_commit=get.flag("ALLOW_ASYNC_COMMIT", False),
         dev_guild_id=int(guild) if guild.isdigit() else None,
         log_level=(merged.get("LOG_LEVEL") or "INFO").upper(),
         api_base=merged.get("DISCORD_API_BASE") or None,
@@ -160,6 +164,7 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: Path | None = No
         render_workers=max(1, int(get.number("TYSIAC_RENDER_WORKERS", 1))),
         stall_ms=max(1, int(get.number("TYSIAC_STALL_MS", 250))),
         solver=get.choice("TYSIAC_SOLVER", SolverKind, None),
+        checkpoint_after=max(0.0, get.number("TYSIAC_CHECKPOINT_AFTER", 2.0)),
         shard_count=shard_count,
         shard_ids=shard_ids,
         web_port=get.port("WEB_PORT"),

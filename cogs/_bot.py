@@ -16,6 +16,7 @@ import secrets
 import signal
 import sys
 from collections.abc import Awaitable, Callable, Iterable
+from types import TracebackType
 from typing import Any, TypeVar
 
 import aiohttp
@@ -311,6 +312,7 @@ class TysiacBot(commands.AutoShardedBot):
                                    per=settings.edit_per, debounce=settings.edit_debounce,
                                    wants_ping=self._wants_ping)
         self._sweeper: asyncio.Task[None] | None = None
+        self._closing: asyncio.Future[None] | None = None
         self.web: WebServer | None = None
         self.watchdog = LoopWatchdog(settings.stall_ms / 1000)
 
@@ -333,14 +335,16 @@ class TysiacBot(commands.AutoShardedBot):
             self.watchdog.start()
             gc.collect()
             gc.freeze()  # start-up's objects live as long as the process: no more GC scans
-            with contextlib.suppress(NotImplementedError, RuntimeError):  # systemd, docker
-                asyncio.get_running_loop().add_signal_handler(  # stop: close as on Ctrl+C
-                    signal.SIGTERM, lambda: asyncio.ensure_future(self.close()))
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGTERM, signal.SIGINT):  # systemd, docker, Ctrl+C
+                with contextlib.suppress(NotImplementedError, RuntimeError):
+                    loop.add_signal_handler(sig, self._on_stop_signal, sig.name)
         self.publisher.images.start()  # while nobody waits for an answer yet
         self._service = await open_service(
             s.database, clock=self.clock, ai_delay=s.ai_delay, seed=s.seed,
             pause=s.hand_pause, listener=self.publisher, gate=self.lanes.background,
-            shards=self.ownership)
+            shards=self.ownership, checkpoint_after=s.checkpoint_after,
+            allow_async_commit=s.allow_async_commit)
         restored = await self._service.restore()
         log.info("restored %d live tables (%s)", restored, self.ownership.describe())
         await self.tree.set_translator(CatalogTranslator())
@@ -403,21 +407,53 @@ class TysiacBot(commands.AutoShardedBot):
                  f"synced {synced}" if synced else "not synced (sync_commands is off)")
 
     async def close(self) -> None:
-        if self.web is not None:
-            await self.web.close()
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._sweeper
-        if self._service is not None:
-            await self._service.close()
-        await self.publisher.close()
-        self.lanes.close()
-        await super().close()
-        await self.watchdog.stop()  # logs: event loop: longest stall N ms, ...
-        if self._service is not None:
-            with contextlib.suppress(Exception):
-                await self._service.close_store()
+        """Stop everything once, in order, and wait until it is done: the web pages, the
+        sweeper, timers and AI turns, the publisher and its image workers, Discord, the AI's
+        worker processes, and last the database (everything before may still write it;
+        closing it copies the WAL into the file and removes the ``-wal``). SIGTERM, SIGINT
+        and an error out of ``start`` all end here (see ``__aexit__``)."""
+        if self._closing is None:
+            self._closing = asyncio.ensure_future(self._close_all())
+        # Shielded: a caller cancelled meanwhile (a task of discord.py's, say) does not
+        # cut the closing short.
+        await asyncio.shield(self._closing)
+
+    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        # discord.py's own waits for its part of the closing only, and asyncio.run then
+        # cancels the rest (the store's close among it): wait for the whole of it here.
+        await self.close()
+
+    async def _close_all(self) -> None:
+        try:
+            if self.web is not None:
+                await self.web.close()
+            if self._sweeper is not None:
+                self._sweeper.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await self._sweeper
+            if self._service is not None:
+                await self._service.close()
+            await self.publisher.close()
+            self.lanes.close()
+            await super().close()
+            await self.watchdog.stop()  # logs: event loop: longest stall N ms, ...
+            if self._service is not None:
+                await self._service.close_pools()
+        finally:
+            if self._service is not None:
+                try:
+                    await self._service.close_store()
+                except Exception:
+                    log.exception("closing the database failed")
+
+    def _on_stop_signal(self, name: str) -> None:
+        """SIGTERM or SIGINT: close as on a clean stop (a second one changes nothing)."""
+        if self._closing is None:
+            log.info("%s: stopping", name)
+            self._closing = asyncio.ensure_future(self._close_all())
+        else:
+            log.info("%s: already stopping", name)
 
     def on_component(self, *verbs: str) -> Callable[[ComponentHandler], ComponentHandler]:
         """Register a handler for components with these verbs (used by the cogs)."""
@@ -479,6 +515,11 @@ def main(settings: Settings) -> int:
     except discord.LoginFailure:
         print("error: Discord refused the bot token (DISCORD_TOKEN); copy it again from the "
               "Developer Portal (your application -> Bot -> Reset Token).", file=sys.stderr)
+        return 1
+    except discord.ConnectionClosed as exc:  # closed for good (the database is closed too)
+        reason = f", {exc.reason}" if exc.reason else ""
+        print(f"error: Discord closed the bot's connection for good (code {exc.code}{reason});"
+              " start the bot again once the cause is fixed.", file=sys.stderr)
         return 1
     except discord.PrivilegedIntentsRequired:  # pragma: no cover - the bot asks for none
         print("error: Discord asks for privileged intents this bot does not use.",

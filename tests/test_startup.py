@@ -14,6 +14,7 @@ import os
 import pwd
 import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -138,6 +139,23 @@ def test_a_database_cut_in_half_exits_at_once(tmp_path):
         f.truncate(path.stat().st_size // 2)
     started = start_bot(path, tmp_path)
     assert_refused(started, str(path), "damaged", "backup")
+
+
+@pytest.mark.parametrize("wal", ["missing", "unreadable"])
+def test_a_used_database_whose_wal_is_lost_exits_at_once(tmp_path, wal):
+    """The file alone of a database in use (copied by hand, its -wal left behind or
+    damaged) holds no tables: the bot stops with one line rather than start empty."""
+    from tests.store.test_lost_wal import copy_open_database, damage
+
+    path = copy_open_database(tmp_path, ("",) if wal == "missing" else ("", "-wal", "-shm"))
+    if wal == "unreadable":
+        damage(Path(f"{path}-wal"), 24)
+    started = start_bot(path, tmp_path)
+    assert_refused(started, f"The database {path} holds no tables though it was used",
+                   "-wal", "Put the missing -wal back", "python -m bot db backup")
+    assert started.code == 1
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+        assert db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
 
 
 def test_a_folder_as_the_database(tmp_path):

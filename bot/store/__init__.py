@@ -32,13 +32,13 @@ from bot.store._open import check_database, open_store
 from bot.store._pg import CONNECT_DELAYS, PgStore, PgTx
 from bot.store._records import HandRow, MatchRow, MoveRow, SeatRow, SetAsideRow, TableRow
 from bot.store._status import LIVE_STATUSES, TableStatus
-from bot.store._store import ChannelTaken, Store, Tx, migrations
+from bot.store._store import CHECKPOINT_AFTER, ChannelTaken, Store, Tx, migrations
 from bot.store._turns import background_work
 
 __all__ = [
-    "CONNECT_DELAYS", "LIVE_STATUSES", "ChannelTaken", "DatabaseInUse", "DatabaseUnusable",
-    "GuildSettings", "HandLine", "HandRow", "LeaderRow", "MatchInfo", "MatchRecord", "MatchRow",
-    "Metric", "MoveRow", "PgStore", "PgTx", "PlayerKind", "PlayerRef",
+    "CHECKPOINT_AFTER", "CONNECT_DELAYS", "LIVE_STATUSES", "ChannelTaken", "DatabaseInUse",
+    "DatabaseUnusable", "GuildSettings", "HandLine", "HandRow", "LeaderRow", "MatchInfo",
+    "MatchRecord", "MatchRow", "Metric", "MoveRow", "PgStore", "PgTx", "PlayerKind", "PlayerRef",
     "PlayerSettings", "Profile", "RatingPoint",
     "SeatRow", "SetAsideRow", "Store", "StoreAPI", "StoreUnavailable", "TableRow", "TableStatus",
     "Tx", "TxAPI", "background_work", "check_database", "check_database_path", "migrations",

@@ -19,6 +19,8 @@ import stat
 import tempfile
 from pathlib import Path
 
+from bot.store._files import inspect_files, is_blank
+
 # SQLite's primary result codes (the low byte of ``sqlite_errorcode``).
 _PERM, _BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _NOTADB = (
     3, 5, 6, 8, 10, 11, 13, 14, 26)
@@ -69,6 +71,8 @@ def check_database_path(path: str | Path) -> None:
     _check_file_writable(file, main=True)
     for suffix in ("-wal", "-shm"):
         _check_file_writable(Path(f"{name}{suffix}"), main=False)
+    if st.st_size or Path(f"{name}-wal").exists():
+        _check_not_emptied(name)  # before SQLite opens it: it would delete such a -wal
     if st.st_size:
         _check_readable_by_sqlite(name)
 
@@ -99,6 +103,25 @@ def describe(path: str | Path, exc: sqlite3.Error) -> str:
             f"damaged, {RESTORE_HINT}.")
 
 
+def unwritable(path: str | Path, exc: sqlite3.Error) -> str:
+    """Why a write was refused, if ``exc`` says the disk or the file refused it (full,
+    read-only, an I/O error, locked): a passing state, in which nothing was written; ""
+    for any other error."""
+    name = str(path)
+    code = getattr(exc, "sqlite_errorcode", None)
+    primary = code & 0xFF if isinstance(code, int) else None
+    said = str(exc) or type(exc).__name__
+    if primary == _FULL:
+        return f"the disk holding the database {name} is full (SQLite says: {said})"
+    if primary == _READONLY:
+        return f"the database {name} is read-only (SQLite says: {said})"
+    if primary in {_IOERR, _CANTOPEN, _PERM}:
+        return f"writing the database {name} failed (SQLite says: {said})"
+    if primary in {_BUSY, _LOCKED}:
+        return f"the database {name} is locked (SQLite says: {said})"
+    return ""
+
+
 def _check_folder_writable(name: str, folder: Path) -> None:
     # WAL mode keeps two files next to the database and deletes the -wal one on close.
     try:
@@ -126,6 +149,18 @@ def _check_file_writable(file: Path, *, main: bool) -> None:
             if main else
             f"SQLite's file {file} next to the database is not writable ({exc.strerror}): "
             f"let the bot's user read and write it.") from exc
+
+
+def _check_not_emptied(name: str) -> None:
+    # A file that was used but holds nothing (its data in a -wal that is missing or
+    # unreadable) would otherwise start as an empty database, every table forgotten.
+    if not is_blank(name):
+        return
+    lost = inspect_files(name).data_lost
+    if lost:
+        raise DatabaseUnusable(
+            f"The database {name} holds no tables though it was used: {lost}. Put the "
+            f"missing -wal back beside it, or {RESTORE_HINT}.")
 
 
 def _check_readable_by_sqlite(name: str) -> None:

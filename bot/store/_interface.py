@@ -21,7 +21,8 @@ from bot.store._records import HandRow, MatchRow, MoveRow, SeatRow, SetAsideRow,
 
 
 class StoreUnavailable(Exception):
-    """The database server cannot be reached now: nothing was written; try again later."""
+    """The database cannot be reached or written now (a server gone, a full or read-only
+    disk): nothing was written; try again later. ``str(exc)`` says why, for the log."""
 
 
 class TxAPI(Protocol):

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from bot.store._health import check_database_path
 from bot.store._interface import StoreAPI
 from bot.store._pg import CONNECT_DELAYS, PgStore, check_database_url, is_database_url
-from bot.store._store import Store
+from bot.store._store import CHECKPOINT_AFTER, Store
 
 
 def check_database(database: str) -> None:
@@ -20,10 +20,15 @@ def check_database(database: str) -> None:
 
 
 async def open_store(database: str, *,
-                     connect_delays: Sequence[float] = CONNECT_DELAYS) -> StoreAPI:
+                     connect_delays: Sequence[float] = CONNECT_DELAYS,
+                     checkpoint_after: float = CHECKPOINT_AFTER,
+                     allow_async_commit: bool = False) -> StoreAPI:
     """Open (creating and migrating) the database: PostgreSQL for a ``postgresql://`` URL,
     else the SQLite file at that path. ``connect_delays``: seconds between tries to reach a
-    PostgreSQL server that is not up yet."""
+    PostgreSQL server that is not up yet; ``checkpoint_after`` (SQLite): seconds from a
+    commit to the checkpoint that copies it into the file; ``allow_async_commit``
+    (PostgreSQL): accept a server with ``synchronous_commit=off``."""
     if is_database_url(database):
-        return await PgStore.open(database, connect_delays=connect_delays)
-    return await Store.open(database)
+        return await PgStore.open(database, connect_delays=connect_delays,
+                                  allow_async_commit=allow_async_commit)
+    return await Store.open(database, checkpoint_after=checkpoint_after)

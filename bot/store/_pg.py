@@ -287,9 +287,11 @@ class PgStore(TableReads, RecordReads):
 
     @classmethod
     async def open(cls, url: str, *, connect_delays: Sequence[float] = CONNECT_DELAYS,
-                   max_size: int = POOL_SIZE) -> PgStore:
+                   max_size: int = POOL_SIZE, allow_async_commit: bool = False) -> PgStore:
         """Connect (waiting for a server that is not up yet, see ``connect_delays``) and
-        migrate; :class:`DatabaseUnusable` with one line if it cannot be used."""
+        migrate; :class:`DatabaseUnusable` with one line if it cannot be used, or if the
+        server acknowledges commits before they are on disk (``synchronous_commit=off``)
+        unless ``allow_async_commit``."""
         check_database_url(url)
         where = describe_url(url)
         delays = list(connect_delays)
@@ -310,9 +312,12 @@ class PgStore(TableReads, RecordReads):
                 await asyncio.sleep(delay)
         store = cls(pool, url, max_size)
         try:
+            await store._check_commits_durable(allow_async_commit)
             await store.migrate()
         except BaseException as exc:
             await pool.close()
+            if isinstance(exc, DatabaseUnusable):
+                raise
             if isinstance(exc, Exception) and (
                     is_outage(exc) or isinstance(exc, asyncpg.PostgresError)):
                 raise DatabaseUnusable(
@@ -333,6 +338,24 @@ class PgStore(TableReads, RecordReads):
             await asyncio.wait_for(self.pool.close(), 10)
         except Exception:  # a connection that does not answer: do not wait for it
             self.pool.terminate()
+
+    async def _check_commits_durable(self, allowed: bool) -> None:
+        """With ``synchronous_commit=off`` the server answers a COMMIT before the commit is
+        on disk: an immediate stop (a crash, ``pg_ctl -m immediate``) then loses moves the
+        players were told were made. Refuse such a server, unless ``allowed``."""
+        async with self.pool.acquire() as c:
+            setting = str(await c.fetchval("SHOW synchronous_commit"))
+        if setting != "off":
+            return
+        if not allowed:
+            raise DatabaseUnusable(
+                f"PostgreSQL at {self.where} has synchronous_commit=off: it may lose moves "
+                f"the bot has acknowledged if the server stops abruptly. Turn it on "
+                f"(ALTER DATABASE ... SET synchronous_commit = on), or set "
+                f"ALLOW_ASYNC_COMMIT=1 to accept that risk.")
+        log.warning("PostgreSQL at %s has synchronous_commit=off (ALLOW_ASYNC_COMMIT=1): an "
+                    "abrupt stop of the server may lose the last acknowledged moves",
+                    self.where)
 
     async def schema_version(self) -> int:
         """The number of the last migration applied (``schema_version`` table)."""

@@ -6,7 +6,14 @@ microseconds (its commit is a ``write()`` into the WAL, which the OS keeps if th
 is killed), far less than the thread hops of an async driver, whose worker thread has to
 win the GIL back from a busy loop for every statement. The slow part, checkpointing the WAL
 into the database file (with its fsync), runs in the background on the aiosqlite
-connection's thread, which also serves the reads.
+connection's thread, which also serves the reads: a passive checkpoint a couple of seconds
+after the first commit that follows the last one (and every ``CHECKPOINT_EVERY`` commits), so
+that the database file alone is never more than a moment behind. A copy of ``tysiac.db``
+without its ``-wal`` (the usual backup by hand) then holds the data; a closed store leaves the
+file alone, with no ``-wal``.
+
+A write the disk refuses (full, read-only, an I/O error) raises :class:`StoreUnavailable`:
+nothing was committed, and the service answers "could not be saved, try again".
 """
 
 from __future__ import annotations
@@ -27,7 +34,8 @@ import aiosqlite
 
 from bot.store._community import GuildSettings, PlayerSettings
 from bot.store._community_reads import RecordReads
-from bot.store._health import DatabaseUnusable, check_database_path, describe
+from bot.store._health import DatabaseUnusable, check_database_path, describe, unwritable
+from bot.store._interface import StoreUnavailable
 from bot.store._recording import RecordWrites
 from bot.store._records import SeatRow
 from bot.store._status import TableStatus
@@ -35,7 +43,8 @@ from bot.store._table_reads import TableReads
 
 log = logging.getLogger(__name__)
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
-CHECKPOINT_EVERY = 500  # commits between background WAL checkpoints
+CHECKPOINT_EVERY = 500  # commits between background WAL checkpoints under load
+CHECKPOINT_AFTER = 2.0  # seconds from a commit to the checkpoint that copies it into the file
 CHECKPOINT_TRIES = 5
 _TABLE_FIELDS = frozenset({
     "host_id", "rules", "timer", "status", "match_no", "dealer", "message_id", "updated_at",
@@ -179,13 +188,17 @@ class Store(TableReads, RecordReads):
     dialect = "sqlite"
 
     def __init__(self, db: aiosqlite.Connection, path: str,
-                 writer: sqlite3.Connection | None = None) -> None:
+                 writer: sqlite3.Connection | None = None, *,
+                 checkpoint_after: float = CHECKPOINT_AFTER) -> None:
         self.db = db  # reads, migrations and checkpoints (its own thread)
         self.path = path
         self._writer = writer  # transactions (on the event loop's thread)
         self._write = asyncio.Lock()
         self._commits = 0
         self._checkpoint: asyncio.Task[None] | None = None
+        self.checkpoint_after = checkpoint_after
+        self._checkpoint_timer: asyncio.TimerHandle | None = None
+        self._checkpoint_failed = ""  # the last failure logged (said once, not every time)
         # Guild settings are read on every /table new and match end, and written rarely:
         # kept here once read, forgotten when a transaction writes them (this process is
         # the database's only writer).
@@ -193,16 +206,17 @@ class Store(TableReads, RecordReads):
         self.player_cache: dict[int, tuple[float, PlayerSettings]] = {}
 
     @classmethod
-    async def open(cls, path: str | Path) -> Store:
+    async def open(cls, path: str | Path, *,
+                   checkpoint_after: float = CHECKPOINT_AFTER) -> Store:
         """Open (creating and migrating) the database; :class:`DatabaseUnusable` if it cannot
         be used, with every connection closed (aiosqlite's thread would keep the process
-        alive)."""
+        alive). ``checkpoint_after``: seconds from a commit to its checkpoint."""
         check_database_path(path)
         try:
             db = await aiosqlite.connect(str(path))
         except sqlite3.Error as exc:
             raise DatabaseUnusable(describe(path, exc)) from exc
-        store = cls(db, str(path))
+        store = cls(db, str(path), checkpoint_after=checkpoint_after)
         try:
             db.row_factory = aiosqlite.Row
             # WAL + synchronous=NORMAL: a commit is durable once it returns, against a killed
@@ -222,6 +236,11 @@ class Store(TableReads, RecordReads):
         return store
 
     async def close(self) -> None:
+        """Close both connections; the last one to close copies the WAL into the database
+        file and removes the ``-wal``."""
+        if self._checkpoint_timer is not None:
+            self._checkpoint_timer.cancel()
+            self._checkpoint_timer = None
         if self._checkpoint is not None:
             with contextlib.suppress(Exception):
                 await self._checkpoint
@@ -268,15 +287,22 @@ class Store(TableReads, RecordReads):
             db = self._writer
             if db is None:
                 raise RuntimeError("the store is closed")
-            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                self._refused(exc)
+                raise
             tx = Tx(db)
             try:
                 yield tx
-            except BaseException:
+                db.execute("COMMIT")
+            except BaseException as exc:
                 if db.in_transaction:
-                    db.execute("ROLLBACK")
+                    with contextlib.suppress(sqlite3.Error):  # SQLite may have rolled back
+                        db.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.Error):
+                    self._refused(exc)
                 raise
-            db.execute("COMMIT")
             for guild in tx.settings_changed:
                 self.settings_cache.pop(guild, None)
             for user in tx.players_changed:
@@ -284,6 +310,25 @@ class Store(TableReads, RecordReads):
         self._commits += 1
         if self._commits % CHECKPOINT_EVERY == 0:
             self._start_checkpoint()
+        elif self._checkpoint_timer is None:
+            self._checkpoint_timer = asyncio.get_running_loop().call_later(
+                self.checkpoint_after, self._checkpoint_due)
+
+    def _refused(self, exc: sqlite3.Error) -> None:
+        """Raise :class:`StoreUnavailable` if ``exc`` is a write the disk refused (nothing
+        was committed); any other error is the caller's to raise."""
+        why = unwritable(self.path, exc)
+        if why:
+            raise StoreUnavailable(why) from exc
+
+    def _checkpoint_due(self) -> None:
+        self._checkpoint_timer = None
+        if self._checkpoint is not None and not self._checkpoint.done():
+            # Commits made while that one runs may be after its end: look again later.
+            self._checkpoint_timer = asyncio.get_running_loop().call_later(
+                self.checkpoint_after, self._checkpoint_due)
+            return
+        self._start_checkpoint()
 
     def _start_checkpoint(self) -> None:
         """Copy the WAL into the database file in the background (not on the loop)."""
@@ -292,21 +337,29 @@ class Store(TableReads, RecordReads):
         self._checkpoint = asyncio.get_running_loop().create_task(self.checkpoint())
 
     async def checkpoint(self) -> None:
+        """Copy the committed WAL into the database file (passive: never waits for a
+        writer); a failure is logged once, as a warning, and tried again later."""
         # The reads share this connection: a read whose rows are not fetched yet makes the
         # checkpoint fail as "locked"; it is free again a moment later.
         for attempt in range(CHECKPOINT_TRIES):
             try:
                 async with self.db.execute("PRAGMA wal_checkpoint(PASSIVE)") as cur:
                     await cur.fetchall()
+                self._checkpoint_failed = ""
                 return
-            except sqlite3.OperationalError as exc:
-                if "locked" not in str(exc) or attempt == CHECKPOINT_TRIES - 1:
-                    log.exception("WAL checkpoint failed")
-                    return
+            except sqlite3.Error as exc:
+                if "locked" in str(exc) and attempt < CHECKPOINT_TRIES - 1:
+                    await asyncio.sleep(0.05)
+                    continue
+                said = unwritable(self.path, exc) or f"SQLite says: {exc}"
+                if said != self._checkpoint_failed:
+                    self._checkpoint_failed = said
+                    log.warning("WAL checkpoint failed (%s); tried again after the next "
+                                "commit", said)
+                return
             except Exception:
                 log.exception("WAL checkpoint failed")
                 return
-            await asyncio.sleep(0.05)
 
     async def _one(self, sql: str, args: Sequence[Any]) -> Any:
         async with self.db.execute(sql, args) as cur:

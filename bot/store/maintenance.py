@@ -27,6 +27,7 @@ from bot.game.dealing import new_match
 from bot.game.engine import apply_into
 from bot.game.rules import Rules
 from bot.game.serialize import move_from_json
+from bot.store._files import DatabaseFiles, inspect_files
 from bot.store._health import RESTORE_HINT, DatabaseUnusable
 from bot.store._pg import check_database_url, describe_url, is_database_url
 from bot.store._records import SetAsideRow
@@ -64,11 +65,13 @@ class CheckReport:
     set_aside: list[SetAsideRow] = field(default_factory=list)
     fatal: str = ""  # the file could not be examined at all
     dialect: str = "sqlite"
+    files: DatabaseFiles | None = None  # SQLite: the file and its -wal, -shm, -journal
+    lost: str = ""  # why the file holds no data though it was used ("" if it does)
 
     @property
     def healthy(self) -> bool:
         return (not self.fatal and self.integrity == ["ok"] and self.version <= self.latest
-                and not self.bad_tables and not self.bad_moves)
+                and not self.bad_tables and not self.bad_moves and not self.lost)
 
     def lines(self) -> list[str]:
         """The report as printed, one finding a line."""
@@ -81,6 +84,7 @@ class CheckReport:
             out.append("Integrity: ok" if self.integrity == ["ok"] else
                        f"Integrity: {len(self.integrity)} problem(s) found by SQLite")
         out += [f"  {p}" for p in self.integrity[:SHOWN] if self.integrity != ["ok"]]
+        out += self._wal_lines()
         out.append(self._schema_line())
         out.append(f"Live tables: {self.live_tables}, " + (
             "each replays cleanly" if not self.bad_tables else
@@ -97,7 +101,32 @@ class CheckReport:
         out.append("Healthy." if self.healthy else f"Not healthy: {_advice(self)}")
         return out
 
+    def _wal_lines(self) -> list[str]:
+        if self.files is None:
+            return []
+        wal = self.files.wal
+        out = []
+        if self.lost:
+            out.append(f"Data: none, though the file was used: {self.lost}")
+        if wal is None:
+            out.append("WAL: missing" if self.lost else "WAL: none (the file holds everything)")
+        elif not wal.skipped:
+            out.append(f"WAL: {wal.size} bytes, {wal.read} frame(s) read")
+        else:
+            out.append(f"WAL: {wal.size} bytes, {wal.read} frame(s) read")
+            out.append(
+                f"Warning: SQLite skipped {wal.skipped} of the WAL's {wal.total} frame(s) "
+                f"(damaged, cut short, or a transaction not committed when checked): the "
+                f"changes in them are not in the database")
+        if self.files.journal is not None:
+            out.append(f"Warning: a rollback journal {self.files.path}-journal "
+                       f"({self.files.journal} bytes) is beside the file")
+        return out
+
     def _schema_line(self) -> str:
+        if self.lost:
+            return (f"Schema: version {self.version} of {self.latest} (nothing was ever "
+                    f"checkpointed into the file)")
         if self.version == self.latest:
             return f"Schema: version {self.version} (up to date)"
         if self.version < self.latest:
@@ -118,8 +147,12 @@ def check_database(path: str | Path) -> CheckReport:
     if not Path(path).is_file():
         report.fatal = f"There is no database file at {path}: check --database or DATABASE_PATH."
         return report
+    # The files first: SQLite ignores a damaged -wal (and a read-write connection deletes
+    # it on close, so such a one is opened read-only and kept for study).
+    report.files = files = inspect_files(path)
+    keep_wal = files.wal is not None and files.wal.skipped > 0
     try:
-        db = _read_only(path)
+        db = _read_only(path, keep_wal=keep_wal)
     except sqlite3.Error as exc:
         report.fatal = f"The file cannot be opened (SQLite says: {exc})."
         return report
@@ -133,6 +166,8 @@ def check_database(path: str | Path) -> CheckReport:
             report.set_aside = [SetAsideRow(*r) for r in db.execute(
                 "SELECT table_id, match_no, seq, move, user_id, created_at, reason,"
                 " set_aside_at FROM set_aside_moves ORDER BY table_id, match_no, seq")]
+        if not names and report.version == 0:
+            report.lost = files.data_lost
     except sqlite3.Error as exc:
         report.fatal = f"The database is damaged (SQLite says: {exc}): {RESTORE_HINT}."
     finally:
@@ -272,13 +307,15 @@ def _copy(source: str | Path, tmp: str) -> tuple[int, int]:
     return version, tables
 
 
-def _read_only(path: str | Path) -> sqlite3.Connection:
-    """A connection that cannot write (or create) the database."""
+def _read_only(path: str | Path, *, keep_wal: bool = False) -> sqlite3.Connection:
+    """A connection that cannot write (or create) the database (``keep_wal``: nor remove
+    its -wal)."""
     file = Path(path).absolute()
     # A read-write connection that refuses writes (query_only) where the file may be
     # written: the last one to close removes the -wal and -shm files, which a mode=ro
     # connection would leave behind.
-    writable = os.access(file, os.W_OK) and os.access(file.parent, os.W_OK)
+    writable = (not keep_wal and os.access(file, os.W_OK)
+                and os.access(file.parent, os.W_OK))
     db = sqlite3.connect(f"{file.as_uri()}?mode={'rw' if writable else 'ro'}", uri=True,
                          timeout=10.0)
     db.execute("PRAGMA query_only = ON")
@@ -358,6 +395,9 @@ def _more(items: list[Any]) -> list[str]:
 
 
 def _advice(report: CheckReport) -> str:
+    if report.lost:
+        return ("put the missing -wal back beside the file, or restore a backup; started "
+                "on it, the bot stops with one line rather than begin with no tables.")
     if report.integrity != ["ok"]:
         return RESTORE_HINT + "."
     if report.version > report.latest:

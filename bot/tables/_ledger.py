@@ -116,7 +116,7 @@ class Ledger:
 
     async def locale(self, table: Table, locale: str) -> None:
         """The language of the table's public messages and images."""
-        async with self.store.transaction() as tx:
+        async with Saving(self.store) as tx:
             await tx.update_table(table.id, locale=locale, updated_at=self.clock.now())
         table.locale = locale
         table.version += 1

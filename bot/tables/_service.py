@@ -43,7 +43,7 @@ from bot.tables._ledger import Ledger, Moved, Saving
 from bot.tables._log import replay_match, replay_results
 from bot.tables._model import Actor, Notice, Outcome, Seat, Table, TableError, Update
 from bot.tables._records import Records
-from bot.tables._thinking import choose_off_loop
+from bot.tables._thinking import choose_off_loop, stop_thinking
 from bot.tables.clock import Clock, RealClock
 
 log = logging.getLogger(__name__)
@@ -191,6 +191,10 @@ class TableService:
     async def close(self) -> None:
         """Stop timers and AI turns (the database keeps everything)."""
         await self.autoplay.close()
+
+    async def close_pools(self) -> None:
+        """Stop the AI's worker processes (a process that stops; after :meth:`close`)."""
+        await stop_thinking()
 
     async def close_store(self) -> None:
         """Close the database (last, after everything that reads it stopped)."""

@@ -6,7 +6,7 @@ import asyncio
 import random
 
 from bot.ai import DEFAULT_BUDGET
-from bot.ai.pool import decide, executor, thinks_long
+from bot.ai.pool import decide, executor, shutdown, thinks_long
 from bot.game.actions import Action
 from bot.game.observation import Observation
 from bot.tables._catalog import DEFAULT_LEVEL, ai_player
@@ -24,3 +24,9 @@ async def choose_off_loop(level: str, observation: Observation, rng: random.Rand
     if in_thread:
         return await asyncio.to_thread(ai.choose, observation, rng)
     return ai.choose(observation, rng)
+
+
+async def stop_thinking() -> None:
+    """Stop the AI's process pool (if it was started), off the event loop: its workers
+    would otherwise outlive the bot's stop."""
+    await asyncio.to_thread(shutdown)

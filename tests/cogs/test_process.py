@@ -1,27 +1,42 @@
-"""`python -m bot run` as its own process against the emulator; SIGKILL loses no accepted move."""
+"""`python -m bot run` as its own process against the emulator: SIGKILL loses no accepted move,
+and a stop (SIGTERM, SIGINT, a fatal error) leaves the database file whole, without a -wal."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import os
+import shutil
 import signal
 import sqlite3
 import sys
 from pathlib import Path
+from typing import BinaryIO
+
+import pytest
 
 from tests.fakediscord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-async def spawn(fd: FakeDiscord, db: Path) -> asyncio.subprocess.Process:
+async def spawn(fd: FakeDiscord, db: Path, stderr: Path | None = None,
+                **extra: str) -> asyncio.subprocess.Process:
     env = {**os.environ, **fd.env, "DATABASE_PATH": str(db), "LOG_LEVEL": "WARNING",
-           "TYSIAC_RENDER_IN": "process"}
+           "TYSIAC_RENDER_IN": "process", **extra}
     env.pop("DEV_GUILD_ID", None)
-    return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "run", cwd=str(ROOT), env=env,
-        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+    with _log_file(stderr) as err:
+        return await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "run", cwd=str(ROOT), env=env,
+            stdout=asyncio.subprocess.DEVNULL, stderr=err)
+
+
+def _log_file(path: Path | None) -> BinaryIO:
+    return open(path or os.devnull, "wb")
+
+
+def has_wal(db: Path) -> bool:
+    return Path(f"{db}-wal").exists()
 
 
 def human_moves(db: Path) -> int:
@@ -96,6 +111,84 @@ async def test_sigkill_loses_no_accepted_move(tmp_path):
             if proc.returncode is None:
                 proc.terminate()
                 await proc.wait()
+
+
+@pytest.mark.parametrize("stop", ["SIGTERM", "SIGINT", "fatal"])
+async def test_a_stop_leaves_one_whole_file_without_a_wal(tmp_path, stop):
+    """However the bot stops (systemd's SIGTERM, Ctrl+C, Discord closing the session for
+    good), it closes the database: no -wal is left, and the file alone (a plain copy, the
+    usual backup) holds every accepted move."""
+    db, log = tmp_path / "stop.db", tmp_path / "stderr.txt"
+    async with FakeDiscord() as fd:
+        users = [fd.add_user(n, n.title()) for n in ("ann", "ben", "cat")]
+        guild = fd.add_guild("G", members=users)
+        chan = fd.add_text_channel(guild, "t")
+        # A checkpoint an hour away: only the stop itself can bring the moves into the file.
+        proc = await spawn(fd, db, log, TYSIAC_CHECKPOINT_AFTER="3600")
+        try:
+            await fd.wait_ready(timeout=20)
+            r = await fd.slash(users[0], chan, "table new", timer=0)
+            tid = r.message.custom_ids[0].split(":")[1]
+            for u in users[1:]:
+                await fd.click(u, r.message, f"t1000:{tid}:join:")
+            await fd.click(users[0], r.message, f"t1000:{tid}:start:")
+            accepted = 0
+            for _ in range(4):
+                u, hand = await my_turn(fd, users, chan)
+                accepted += await move(fd, u, hand)
+            assert accepted >= 3
+            if stop == "fatal":
+                await fd.gateway.drop(code=4004)  # "Authentication failed": no reconnect
+            else:
+                proc.send_signal(getattr(signal, stop))
+            code = await asyncio.wait_for(proc.wait(), 60)
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
+    said = log.read_text(errors="replace")
+    assert code == (1 if stop == "fatal" else 0), said
+    assert "Traceback" not in said, said
+    if stop == "fatal":
+        assert "Discord closed the bot's connection for good (code 4004" in said, said
+    assert not has_wal(db), said
+    copy = tmp_path / "copy.db"
+    shutil.copyfile(db, copy)
+    assert human_moves(copy) == accepted
+
+
+async def test_leaving_the_client_waits_for_the_whole_close(tmp_path):
+    """discord.py's ``run`` is ``async with bot: await bot.start()``; a SIGTERM handler
+    calls ``close`` in a task of its own. When the ``async with`` is left, the database must
+    be closed already (asyncio.run cancels whatever is still running after it): no -wal."""
+    from bot.config import RenderIn, Settings
+    from cogs._bot import TysiacBot, point_discord_py_at
+
+    db = tmp_path / "inproc.db"
+    async with FakeDiscord() as fd:
+        users = [fd.add_user(n, n.title()) for n in ("ann", "ben", "cat")]
+        guild = fd.add_guild("G", members=users)
+        chan = fd.add_text_channel(guild, "t")
+        point_discord_py_at(fd.api_base, fd.gateway_url)
+        bot = TysiacBot(Settings(token=fd.token, database_path=str(db), api_base=fd.api_base,
+                                 gateway_url=fd.gateway_url, render_in=RenderIn.THREAD,
+                                 guild_ready_timeout=0.1, checkpoint_after=3600))
+
+        async def runner() -> None:
+            async with bot:
+                await bot.start(fd.token)
+
+        main = asyncio.create_task(runner())
+        await asyncio.wait_for(bot.wait_until_ready(), 20)
+        r = await fd.slash(users[0], chan, "table new", timer=0)
+        assert r.message is not None and not r.ephemeral
+        assert has_wal(db)
+        stopping = asyncio.ensure_future(bot.close())  # as the SIGTERM handler does
+        await asyncio.wait_for(main, 30)
+        assert not has_wal(db)
+        await stopping
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT COUNT(*) FROM tables").fetchone()[0] == 1
 
 
 async def test_the_log_holds_no_interaction_token_at_debug(tmp_path):

@@ -52,3 +52,37 @@ async def test_discord_unreachable_is_one_clear_line(tmp_path):
     assert code == 1, output
     assert "could not reach Discord" in output and f"127.0.0.1:{port}" in output
     assert "Traceback" not in output and len(output.strip().splitlines()) <= 3, output
+
+
+async def test_postgresql_without_synchronous_commit_is_one_clear_line(pg_server):
+    """A server that acknowledges commits before they are on disk: the bot stops with one
+    line, unless ALLOW_ASYNC_COMMIT=1 (then it starts, with a warning)."""
+    import asyncpg
+
+    url = await pg_server.new_database()
+    conn = await asyncpg.connect(pg_server.url())
+    try:
+        await conn.execute(f'ALTER DATABASE "{url.rsplit("/", 1)[1]}" SET synchronous_commit = off')
+    finally:
+        await conn.close()
+    async with FakeDiscord() as fd:
+        env = {**fd.env, "DATABASE_URL": url}
+        code, output = await run_bot(env)
+        assert code == 1, output
+        last = output.strip().splitlines()[-1]  # after discord.py's own warnings
+        assert "synchronous_commit=off" in last and "ALLOW_ASYNC_COMMIT=1" in last, output
+        assert "Traceback" not in output, output
+        assert fd.gateway.identifies == 0  # never went on line
+        full = {**os.environ, "LOG_LEVEL": "WARNING", **fd.env, "DATABASE_URL": url,
+                "ALLOW_ASYNC_COMMIT": "1"}
+        full.pop("DEV_GUILD_ID", None)
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "run", cwd=str(ROOT), env=full,
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+        try:
+            await fd.wait_ready(timeout=30)
+        finally:
+            proc.terminate()
+            _, err = await proc.communicate()
+        assert proc.returncode == 0, err.decode()
+        assert "synchronous_commit=off (ALLOW_ASYNC_COMMIT=1)" in err.decode()
