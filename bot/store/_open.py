@@ -7,16 +7,18 @@ from collections.abc import Sequence
 from bot.store._health import check_database_path
 from bot.store._interface import StoreAPI
 from bot.store._pg import CONNECT_DELAYS, PgStore, check_database_url, is_database_url
-from bot.store._store import CHECKPOINT_AFTER, Store
+from bot.store._store import CHECKPOINT_AFTER, Store, check_schema_log
 
 
 def check_database(database: str) -> None:
     """Raise :class:`DatabaseUnusable` (one line) if ``database`` cannot be what it says:
-    a URL that is not postgresql://..., or a file path that cannot be opened."""
+    a URL that is not postgresql://..., a file path that cannot be opened, or a file that
+    lost its migration log."""
     if is_database_url(database):
         check_database_url(database)
     else:
         check_database_path(database)
+        check_schema_log(database)
 
 
 async def open_store(database: str, *,

@@ -34,7 +34,13 @@ import aiosqlite
 
 from bot.store._community import GuildSettings, PlayerSettings
 from bot.store._community_reads import RecordReads
-from bot.store._health import DatabaseUnusable, check_database_path, describe, unwritable
+from bot.store._health import (
+    RESTORE_HINT,
+    DatabaseUnusable,
+    check_database_path,
+    describe,
+    unwritable,
+)
 from bot.store._interface import StoreUnavailable
 from bot.store._recording import RecordWrites
 from bot.store._records import SeatRow
@@ -71,6 +77,46 @@ def migrations(dialect: str = "sqlite") -> list[tuple[int, str, str]]:
     if versions != list(range(1, len(out) + 1)):
         raise RuntimeError(f"migrations must be numbered 001, 002, ... without gaps: {versions}")
     return out
+
+
+_CREATES = re.compile(r"CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)", re.I)
+
+
+def log_lost_line(path: str | Path, version: int, lost: int) -> str:
+    """One line for a file whose tables are newer than its schema version says."""
+    return (f"The database {path} holds the tables of schema version {lost} but says version "
+            f"{version}: its migration log was lost, so the bot will not migrate it; "
+            f"{RESTORE_HINT}.")
+
+
+def check_schema_log(path: str | Path) -> None:
+    """Raise :class:`DatabaseUnusable` if the SQLite file at ``path`` lost its migration log
+    (before Discord is contacted, as a damaged file is)."""
+    if not Path(path).is_file() or not Path(path).stat().st_size:
+        return
+    db = sqlite3.connect(str(path), timeout=5.0)
+    try:
+        version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        tables = {str(r[0]).lower() for r in db.execute(
+            "SELECT name FROM sqlite_master WHERE type='table'")}
+    except sqlite3.Error as exc:
+        raise DatabaseUnusable(describe(path, exc)) from exc
+    finally:
+        db.close()
+    if lost := log_lost(version, tables):
+        raise DatabaseUnusable(log_lost_line(path, version, lost))
+
+
+def log_lost(version: int, tables: set[str], dialect: str = "sqlite") -> int:
+    """The highest migration above ``version`` whose tables already exist (0: none).
+
+    Such a file lost its migration log (SQLite's ``user_version``, in the header), for
+    example when a tool rewrote the file: migrating it would fail, or start over empty."""
+    found = 0
+    for number, _, sql in migrations(dialect):
+        if number > version and tables & {t.lower() for t in _CREATES.findall(sql)}:
+            found = number
+    return found
 
 
 def _dumps(value: Any) -> str:
@@ -268,6 +314,10 @@ class Store(TableReads, RecordReads):
     async def migrate(self) -> int:
         """Apply the migrations above ``PRAGMA user_version``; the new version."""
         version = await self.user_version()
+        async with self.db.execute("SELECT name FROM sqlite_master WHERE type='table'") as cur:
+            tables = {str(r[0]).lower() for r in await cur.fetchall()}
+        if lost := log_lost(version, tables):
+            raise DatabaseUnusable(log_lost_line(self.path, version, lost))
         async with self._write:
             for number, _, sql in migrations():
                 if number <= version:

@@ -32,7 +32,7 @@ from bot.store._health import RESTORE_HINT, DatabaseUnusable
 from bot.store._pg import check_database_url, describe_url, is_database_url
 from bot.store._records import SetAsideRow
 from bot.store._status import LIVE_STATUSES, TableStatus
-from bot.store._store import migrations
+from bot.store._store import log_lost, migrations
 
 SHOWN = 20  # problems listed per kind; the rest are counted
 
@@ -67,11 +67,13 @@ class CheckReport:
     dialect: str = "sqlite"
     files: DatabaseFiles | None = None  # SQLite: the file and its -wal, -shm, -journal
     lost: str = ""  # why the file holds no data though it was used ("" if it does)
+    log_lost: int = 0  # the schema version its tables show, where its own says less
 
     @property
     def healthy(self) -> bool:
         return (not self.fatal and self.integrity == ["ok"] and self.version <= self.latest
-                and not self.bad_tables and not self.bad_moves and not self.lost)
+                and not self.bad_tables and not self.bad_moves and not self.lost
+                and not self.log_lost)
 
     def lines(self) -> list[str]:
         """The report as printed, one finding a line."""
@@ -127,6 +129,10 @@ class CheckReport:
         if self.lost:
             return (f"Schema: version {self.version} of {self.latest} (nothing was ever "
                     f"checkpointed into the file)")
+        if self.log_lost:
+            return (f"Schema: version {self.version}, yet it holds the tables of version "
+                    f"{self.log_lost}: its migration log was lost (the bot will not start on "
+                    f"it; {RESTORE_HINT})")
         if self.version == self.latest:
             return f"Schema: version {self.version} (up to date)"
         if self.version < self.latest:
@@ -168,6 +174,8 @@ def check_database(path: str | Path) -> CheckReport:
                 " set_aside_at FROM set_aside_moves ORDER BY table_id, match_no, seq")]
         if not names and report.version == 0:
             report.lost = files.data_lost
+        elif lost := log_lost(report.version, {n.lower() for n in names}):
+            report.log_lost = lost
     except sqlite3.Error as exc:
         report.fatal = f"The database is damaged (SQLite says: {exc}): {RESTORE_HINT}."
     finally:
@@ -402,5 +410,8 @@ def _advice(report: CheckReport) -> str:
         return RESTORE_HINT + "."
     if report.version > report.latest:
         return "this bot is older than the database; run the newer one."
+    if report.log_lost:
+        return (f"the file says schema version {report.version} though its tables are of "
+                f"version {report.log_lost}; {RESTORE_HINT}.")
     return ("the tables listed cannot be restored as stored; restore a backup made before "
             "the damage if they must go on exactly as they were.")

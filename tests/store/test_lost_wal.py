@@ -17,6 +17,7 @@ import pytest
 
 from bot.__main__ import main
 from bot.store import DatabaseUnusable, Store, check_database_path
+from bot.store import check_database as check_at_start
 from bot.store._files import inspect_files
 from bot.store.maintenance import check_database
 
@@ -156,3 +157,28 @@ async def test_start_accepts_a_file_whose_data_is_still_in_its_wal(tmp_path):
         assert len(await store.moves(1, 1)) == 3
     finally:
         await store.close()
+
+
+async def test_a_file_that_lost_its_migration_log_is_refused_not_migrated(tmp_path, capsys):
+    """A file whose tables are there but whose schema version (SQLite's ``user_version``, in
+    its header) says 0, as a tool that rewrote the file may leave it: the start-up check,
+    opening it and ``db check`` all say so in one line, instead of running the first
+    migration over it (which fails on the existing tables) or starting empty."""
+    path = tmp_path / "tysiac.db"
+    store = await _used(path, moves=2)
+    await store.close()
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA user_version = 0")
+    db.commit()
+    db.close()
+    with pytest.raises(DatabaseUnusable, match="migration log was lost") as refused:
+        check_at_start(str(path))
+    assert "\n" not in str(refused.value) and "says version 0" in str(refused.value)
+    with pytest.raises(DatabaseUnusable, match="migration log was lost"):
+        await Store.open(path)
+    report = check_database(path)
+    assert not report.healthy
+    assert any("migration log was lost" in line for line in report.lines())
+    db = sqlite3.connect(path)
+    assert [r[0] for r in db.execute("SELECT COUNT(*) FROM moves")] == [2]  # left as it was
+    db.close()
