@@ -206,7 +206,7 @@ def taken_text(table: Table, obs: Observation) -> str:
     count = tally(obs)
     if count is None:
         return "—"
-    names = table.names()
+    names = plain_names(table.names())
     return " · ".join(
         f"{names[p]} {points} / {count.contract}" if p == count.declarer and count.contract
         else f"{names[p]} {points}" for p, points in count.taken)

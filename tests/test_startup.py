@@ -280,7 +280,9 @@ def test_make_run_without_a_token_explains_and_ends_cleanly(tmp_path):
     """The first ``make run`` of a fresh checkout: the explanation is the last thing shown,
     without a make error line after it."""
     shutil.copy(ROOT / "Makefile", tmp_path)
-    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    for name in ("pyproject.toml", "setup.py", "bot/ai/_dds.c"):  # what the install stamp follows
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / name, tmp_path / name)
     venv = tmp_path / ".venv" / "bin"
     venv.mkdir(parents=True)
     (venv / "python").write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')

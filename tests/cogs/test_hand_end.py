@@ -10,6 +10,7 @@ import pytest
 from PIL import Image
 
 from bot.game.state import Phase
+from bot.i18n import t
 from bot.tables import FakeClock
 from cogs._images import TABLE_FILE, public_table_view
 from render.table import render_table
@@ -51,7 +52,7 @@ def _shown(w, table) -> None:
     assert Image.open(io.BytesIO(att.data)).size == (900, 600)
     fields = {f["name"]: f["value"] for f in msg.embeds[0]["fields"]}
     winner = table.names()[table.state.last_winner]
-    assert fields["Last trick"].endswith(f"→ {winner}")
+    assert fields[t("table.last_trick")].endswith(f"→ {winner}")
     assert "Next hand" in _status(w)
 
 
