@@ -44,6 +44,15 @@ def human_moves(db: Path) -> int:
         return con.execute("SELECT COUNT(*) FROM moves WHERE user_id IS NOT NULL").fetchone()[0]
 
 
+async def start_table(fd, users, chan) -> None:
+    """The first user opens a table at which all of them sit, and starts it."""
+    r = await fd.slash(users[0], chan, "table new", timer=0)
+    tid = r.message.custom_ids[0].split(":")[1]
+    for u in users[1:]:
+        await fd.click(u, r.message, f"t1000:{tid}:join:")
+    await fd.click(users[0], r.message, f"t1000:{tid}:start:")
+
+
 async def my_turn(fd, users, chan):
     table = next(m for m in reversed(fd.visible(users[0], chan))
                  if not m.ephemeral and any(":hand:" in c for c in m.custom_ids))
@@ -81,11 +90,7 @@ async def test_sigkill_loses_no_accepted_move(tmp_path):
         proc = await spawn(fd, db)
         try:
             await fd.wait_ready(timeout=20)
-            r = await fd.slash(users[0], chan, "table new", timer=0)
-            tid = r.message.custom_ids[0].split(":")[1]
-            for u in users[1:]:
-                await fd.click(u, r.message, f"t1000:{tid}:join:")
-            await fd.click(users[0], r.message, f"t1000:{tid}:start:")
+            await start_table(fd, users, chan)
             accepted = 0
             for _ in range(6):
                 u, hand = await my_turn(fd, users, chan)
@@ -127,11 +132,7 @@ async def test_a_stop_leaves_one_whole_file_without_a_wal(tmp_path, stop):
         proc = await spawn(fd, db, log, TYSIAC_CHECKPOINT_AFTER="3600")
         try:
             await fd.wait_ready(timeout=20)
-            r = await fd.slash(users[0], chan, "table new", timer=0)
-            tid = r.message.custom_ids[0].split(":")[1]
-            for u in users[1:]:
-                await fd.click(u, r.message, f"t1000:{tid}:join:")
-            await fd.click(users[0], r.message, f"t1000:{tid}:start:")
+            await start_table(fd, users, chan)
             accepted = 0
             for _ in range(4):
                 u, hand = await my_turn(fd, users, chan)
@@ -208,11 +209,7 @@ async def test_the_log_holds_no_interaction_token_at_debug(tmp_path):
                 stdout=out, stderr=out)
         try:
             await fd.wait_ready(timeout=20)
-            r = await fd.slash(users[0], chan, "table new", timer=0)
-            tid = r.message.custom_ids[0].split(":")[1]
-            for u in users[1:]:
-                await fd.click(u, r.message, f"t1000:{tid}:join:")
-            await fd.click(users[0], r.message, f"t1000:{tid}:start:")
+            await start_table(fd, users, chan)
             for _ in range(3):
                 u, hand = await my_turn(fd, users, chan)
                 await move(fd, u, hand)
