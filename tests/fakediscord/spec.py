@@ -158,6 +158,14 @@ class _Builder:
                 out[k] = {name: self.build(sub, stack) for name, sub in v.items()}
             elif k not in _DROPPED:
                 out[k] = self.build(v, stack)
+        if "enum" in out and "allOf" in out:
+            # ``{"enum": [2], "allOf": [<every component type>]}``: the wider enum adds nothing
+            out["allOf"] = [b for b in out["allOf"] if not (
+                isinstance(b, dict) and set(b) <= {"type", "enum"}
+                and b.get("type", out.get("type")) == out.get("type")
+                and all(v in b.get("enum", ()) for v in out["enum"]))]
+            if not out["allOf"]:
+                del out["allOf"]
         for key in ("oneOf", "anyOf"):
             branches = out.get(key)
             if not branches:
@@ -214,13 +222,54 @@ def _remembered(validator: Any, instance: Any, schema: Any, **where: Any) -> Ite
     _valid.add(key)
 
 
+_TYPES: dict[str, Any] = {"string": str, "boolean": bool, "null": type(None), "array": list,
+                          "object": dict}
+_SCALAR_KEYS = frozenset({"type", "enum", "maxLength", "minLength", "minimum", "maximum"})
+_scalar_checks: dict[int, Any] = {}  # schema id -> a quick test of it, or None
+
+
+def _scalar_check(schema: Any) -> Any:
+    """A quick test that passes only values the schema accepts (a scalar schema of type,
+    enum, lengths and bounds); a value it does not pass goes to jsonschema, which decides
+    and words the error.  None for any other schema."""
+    if not isinstance(schema, dict) or not schema or not set(schema) <= _SCALAR_KEYS:
+        return None
+    kinds = schema.get("type")
+    kinds = [kinds] if isinstance(kinds, str) else kinds
+    enum, lo, hi = schema.get("enum"), schema.get("minimum"), schema.get("maximum")
+    short, long = schema.get("minLength", 0), schema.get("maxLength")
+
+    def ok(value: Any) -> bool:
+        if kinds is not None and not any(
+                (type(value) is int if k == "integer" else
+                 type(value) in (int, float) if k == "number" else
+                 type(value) is _TYPES.get(k)) for k in kinds):
+            return False
+        if enum is not None and not any(type(e) is type(value) and e == value for e in enum):
+            return False
+        if type(value) is str:
+            return len(value) >= short and (long is None or len(value) <= long)
+        if type(value) in (int, float):
+            return (lo is None or value >= lo) and (hi is None or value <= hi)
+        return True
+
+    return ok
+
+
 def _properties(validator: Any, properties: dict[str, Any], instance: Any,
                 schema: dict[str, Any]) -> Iterator[ValidationError]:
     if not isinstance(instance, dict):
         return
     for name, sub in properties.items():
         if name in instance:
-            yield from _remembered(validator, instance[name], sub, path=name, schema_path=name)
+            value = instance[name]
+            key = id(sub)
+            if key not in _scalar_checks:
+                _scalar_checks[key] = _scalar_check(sub)
+            quick = _scalar_checks[key]
+            if quick is not None and quick(value):
+                continue
+            yield from _remembered(validator, value, sub, path=name, schema_path=name)
 
 
 def _discriminator(validator: Any, branches: dict[str, Any], instance: Any,
