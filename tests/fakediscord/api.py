@@ -17,6 +17,7 @@ from typing import Any
 
 from . import options as opts
 from .errors import RuleViolation, SchemaError
+from .limits import MAX_FILE
 from .models import PERMISSIONS, Channel, Guild, Interaction, Message, Revision, User
 from .server import Emulator
 
@@ -324,7 +325,7 @@ class FakeDiscord(Emulator):
             "version": 1, "app_permissions": str(guild.bot_permissions),
             "locale": user.locale, "guild_locale": guild.locale, "entitlements": [],
             "authorizing_integration_owners": {"0": str(guild.id)}, "context": 0,
-            "attachment_size_limit": 25 * 1024 * 1024,
+            "attachment_size_limit": MAX_FILE,  # a server without boosts
             "guild": {"id": str(guild.id), "locale": guild.locale, "features": []},
         }
         if message is not None:
