@@ -24,6 +24,9 @@ from cogs._format import card_word, hand_text, shown_order, table_text
 from cogs._ids import BUTTON_TEMPLATE, SELECT_TEMPLATE, custom_id
 from cogs._plain import label_text
 
+MAX_OPTIONS = 25  # options a select menu may hold (Discord's limit)
+NEAR_BIDS = 15  # bids offered one by one above the current bid before the menu steps
+
 
 @dataclass(frozen=True, slots=True)
 class Pressed:
@@ -221,8 +224,9 @@ def hand_view(table: Table, seat: int | None, loc: str | None = None) -> Rows:
     selects: list[tuple[str, str, list[tuple[str, str]]]] = []
     bids = [a for a in legal if a.verb is Verb.BID and a.flag is not Flag.MISERE]
     if bids:
-        opts = [(str(a.amount), str(a.amount)) for a in bids[:25]]
-        selects.append(("bid", t("select.bid", loc), opts))
+        opts = [(str(a.amount), str(a.amount)) for a in stepped_bids(bids)]
+        placeholder = t("select.bid" if len(bids) <= MAX_OPTIONS else "select.bid_more", loc)
+        selects.append(("bid", placeholder, opts))
     contracts = [a for a in legal if a.verb is Verb.CONTRACT]
     if contracts:
         opts = [(str(a.amount), str(a.amount)) for a in contracts[:25]]
@@ -261,12 +265,24 @@ def _face_down_view(view: Rows, legal: tuple[Action, ...], loc: str | None,
     bids = [a for a in legal if a.verb is Verb.BID and a.flag is Flag.BLIND]
     if bids:
         opts = [(t("select.bid_blind_amount", loc, amount=a.amount), f"{a.amount}b")
-                for a in bids[:25]]
+                for a in stepped_bids(bids)]
         select("bid", opts, t("select.bid_blind", loc), 0)
     button("look", "", t("button.look", loc), discord.ButtonStyle.primary, 1)
     if any(a.verb is Verb.PASS for a in legal):
         button("pass", "", t("button.pass", loc), discord.ButtonStyle.secondary, 1)
     return view
+
+
+def stepped_bids(bids: list[Action]) -> list[Action]:
+    """At most 25 of the bids offered (a menu's limit), lowest first: every bid near the
+    current one, then the higher ones in even steps up to the highest, which is always
+    there (any other amount is one ``/bid`` away)."""
+    bids = sorted(bids, key=lambda a: a.amount)
+    if len(bids) <= MAX_OPTIONS:
+        return bids
+    near, rest = bids[:NEAR_BIDS], bids[NEAR_BIDS:]
+    step = -(-len(rest) // (MAX_OPTIONS - NEAR_BIDS))  # ceiling: the rest fit the menu
+    return near + rest[len(rest) - 1::-step][::-1]
 
 
 def _by_card(legal: list[Action]) -> list[Action]:

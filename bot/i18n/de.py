@@ -253,6 +253,7 @@ MESSAGES: dict[str, str] = {
     "hand.spectator": "Du sitzt nicht an diesem Tisch.",
     "hand.over": "Die Partie ist vorbei.",
     "select.bid": "Reizen…",
+    "select.bid_more": "Reizen… (andere Gebote: /bid)",
     "select.bid_blind": "Blind reizen…",
     "select.bid_blind_amount": "{amount} blind",
     "select.contract": "Spiel ansagen…",

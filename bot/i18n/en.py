@@ -237,6 +237,7 @@ MESSAGES: dict[str, str] = {
     "hand.spectator": "You are not seated at this table.",
     "hand.over": "The match is over.",
     "select.bid": "Bid…",
+    "select.bid_more": "Bid… (other amounts: /bid)",
     "select.bid_blind": "Bid blind…",
     "select.bid_blind_amount": "{amount} blind",
     "select.contract": "Set the contract…",

@@ -246,6 +246,7 @@ MESSAGES: dict[str, str] = {
     "hand.spectator": "Nie siedzisz przy tym stole.",
     "hand.over": "Partia jest skończona.",
     "select.bid": "Licytuj…",
+    "select.bid_more": "Licytuj… (inne wartości: /bid)",
     "select.bid_blind": "Licytuj w ciemno…",
     "select.bid_blind_amount": "{amount} w ciemno",
     "select.contract": "Ustal grę…",

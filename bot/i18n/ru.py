@@ -241,6 +241,7 @@ MESSAGES: dict[str, str] = {
     "hand.spectator": "Вы не сидите за этим столом.",
     "hand.over": "Партия окончена.",
     "select.bid": "Ваша заявка…",
+    "select.bid_more": "Ваша заявка… (другие суммы: /bid)",
     "select.bid_blind": "Заявка втёмную…",
     "select.bid_blind_amount": "{amount} втёмную",
     "select.contract": "Назначьте заказ…",

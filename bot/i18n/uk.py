@@ -240,6 +240,7 @@ MESSAGES: dict[str, str] = {
     "hand.spectator": "Ви не сидите за цим столом.",
     "hand.over": "Партію завершено.",
     "select.bid": "Ваша заявка…",
+    "select.bid_more": "Ваша заявка… (інші суми: /bid)",
     "select.bid_blind": "Заявка наосліп…",
     "select.bid_blind_amount": "{amount} наосліп",
     "select.contract": "Призначте замовлення…",

@@ -17,7 +17,8 @@ from typing import Any
 
 from . import options as opts
 from .errors import RuleViolation, SchemaError
-from .models import Channel, Guild, Interaction, Message, Revision, User
+from .limits import MAX_FILE
+from .models import PERMISSIONS, Channel, Guild, Interaction, Message, Revision, User
 from .server import Emulator
 
 
@@ -132,7 +133,12 @@ class FakeDiscord(Emulator):
 
     # -- what users see -------------------------------------------------------
     def visible(self, user: User, channel: Channel) -> list[Message]:
-        """Messages of a channel as ``user`` sees them: public ones and their ephemerals."""
+        """Messages of a channel as ``user`` sees them: public ones and their ephemerals
+        (nothing of a private thread the user is not in, without Manage Threads)."""
+        if channel.private and user.id not in channel.members:
+            member = self.store.guild_of(channel).members.get(user.id)
+            if member is None or not member.effective_permissions & PERMISSIONS["manage_threads"]:
+                return []
         return [m for m in self.store.channel_messages(channel) if m.visible_to(user.id)]
 
     def last(self, user: User, channel: Channel) -> Message:
@@ -319,7 +325,7 @@ class FakeDiscord(Emulator):
             "version": 1, "app_permissions": str(guild.bot_permissions),
             "locale": user.locale, "guild_locale": guild.locale, "entitlements": [],
             "authorizing_integration_owners": {"0": str(guild.id)}, "context": 0,
-            "attachment_size_limit": 25 * 1024 * 1024,
+            "attachment_size_limit": MAX_FILE,  # a server without boosts
             "guild": {"id": str(guild.id), "locale": guild.locale, "features": []},
         }
         if message is not None:

@@ -102,10 +102,22 @@ class Channel:
     position: int = 0
     archived: bool = False
     message_ids: list[int] = field(default_factory=list)
+    # threads: locked (only Manage Threads unarchives), invitable (a private thread's
+    # members may add others), its owner, its members, the message it was started from
+    locked: bool = False
+    invitable: bool = True
+    owner_id: int | None = None
+    members: set[int] = field(default_factory=set)
+    auto_archive_duration: int = 1440
+    starter_message_id: int | None = None
 
     @property
     def is_thread(self) -> bool:
         return self.type in (10, 11, 12)
+
+    @property
+    def private(self) -> bool:
+        return self.type == 12
 
     def payload(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -117,10 +129,14 @@ class Channel:
             "rate_limit_per_user": 0, "flags": 0,
         }
         if self.is_thread:
-            data["owner_id"] = data["parent_id"]
-            data["thread_metadata"] = {"archived": self.archived, "auto_archive_duration": 1440,
-                                       "archive_timestamp": iso(utcnow()), "locked": False}
-            data["message_count"] = data["member_count"] = 0
+            data["owner_id"] = str(self.owner_id or self.parent_id)
+            data["thread_metadata"] = {
+                "archived": self.archived, "auto_archive_duration": self.auto_archive_duration,
+                "archive_timestamp": iso(utcnow()), "locked": self.locked}
+            if self.private:
+                data["thread_metadata"]["invitable"] = self.invitable
+            data["message_count"] = len(self.message_ids)
+            data["member_count"] = len(self.members)
         return data
 
 

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 import orjson
 from aiohttp import web
 
-from . import rules
+from . import limits, rules, spec
 from .errors import DiscordHTTPError
-from .models import Channel, Message, Revision
+from .models import PERMISSIONS, Channel, Message, Revision, iso, utcnow
 
 if TYPE_CHECKING:
     from .server import Emulator
@@ -79,6 +79,33 @@ async def read_body(request: web.Request) -> tuple[dict[str, Any], dict[int, tup
     if request.can_read_body:
         return orjson.loads(await request.read()), {}
     return {}, {}
+
+
+def refuse(emu: Emulator, rule: str, what: str, problems: list[spec.Problem]) -> None:
+    """Record the breach and answer as Discord does: 400, 50035, the fields by path."""
+    emu.store.violate(rule, f"{what}: " + "; ".join(map(str, problems)))
+    raise DiscordHTTPError(400, 50035, "Invalid Form Body", spec.form_errors(problems))
+
+
+def validate(emu: Emulator, method: str, route: str, body: Any, *,
+             files: dict[int, tuple] | None = None, flags: int | None = None,
+             what: str = "") -> None:
+    """Refuse a body Discord's specification refuses (``request_schema``), then one that
+    breaks a documented limit the specification does not encode (``message_limits``), and
+    an upload over the limit of a server without boosts (413, as Discord answers)."""
+    what = what or f"{method} {route}"
+    problems = spec.check(method, route, body)
+    if problems:
+        refuse(emu, "request_schema", what, problems)
+    if flags is not None:
+        problems = limits.message(body, flags)
+        if problems:
+            refuse(emu, "message_limits", what, problems)
+    too_big = limits.uploads(files or {})
+    if too_big:
+        emu.store.violate("message_limits", f"{what}: " + "; ".join(map(str, too_big)))
+        raise DiscordHTTPError(413, 40005, "Request entity too large",
+                               spec.form_errors(too_big))
 
 
 def build_revision(emu: Emulator, channel_id: int, body: dict[str, Any], files: dict[int, tuple],
@@ -185,6 +212,12 @@ def add_routes(app: web.Application, emu: Emulator) -> None:
     async def put_commands(request: web.Request) -> web.Response:
         old = {c["name"]: c for c in command_list(request)}
         body = await request.json()
+        route = ("/applications/{application_id}/commands" if "gid" not in request.match_info
+                 else "/applications/{application_id}/guilds/{guild_id}/commands")
+        validate(emu, "PUT", route, body)
+        found = [p for i, cmd in enumerate(body or []) for p in limits.command(cmd, (i,))]
+        if found:
+            refuse(emu, "command_schema", f"PUT {route}", found)
         problems = [p for cmd in body for p in rules.check_command(cmd)]
         if len(body) > 100:
             problems.append(f"{len(body)} commands (max 100)")
@@ -209,9 +242,49 @@ def add_routes(app: web.Application, emu: Emulator) -> None:
     async def get_channel(request: web.Request) -> web.Response:
         return json_response(channel(request).payload())
 
+    def bot_has(chan: Channel, *names: str) -> None:
+        """Discord's permission check: 403 50013 unless the bot holds every one."""
+        have = store.guild_of(chan).members[emu.bot_user.id].effective_permissions
+        if any(not have & PERMISSIONS[n] for n in names):
+            raise DiscordHTTPError(403, 50013, "Missing Permissions")
+
+    def thread(request: web.Request) -> Channel:
+        chan = channel(request)
+        if not chan.is_thread:
+            raise DiscordHTTPError(400, 50024, "Cannot execute action on this channel type")
+        return chan
+
+    def writable(chan: Channel, *, edit: bool = False) -> None:
+        """A message may go to (or change in) a channel: Send Messages (in Threads), and a
+        thread open, or one the bot may reopen by posting (archived, not locked)."""
+        if not chan.is_thread:
+            return
+        bot_has(chan, "send_messages_in_threads")
+        if chan.private and emu.bot_user.id not in chan.members:
+            bot_has(chan, "manage_threads")
+        if chan.archived and (edit or chan.locked):
+            raise DiscordHTTPError(400, 50083, "Thread is archived")
+
     async def edit_channel(request: web.Request) -> web.Response:
         chan = channel(request)
         body = await request.json()
+        route = "/channels/{thread_id}" if chan.is_thread else "/channels/{channel_id}"
+        validate(emu, "PATCH", route, body)
+        if chan.is_thread:
+            # Locking, unlocking, and reopening a locked thread take Manage Threads; the
+            # thread's owner may archive it and rename it.
+            if "locked" in body or (chan.locked and body.get("archived") is False) \
+                    or (chan.owner_id != emu.bot_user.id and set(body) - {"archived"}):
+                bot_has(chan, "manage_threads")
+            if chan.archived and body.get("archived") is not False \
+                    and set(body) - {"archived", "locked"}:
+                raise DiscordHTTPError(400, 50083, "Thread is archived")
+            chan.locked = bool(body.get("locked", chan.locked))
+            chan.invitable = bool(body.get("invitable", chan.invitable))
+            chan.auto_archive_duration = body.get("auto_archive_duration",
+                                                  chan.auto_archive_duration)
+        else:
+            bot_has(chan, "manage_channels")
         chan.name = body.get("name", chan.name)
         chan.archived = body.get("archived", chan.archived)
         event = "THREAD_UPDATE" if chan.is_thread else "CHANNEL_UPDATE"
@@ -234,9 +307,14 @@ def add_routes(app: web.Application, emu: Emulator) -> None:
         chan = channel(request)
         headers = rate_limit(chan, "msg-create", request)
         body, files = await read_body(request)
+        validate(emu, "POST", "/channels/{channel_id}/messages", body, files=files,
+                 flags=limits.CHANNEL_CREATE_FLAGS)
+        writable(chan)
         rev = build_revision(emu, chan.id, body, files)
-        rev.flags &= ~(1 << 6)  # only interaction responses can be ephemeral
         msg = store.add_message(chan, emu.bot_user, rev)
+        if chan.archived:  # a message reopens an archived thread that is not locked
+            chan.archived = False
+            await emu.gateway.dispatch("THREAD_UPDATE", chan.payload())
         await emu.gateway.dispatch("MESSAGE_CREATE", msg.payload())
         return json_response(msg.payload(), headers)
 
@@ -251,6 +329,9 @@ def add_routes(app: web.Application, emu: Emulator) -> None:
             raise DiscordHTTPError(403, 50005, "Cannot edit a message authored by another user")
         headers = rate_limit(chan, "msg-edit", request)
         body, files = await read_body(request)
+        validate(emu, "PATCH", "/channels/{channel_id}/messages/{message_id}", body,
+                 files=files, flags=limits.EDIT_FLAGS)
+        writable(chan, edit=True)
         store.edit(msg, build_revision(emu, chan.id, body, files, msg.current, what="edit"))
         await emu.gateway.dispatch("MESSAGE_UPDATE", msg.payload())
         return json_response(msg.payload(), headers)
@@ -269,13 +350,67 @@ def add_routes(app: web.Application, emu: Emulator) -> None:
 
     async def create_thread(request: web.Request) -> web.Response:
         chan = channel(request)
-        body = await request.json()
-        private = body.get("type") == 12 and "mid" not in request.match_info
-        thread = emu.add_thread(chan, body.get("name", "thread"), private=private)
-        return json_response(thread.payload())
+        body, _ = await read_body(request)
+        if "mid" in request.match_info:
+            validate(emu, "POST", "/channels/{channel_id}/messages/{message_id}/threads", body)
+            start = message(request, chan)
+        else:
+            validate(emu, "POST", "/channels/{channel_id}/threads", body)
+            start = None
+        if chan.is_thread or chan.type not in (0, 5):
+            raise DiscordHTTPError(400, 50024, "Cannot execute action on this channel type")
+        # From a message: a public thread.  Without one: the type asked for, and under API
+        # v9 and later a private thread when none is asked for.
+        private = start is None and body.get("type") in (None, 12)
+        bot_has(chan, "view_channel",
+                "create_private_threads" if private else "create_public_threads")
+        if start is not None:
+            bot_has(chan, "read_message_history")
+            if any(c.starter_message_id == start.id for c in store.channels.values()):
+                raise DiscordHTTPError(400, 160004,
+                                       "A thread has already been created for this message")
+        made = emu.add_thread(chan, body["name"], private=private, owner=emu.bot_user,
+                              starter=start, announce=False)
+        made.invitable = bool(body.get("invitable", True)) if private else True
+        made.auto_archive_duration = body.get("auto_archive_duration") or 1440
+        await emu.gateway.dispatch("THREAD_CREATE", made.payload() | {"newly_created": True})
+        return json_response(made.payload(), status=201)
 
     async def thread_member(request: web.Request) -> web.Response:
-        channel(request)
+        chan = thread(request)
+        uid = request.match_info["uid"]
+        user_id = emu.bot_user.id if uid == "@me" else int(uid)
+        guild = store.guild_of(chan)
+        if user_id not in guild.members:
+            raise DiscordHTTPError(404, 10007, "Unknown Member")
+        if request.method == "GET":
+            if user_id not in chan.members:
+                raise DiscordHTTPError(404, 10033, "Unknown Thread Member")
+            return json_response({"id": str(chan.id), "user_id": str(user_id), "flags": 0,
+                                  "join_timestamp": iso(utcnow())})
+        if chan.archived:
+            raise DiscordHTTPError(400, 50083, "Thread is archived")
+        me = uid == "@me"
+        if request.method == "PUT":
+            if not me:
+                # adding someone takes sending in the thread; to a private thread, being in
+                # it (and the thread invitable) or Manage Threads
+                bot_has(chan, "send_messages_in_threads")
+                if chan.private and (emu.bot_user.id not in chan.members
+                                     or not chan.invitable):
+                    bot_has(chan, "manage_threads")
+            elif chan.private:
+                bot_has(chan, "manage_threads")
+            chan.members.add(user_id)
+        elif request.method == "DELETE":
+            if not me and not (chan.private and chan.owner_id == emu.bot_user.id):
+                bot_has(chan, "manage_threads")
+            chan.members.discard(user_id)
+        else:
+            return await emu._unknown(request)
+        await emu.gateway.dispatch("THREAD_MEMBERS_UPDATE", {
+            "id": str(chan.id), "guild_id": str(chan.guild_id),
+            "member_count": len(chan.members)})
         return web.Response(status=204)
 
     async def get_guild(request: web.Request) -> web.Response:

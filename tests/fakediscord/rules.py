@@ -23,7 +23,6 @@ MAX_SELECT_OPTIONS = 25
 MAX_CUSTOM_ID = 100
 MAX_V2_COMPONENTS = 40
 BUTTON, SELECTS, TEXT_INPUT = 2, {3, 5, 6, 7, 8}, 4
-NAME_RE = re.compile(r"^[-_'\w]{1,32}$")
 USER_MENTION_RE = re.compile(r"<@!?(\d{1,20})>")
 MENTION_KINDS = {"users", "roles", "everyone"}
 MAX_ALLOWED_IDS = 100
@@ -155,15 +154,9 @@ def check_command(cmd: dict[str, Any], path: str = "") -> list[str]:
     problems: list[str] = []
     where = f"{path}{cmd.get('name')!r}"
     ctype = cmd.get("type", 1)
-    name = cmd.get("name") or ""
-    if path or ctype == 1:
-        if not NAME_RE.match(name) or name != name.lower():
-            problems.append(f"{where}: bad name (1-32 lowercase characters)")
-        if not 1 <= len(cmd.get("description") or "") <= 100:
-            problems.append(f"{where}: description must be 1-100 characters")
-    for loc, value in (cmd.get("name_localizations") or {}).items():
-        if not NAME_RE.match(value) or value != value.lower():
-            problems.append(f"{where}: bad {loc} name localization {value!r}")
+    # names: limits.good_name, Discord's pattern
+    if (path or ctype == 1) and not 1 <= len(cmd.get("description") or "") <= 100:
+        problems.append(f"{where}: description must be 1-100 characters")
     for loc, value in (cmd.get("description_localizations") or {}).items():
         if not 1 <= len(value) <= 100:
             problems.append(f"{where}: bad {loc} description localization")

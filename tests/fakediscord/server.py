@@ -22,6 +22,7 @@ from .models import (
     Channel,
     Guild,
     Member,
+    Message,
     Role,
     User,
     permission_value,
@@ -246,18 +247,35 @@ class Emulator:
         """Give a member guild-wide permissions (names, a name, or an int)."""
         return self._member(guild, user, permissions)
 
+    def set_bot_permissions(self, guild: Guild, permissions: Any) -> None:
+        """What the bot may do in ``guild`` (names, a name, or an int; names add to
+        Discord's defaults)."""
+        value = permission_value(permissions)
+        guild.bot_permissions = value
+        bot = guild.members[self.bot_user.id]
+        bot.permissions = value
+        for rid in bot.role_ids:
+            guild.roles[rid].permissions = value
+
     def add_text_channel(self, guild: Guild, name: str) -> Channel:
         chan = Channel(self.store.next_id(), guild.id, name, 0, position=len(guild.channels))
         guild.channels[chan.id] = self.store.channels[chan.id] = chan
         self._later("CHANNEL_CREATE", chan.payload)
         return chan
 
-    def add_thread(self, channel: Channel, name: str, *, private: bool = False) -> Channel:
+    def add_thread(self, channel: Channel, name: str, *, private: bool = False,
+                   owner: User | None = None, starter: Message | None = None,
+                   members: tuple[User, ...] | list[User] = (), announce: bool = True) -> Channel:
+        """A thread of ``channel`` (private: seen only by its members and Manage Threads),
+        owned by ``owner`` (who is in it), started from ``starter`` if given."""
         thread = Channel(self.store.next_id(), channel.guild_id, name, 12 if private else 11,
-                         parent_id=channel.id)
+                         parent_id=channel.id, owner_id=owner.id if owner else None,
+                         starter_message_id=starter.id if starter else None)
+        thread.members.update(u.id for u in (*members, *([owner] if owner else [])))
         self.store.guilds[channel.guild_id].channels[thread.id] = thread
         self.store.channels[thread.id] = thread
-        self._later("THREAD_CREATE", lambda: thread.payload() | {"newly_created": True})
+        if announce:
+            self._later("THREAD_CREATE", lambda: thread.payload() | {"newly_created": True})
         return thread
 
     def _later(self, event: str, payload: Any) -> None:

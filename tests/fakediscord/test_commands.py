@@ -33,7 +33,8 @@ async def test_slash_subcommands_groups_and_guild_commands(fake_discord, world, 
     fd = fake_discord
     r = await fd.slash(world.alice, world.channel, "table new", preset="polish", players=4)
     assert r.content == "table polish for 4"
-    assert r.message.custom_ids == ["table:join", "table:rules", "table:mode"]
+    assert r.message.custom_ids == ["table:join", "table:rules", "table:later", "table:rename",
+                                   "table:mode"]
     r = await fd.slash(world.alice, world.channel, "admin config set", key="bid", value="10")
     assert (r.content, r.ephemeral) == ("bid=10", True)
     r = await fd.slash(world.alice, world.channel, "local")

@@ -56,7 +56,7 @@ async def test_foreign_ephemeral(fake_discord, world, bot):
 
 
 async def test_message_too_long(fake_discord, world, bot):
-    with pytest.raises(RuleViolation, match="content is 2001 characters"):
+    with pytest.raises(RuleViolation, match=r"data\.content: Must be 2000 or fewer in length"):
         await fake_discord.slash(world.alice, world.channel, "toolong")
     assert [m.content for m in fake_discord.visible(world.bob, world.channel)] == ["refused"]
 

@@ -60,6 +60,19 @@ class TableView(discord.ui.View):
         await asyncio.sleep(0.1)
         await interaction.followup.send("the rules are long", ephemeral=True)
 
+    @discord.ui.button(label="Later", custom_id="table:later")
+    async def later(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        await interaction.response.defer()  # type 6: the message itself changes later
+        await interaction.edit_original_response(content="updated later")
+        note = await interaction.followup.send("a note", ephemeral=True, wait=True)
+        await note.edit(content="a note, edited")
+        gone = await interaction.followup.send("gone soon", wait=True)
+        await gone.delete()
+
+    @discord.ui.button(label="Rename", custom_id="table:rename")
+    async def rename(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        await interaction.response.send_modal(NameModal())
+
     @discord.ui.select(custom_id="table:mode", options=[
         discord.SelectOption(label="Classic", value="classic"),
         discord.SelectOption(label="Quick", value="quick")])

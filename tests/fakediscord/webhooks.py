@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from . import rules
+from . import limits, rules
 from .errors import DiscordHTTPError
 from .models import EPHEMERAL, LOADING, Interaction, Message, Revision
-from .rest import API, build_revision, json_response, read_body
+from .rest import API, build_revision, json_response, read_body, refuse, validate
 
 if TYPE_CHECKING:
     from .server import Emulator
@@ -58,7 +58,14 @@ def add_routes(app: web.Application, emu: Emulator) -> None:
                               f"{emu.response_deadline:g}s", ix)
             raise DiscordHTTPError(404, 10062, "Unknown interaction")
         body, files = await read_body(request)
+        validate(emu, "POST", "/interactions/{interaction_id}/{interaction_token}/callback",
+                 body, files=files, what=f"response to interaction {ix.id}")
         rtype, data = body.get("type"), body.get("data") or {}
+        allowed_flags = {4: limits.INTERACTION_FLAGS, 5: limits.DEFERRED_FLAGS,
+                         7: limits.EDIT_FLAGS}.get(rtype)
+        problems = limits.message(data, allowed_flags, ("data",)) if allowed_flags else []
+        if problems:
+            refuse(emu, "message_limits", f"response to interaction {ix.id}", problems)
         allowed = set(ALLOWED.get(ix.type, ()))
         if ix.source_message is None:
             allowed -= {6, 7}
@@ -148,6 +155,8 @@ def add_routes(app: web.Application, emu: Emulator) -> None:
     async def followup(request: web.Request) -> web.Response:
         ix = interaction_of(request)
         body, files = await read_body(request)
+        validate(emu, "POST", "/webhooks/{webhook_id}/{webhook_token}", body, files=files,
+                 flags=limits.INTERACTION_FLAGS, what=f"followup of interaction {ix.id}")
         flags = int(body.get("flags") or 0)
         orig = ix.original
         if ix.response_type == 5 and orig is not None and orig.loading:
@@ -173,6 +182,9 @@ def add_routes(app: web.Application, emu: Emulator) -> None:
         ix = interaction_of(request)
         msg = target(request, ix)
         body, files = await read_body(request)
+        validate(emu, "PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
+                 body, files=files, flags=limits.EDIT_FLAGS,
+                 what=f"edit through interaction {ix.id}")
         was_loading = msg.loading
         rev = build_revision(emu, msg.channel_id, body, files, msg.current, what="edit")
         rev.flags &= ~LOADING
