@@ -229,8 +229,10 @@ def hand_view(table: Table, seat: int | None, loc: str | None = None) -> Rows:
         selects.append(("bid", placeholder, opts))
     contracts = [a for a in legal if a.verb is Verb.CONTRACT]
     if contracts:
-        opts = [(str(a.amount), str(a.amount)) for a in contracts[:25]]
-        selects.append(("contract", t("select.contract", loc), opts))
+        opts = [(str(a.amount), str(a.amount)) for a in stepped_bids(contracts)]
+        placeholder = t("select.contract" if len(contracts) <= MAX_OPTIONS
+                        else "select.contract_more", loc)
+        selects.append(("contract", placeholder, opts))
     for target in sorted({a.target for a in legal if a.verb is Verb.GIVE}):
         opts = [(card_word(a.card, loc), card_str(a.card))
                 for a in _by_card(legal) if a.verb is Verb.GIVE and a.target == target][:25]
@@ -274,9 +276,9 @@ def _face_down_view(view: Rows, legal: tuple[Action, ...], loc: str | None,
 
 
 def stepped_bids(bids: list[Action]) -> list[Action]:
-    """At most 25 of the bids offered (a menu's limit), lowest first: every bid near the
-    current one, then the higher ones in even steps up to the highest, which is always
-    there (any other amount is one ``/bid`` away)."""
+    """At most 25 of the bids (or contracts) offered (a menu's limit), lowest first: every
+    amount near the lowest, then the higher ones in even steps up to the highest, which is
+    always there (any other amount is one ``/bid`` or ``/contract`` away)."""
     bids = sorted(bids, key=lambda a: a.amount)
     if len(bids) <= MAX_OPTIONS:
         return bids

@@ -257,6 +257,7 @@ MESSAGES: dict[str, str] = {
     "select.bid_blind": "Blind reizen…",
     "select.bid_blind_amount": "{amount} blind",
     "select.contract": "Spiel ansagen…",
+    "select.contract_more": "Spiel ansagen… (andere Werte: /contract)",
     "select.give": "{name} eine Karte geben…",
     "select.discard": "Eine Karte drücken…",
     # ---- Befehlsbeschreibungen ---------------------------------------------------------------

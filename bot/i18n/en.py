@@ -241,6 +241,7 @@ MESSAGES: dict[str, str] = {
     "select.bid_blind": "Bid blind…",
     "select.bid_blind_amount": "{amount} blind",
     "select.contract": "Set the contract…",
+    "select.contract_more": "Set the contract… (other amounts: /contract)",
     "select.give": "Give a card to {name}…",
     "select.discard": "Discard a card…",
     # ---- command descriptions ----------------------------------------------------------------

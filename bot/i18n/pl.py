@@ -250,6 +250,7 @@ MESSAGES: dict[str, str] = {
     "select.bid_blind": "Licytuj w ciemno…",
     "select.bid_blind_amount": "{amount} w ciemno",
     "select.contract": "Ustal grę…",
+    "select.contract_more": "Ustal grę… (inne wartości: /contract)",
     "select.give": "Daj kartę graczowi {name}…",
     "select.discard": "Odłóż kartę…",
     # ---- opisy poleceń -----------------------------------------------------------------------

@@ -245,6 +245,7 @@ MESSAGES: dict[str, str] = {
     "select.bid_blind": "Заявка втёмную…",
     "select.bid_blind_amount": "{amount} втёмную",
     "select.contract": "Назначьте заказ…",
+    "select.contract_more": "Назначьте заказ… (другие суммы: /contract)",
     "select.give": "Отдать карту игроку {name}…",
     "select.discard": "Снести карту…",
     # ---- описания команд ---------------------------------------------------------------------

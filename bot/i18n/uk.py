@@ -244,6 +244,7 @@ MESSAGES: dict[str, str] = {
     "select.bid_blind": "Заявка наосліп…",
     "select.bid_blind_amount": "{amount} наосліп",
     "select.contract": "Призначте замовлення…",
+    "select.contract_more": "Призначте замовлення… (інші суми: /contract)",
     "select.give": "Віддати карту гравцеві {name}…",
     "select.discard": "Знести карту…",
     # ---- описи команд ------------------------------------------------------------------------

@@ -4,6 +4,7 @@ language."""
 from __future__ import annotations
 
 from bot.game.actions import Flag, Verb
+from bot.game.state import Phase
 
 
 def _bid_menu(message):
@@ -66,3 +67,49 @@ async def test_blind_bids_read_in_the_players_language(world):
         menu = _bid_menu(r.message)
         assert menu["options"][0]["label"] == label
         assert menu["placeholder"] == placeholder
+
+
+async def test_the_contract_menu_reaches_the_highest_contract(world):
+    """A declarer who may raise to more contracts than a menu holds gets the nearest ones one
+    by one, then steps up to the highest; one from the far end of the menu is accepted."""
+    from .conftest import _click_action
+
+    w, fd, alice = world, world.fd, world.users[0]
+    await fd.slash(alice, w.channel, "table new", preset="russian", timer=0)
+    r = await fd.slash(alice, w.channel, "table option", name="marriage_required_above",
+                       value="null")  # every contract up to 400 may be set
+    assert "cannot" not in r.content, r.content
+    for u in w.users[1:3]:
+        await fd.slash(u, w.channel, "table join")
+    await fd.slash(alice, w.channel, "table start")
+    await w.settle()
+    table = w.table()
+    bid = False
+    for _ in range(20):  # one bid of the lowest amount, passes, the talon, the gifts
+        if table.state.phase is Phase.CONTRACT:
+            break
+        seat = table.to_act()
+        legal = table.offer(seat).actions
+        wanted = next(
+            (a for a in legal if a.verb is Verb.PASS) if bid else
+            (a for a in sorted(legal, key=lambda a: a.amount)
+             if a.verb is Verb.BID and a.flag is Flag.NONE), None) or legal[0]
+        bid = bid or wanted.verb is Verb.BID
+        await _click_action(w, w.user(table.seats[seat].user_id), wanted)
+        await w.settle()
+    assert table.state.phase is Phase.CONTRACT
+    seat = table.to_act()
+    me = w.user(table.seats[seat].user_id)
+    contracts = sorted(a.amount for a in table.offer(seat).actions if a.verb is Verb.CONTRACT)
+    assert len(contracts) > 25
+    r = await fd.click(me, w.table_message(me), f"t1000:{table.id}:hand:")
+    menu = next(c for row in r.message.components for c in row["components"]
+                if c["type"] == 3 and ":choose:contract:" in c["custom_id"])
+    offered = [int(o["value"]) for o in menu["options"]]
+    assert len(offered) <= 25 and offered[:15] == contracts[:15]
+    assert offered[-1] == contracts[-1] and "/contract" in menu["placeholder"]
+    high = offered[-2]
+    assert high > contracts[24]
+    await fd.select(me, r.message, menu["custom_id"], [str(high)])
+    await w.settle()
+    assert table.state.phase is Phase.PLAY and table.observation(None).contract == high
