@@ -191,6 +191,18 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         except RulesError as exc:
             print(exc, file=sys.stderr)
             return 2
+    if args.what == "analysis":
+        from bot.ai.analysis_bench import run_bench as run_analysis_bench
+        from bot.game.rules import RulesError
+
+        if (args.hands or 50) < 1:
+            print("bench analysis --hands must be 1 or more", file=sys.stderr)
+            return 2
+        try:
+            return run_analysis_bench(args.hands or 50, args.preset)
+        except RulesError as exc:
+            print(exc, file=sys.stderr)
+            return 2
     if args.what == "engine":
         return _cmd_simulate(argparse.Namespace(
             preset=args.preset, hands=args.hands or 20000, matches=None, seed=1, policy="random"))
@@ -372,8 +384,10 @@ def main(argv: list[str] | None = None) -> int:
                                      "store (records and leaderboards at 100,000 hands), "
                                      "web (page times at 100,000 hands while 100 tables "
                                      "play), solver (the compiled against the Python "
-                                     "double-dummy solver)")
-    p.add_argument("what", choices=("render", "engine", "tables", "store", "web", "solver"))
+                                     "double-dummy solver), analysis (seconds per hand "
+                                     "of the hand analysis)")
+    p.add_argument("what", choices=("render", "engine", "tables", "store", "web", "solver",
+                                    "analysis"))
     p.add_argument("--tables", type=int, default=None,
                    help="tables, web: how many at once (default 200; web: 100)")
     p.add_argument("--seconds", type=float, default=30.0, help="tables: how long to play")
@@ -401,7 +415,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repeats", type=int, default=30)
     p.add_argument("--preset", default="russian")
     p.add_argument("--hands", type=int, default=None,
-                   help="engine: hands to play (default 20000); web: hands stored (100000)")
+                   help="engine: hands to play (default 20000); web: hands stored (100000); "
+                        "analysis: hands analysed (50)")
     p.set_defaults(func=_cmd_bench)
     p = sub.add_parser("arena", help="AI levels against each other on duplicate deals")
     from bot.ai.arena import add_arguments

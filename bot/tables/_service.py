@@ -20,6 +20,7 @@ from bot.game.state import HandResult
 from bot.i18n import DEFAULT, language
 from bot.i18n.values import Clauses, Msg, PresetTitle
 from bot.store import ChannelTaken, StoreAPI, StoreUnavailable, TableStatus, background_work
+from bot.tables._analysis import Analyses
 from bot.tables._autoplay import Autoplay, Gate
 from bot.tables._catalog import (
     LANGUAGE_OPTION,
@@ -89,6 +90,7 @@ class TableService:
         self._turns: dict[int, int | None] = {}  # table: the human to act at its last change
         self._system_rng = random.SystemRandom()
         self.records = Records(self)
+        self.analyses = Analyses(store, self.find)  # hand analyses on request (_analysis.py)
 
     # ---- lookup ------------------------------------------------------------------------
     def in_channel(self, channel_id: int) -> Table:

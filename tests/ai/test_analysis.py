@@ -82,3 +82,10 @@ def test_an_unknown_seat_or_hand_exits_2(capsys: pytest.CaptureFixture[str]) -> 
     assert "the players are A, B, C" in capsys.readouterr().err
     assert main(["analyze", path, "--hand", "5"]) == 2
     assert "the finished ones are 1" in capsys.readouterr().err
+
+
+def test_bench_analysis_ends_with_the_json_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "analysis", "--hands", "2"]) == 0
+    last = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert last["hands"] == 2
+    assert 0 < last["p50_s"] <= last["p95_s"]
