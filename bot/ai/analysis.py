@@ -146,7 +146,9 @@ def judge(s: State, action: Action, step: int, *, real: bool = False,
     if len(candidates) < 2:
         return Decision(step, me, stage, action, action, 0, 0 if real and _cards(s) else None)
     values = _values(o, candidates, rng)
-    best_i = max(range(len(candidates)), key=lambda i: (round(values[i]), i == 0))
+    # among equals: the move made, then the strong player's own choice
+    best_i = max(range(len(candidates)), key=lambda i: (
+        round(values[i]), i == 0, candidates[i] == strong_choice))
     loss = max(0, round(values[best_i] - values[0]))
     best = candidates[best_i] if loss > 0 else action
     real_loss = None

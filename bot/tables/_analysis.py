@@ -10,6 +10,7 @@ table's AI never waits for one; they queue server-wide, and a player has one at 
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -17,29 +18,40 @@ from typing import Any
 from bot.ai.analysis import Analysis
 from bot.ai.pool import analyse_hand, analysis_executor
 from bot.game.actions import Action, Deal, Move
+from bot.game.cards import cards_of
 from bot.game.dealing import new_match
 from bot.game.engine import apply_into
 from bot.game.events import Event, HandScored
 from bot.game.rules import Rules
 from bot.game.serialize import move_from_json
 from bot.game.state import State
+from bot.i18n.values import TalonWord
 from bot.store import StoreAPI
-from bot.tables._model import Actor, Table, TableError
+from bot.tables._model import Actor, Table, TableError, talon_name_of
 
 # Analyses running at once on the server: the rest wait their turn.
 AT_ONCE = 1
+# Analyses kept for the pages of an answer and a second press (each costs seconds of CPU).
+KEPT = 64
 
 
 @dataclass(frozen=True, slots=True)
 class HandAnalysis:
     """An analysis as the asker may see it, with the names of the seats."""
 
+    table_id: int
     match_no: int
     hand_no: int
     hands: int  # finished hands of the match so far
     names: tuple[str, ...]
     analysis: Analysis
     finished: bool  # the match is over (real-deal values shown)
+    dealt: tuple[int, ...]  # the seat's cards as dealt
+    talon: TalonWord  # the talon as the preset's players call it (in the moves' words)
+
+    @property
+    def seat(self) -> int:
+        return self.analysis.seat
 
 
 def hand_moves(rules: Rules, dealer: int, moves: Sequence[dict[str, Any] | None],
@@ -97,6 +109,7 @@ class Analyses:
         self.find = find  # the table of a channel
         self._running: set[int] = set()
         self._queue = asyncio.Semaphore(AT_ONCE)
+        self._kept: OrderedDict[tuple[int, int, int, int, bool], HandAnalysis] = OrderedDict()
 
     async def request(self, actor: Actor, *, match_id: int | None, hand_no: int | None,
                       seat: int | None) -> HandAnalysis:
@@ -151,6 +164,11 @@ class Analyses:
             raise TableError("error.analysis.no_hand")
         if not 1 <= number <= done:
             raise TableError("error.analysis.hand", hands=done)
+        key = (table_id, match_no, number, seat, finished)
+        kept = self._kept.get(key)
+        if kept is not None:
+            self._kept.move_to_end(key)
+            return kept
         got = await asyncio.to_thread(hand_moves, rules, row.dealer, raw, number)
         if got is None:
             raise TableError("error.analysis.hand", hands=done)
@@ -163,4 +181,12 @@ class Analyses:
             result = await loop.run_in_executor(
                 analysis_executor(), analyse_hand, start, moves, seat, finished,
                 table_id * 1000 + match_no * 100 + number)
-        return HandAnalysis(match_no, number, done, names, result, finished)
+        table = await self.store.table(table_id)
+        preset = table.preset if table is not None else ""
+        out = HandAnalysis(table_id, match_no, number, done, names, result, finished,
+                           tuple(cards_of(start.held[seat])),
+                           TalonWord(preset, talon_name_of(preset)))
+        self._kept[key] = out
+        while len(self._kept) > KEPT:
+            self._kept.popitem(last=False)
+        return out

@@ -30,6 +30,7 @@ def test_a_marriage_led_without_declaring_it_is_marked_at_its_step() -> None:
     assert blunder.mark == "??"
     assert blunder.stage is Stage.PLAY
     assert blunder.loss >= 200 and blunder.real_loss == 250
+    assert blunder.best.flag.value == "marriage" and blunder.best.card == blunder.action.card
     assert result.worst == blunder
     assert result.lost(Stage.PLAY) == blunder.loss
     assert [d.step for d in result.decisions if d.mark == "??"] == [9]
