@@ -682,4 +682,13 @@ MESSAGES: dict[str, str] = {
     "cmd.analyze.match": "Eine Partienummer aus /history (Standard: die Partie dieses Kanals)",
     "cmd.analyze.hand": "Die Spielnummer (Standard: das zuletzt beendete)",
     "cmd.analyze.seat": "Der Platz, ab 1 gezählt wie auf dem Schreibzettel (Standard: der eigene)",
+    "web.analysis.show": "Bester Zug",
+    "web.analysis.best": "Besser: {best}",
+    "web.analysis.was_best": "Der beste Zug.",
+    "web.analysis.lost": "verlorene Punkte: {loss}",
+    "web.analysis.real": "mit der tatsächlichen Verteilung: {loss}",
+    "web.analysis.legend": ("Zeichen nach den verlorenen Punkten, bewertet nach dem damaligen "
+                            "Wissen am jeweiligen Platz: ?! ab 5, ? ab 15, ?? ab 40."),
+    "web.analysis.pending": ("Die Analyse dieses Spiels wird vorbereitet: die Seite gleich neu "
+                             "laden, um die Zeichen zu sehen."),
 }

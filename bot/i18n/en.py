@@ -652,4 +652,14 @@ MESSAGES: dict[str, str] = {
     'cmd.analyze.match': "A match number from /history (default: this channel's match)",
     "cmd.analyze.hand": "The hand number (default: the last finished one)",
     "cmd.analyze.seat": "The seat, counting from 1 as on the score sheet (default: yours)",
+    "web.analysis.show": "Best move",
+    "web.analysis.best": "Best: {best}",
+    "web.analysis.was_best": "The best move.",
+    "web.analysis.lost": "points lost: {loss}",
+    "web.analysis.real": "with the cards as they lay: {loss}",
+    "web.analysis.legend": ("Marks by the points a decision lost, judged from that player's "
+                            "information at that moment: ?! 5 or more, ? 15 or more, ?? 40 or "
+                            "more."),
+    "web.analysis.pending": ("The analysis of this hand is being prepared: reload the page in a "
+                             "moment to see the marks."),
 }

@@ -670,4 +670,13 @@ MESSAGES: dict[str, str] = {
     "cmd.analyze.match": "Numer partii z /history (domyślnie: partia tego kanału)",
     "cmd.analyze.hand": "Numer rozdania (domyślnie: ostatnie zakończone)",
     "cmd.analyze.seat": "Miejsce, licząc od 1 jak w zapisie (domyślnie: własne)",
+    "web.analysis.show": "Najlepszy ruch",
+    "web.analysis.best": "Lepiej: {best}",
+    "web.analysis.was_best": "Najlepszy ruch.",
+    "web.analysis.lost": "stracone punkty: {loss}",
+    "web.analysis.real": "przy prawdziwym rozkładzie: {loss}",
+    "web.analysis.legend": ("Oznaczenia według straconych punktów, z perspektywy informacji gracza"
+                            " w danej chwili: ?! od 5, ? od 15, ?? od 40."),
+    "web.analysis.pending": ("Analiza tego rozdania jest w przygotowaniu: odśwież stronę za "
+                             "chwilę, aby zobaczyć oznaczenia."),
 }

@@ -10,6 +10,9 @@ table's AI never waits for one; they queue server-wide, and a player has one at 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -17,7 +20,7 @@ from typing import Any
 
 from bot.ai.analysis import Analysis
 from bot.ai.pool import analyse_hand, analysis_executor
-from bot.game.actions import Action, Deal, Move
+from bot.game.actions import Action, Deal, Flag, Move, Verb, act
 from bot.game.cards import cards_of
 from bot.game.dealing import new_match
 from bot.game.engine import apply_into
@@ -28,6 +31,8 @@ from bot.game.state import State
 from bot.i18n.values import TalonWord
 from bot.store import StoreAPI
 from bot.tables._model import Actor, Table, TableError, talon_name_of
+
+log = logging.getLogger(__name__)
 
 # Analyses running at once on the server: the rest wait their turn.
 AT_ONCE = 1
@@ -101,6 +106,56 @@ def finished_hands(moves: Sequence[dict[str, Any] | None], rules: Rules, dealer:
     return done
 
 
+@dataclass(frozen=True, slots=True)
+class StepMark:
+    """One decision of a stored hand analysis, as the replay viewer shows it beside its
+    step: who decided, what was done, the best choice, the points lost (its seat's own
+    information) and with the cards as they lay (cards only)."""
+
+    seat: int
+    action: Action
+    best: Action
+    loss: int
+    mark: str
+    real_loss: int | None
+
+
+def _action_json(a: Action) -> dict[str, Any]:
+    return {"seat": a.seat, "verb": a.verb.value, "card": a.card, "amount": a.amount,
+            "target": a.target, "flag": a.flag.value}
+
+
+def _action_of(raw: Any) -> Action:
+    return act(int(raw["seat"]), Verb(raw["verb"]), int(raw["card"]), int(raw["amount"]),
+               int(raw["target"]), Flag(raw["flag"]))
+
+
+def stored_json(analyses: Sequence[Analysis]) -> dict[str, Any]:
+    """A hand's analyses (one per seat) as the store keeps them: by the index of each move
+    among the hand's actions."""
+    steps = {}
+    for a in analyses:
+        for d in a.decisions:
+            steps[str(d.step)] = {"action": _action_json(d.action), "best": _action_json(d.best),
+                                  "loss": d.loss, "mark": d.mark, "real_loss": d.real_loss}
+    return {"version": 1, "steps": steps}
+
+
+def marks_of(stored: dict[str, Any]) -> dict[int, StepMark]:
+    """The stored analysis read back: the decisions by the index of their move among the
+    hand's actions (an unreadable entry is left out)."""
+    out = {}
+    for key, raw in (stored.get("steps") or {}).items():
+        try:
+            action, best = _action_of(raw["action"]), _action_of(raw["best"])
+            real = raw.get("real_loss")
+            out[int(key)] = StepMark(action.seat, action, best, int(raw["loss"]),
+                                     str(raw["mark"]), None if real is None else int(real))
+        except (KeyError, TypeError, ValueError):
+            continue
+    return out
+
+
 class Analyses:
     """The server's analyses: the privacy rule, the queue, one per player."""
 
@@ -110,6 +165,9 @@ class Analyses:
         self._running: set[int] = set()
         self._queue = asyncio.Semaphore(AT_ONCE)
         self._kept: OrderedDict[tuple[int, int, int, int, bool], HandAnalysis] = OrderedDict()
+        self.loop: asyncio.AbstractEventLoop | None = None  # the service's (set at restore)
+        self._storing: set[tuple[int, int, int]] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
 
     async def request(self, actor: Actor, *, match_id: int | None, hand_no: int | None,
                       seat: int | None) -> HandAnalysis:
@@ -190,3 +248,68 @@ class Analyses:
         while len(self._kept) > KEPT:
             self._kept.popitem(last=False)
         return out
+
+    async def close(self) -> None:
+        """Stop the analyses being stored (a later view starts them again)."""
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(BaseException):
+                await task
+
+    def store_later(self, table_id: int, match_no: int, hand_no: int) -> None:
+        """Compute a finished match's hand analysis (every seat, the real deal's values) and
+        store it, in the background and once; callable from any thread (the web pages)."""
+        loop = self.loop
+        key = (table_id, match_no, hand_no)
+        if loop is None or loop.is_closed():
+            return
+        loop.call_soon_threadsafe(self._start_storing, key)
+
+    def _start_storing(self, key: tuple[int, int, int]) -> None:
+        if key in self._storing:
+            return
+        self._storing.add(key)
+        task = asyncio.get_running_loop().create_task(self._store(*key))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _store(self, table_id: int, match_no: int, hand_no: int) -> None:
+        try:
+            if await self.store.hand_analysis(table_id, match_no, hand_no) is not None:
+                return
+            row = next((m for m in await self.store.matches(table_id)
+                        if m.match_no == match_no), None)
+            if row is None or row.status == "playing":  # the hidden cards stay hidden
+                return
+            rules = Rules.from_json(row.rules)
+            raw = [r.move for r in await self.store.moves(table_id, match_no)]
+            got = await asyncio.to_thread(hand_moves, rules, row.dealer, raw, hand_no)
+            if got is None:
+                return
+            start, moves = got
+            seats = sorted({m.seat for m in moves if isinstance(m, Action)})
+            done = []
+            loop = asyncio.get_running_loop()
+            for seat in seats:
+                async with self._queue:
+                    done.append(await loop.run_in_executor(
+                        analysis_executor(), analyse_hand, start, moves, seat, True,
+                        table_id * 1000 + match_no * 100 + hand_no))
+            async with self.store.transaction() as tx:
+                await tx.add_hand_analysis(table_id, match_no, hand_no, stored_json(done),
+                                           time.time())
+        except Exception:  # the page shows the hand without its marks; a later view retries
+            log.exception("the analysis of hand %s of match %s.%s failed", hand_no,
+                          table_id, match_no)
+        finally:
+            self._storing.discard((table_id, match_no, hand_no))
+
+    async def stored(self, table_id: int, match_no: int, hand_no: int
+                     ) -> dict[int, StepMark] | None:
+        """A finished hand's stored analysis (None: not yet; it is then started)."""
+        got = await self.store.hand_analysis(table_id, match_no, hand_no)
+        if got is None:
+            self.store_later(table_id, match_no, hand_no)
+            return None
+        return marks_of(got)

@@ -135,6 +135,7 @@ class TableService:
         A log with an unreadable or illegal move keeps what replays before it; the rest is
         set aside for the operator (``python -m bot db check`` lists it) and the channel is
         told."""
+        self.analyses.loop = asyncio.get_running_loop()  # stored analyses run here
         count = 0
         ended_at: dict[int, float] = {}  # when each table's last stored move was made
         for row in await self.store.live_tables():
@@ -193,6 +194,7 @@ class TableService:
     async def close(self) -> None:
         """Stop timers and AI turns (the database keeps everything)."""
         await self.autoplay.close()
+        await self.analyses.close()
 
     async def close_store(self) -> None:
         """Close the database (last, after everything that reads it stopped)."""
