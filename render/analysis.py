@@ -58,17 +58,18 @@ def draw_analysis(view: AnalysisView) -> Image.Image:
     n = max(1, len(view.cards))
     card_w = min(76, (inner - (n - 1) * 4) // n)
     card_h = round(card_w * 1.45)
-    row_h = 40
-    summary = fonts.wrap(view.summary, LETTER - 2, inner)
-    footer = fonts.wrap(view.footer, LETTER - 6, inner) if view.footer else []
-    height = (margin + 34 + (card_h + 14 if view.cards else 0) + row_h * max(1, len(view.rows))
-              + 10 + 28 * len(summary) + 24 * len(footer) + margin)
+    row_h = 44  # a decision; one with a better choice takes a second line
+    summary = fonts.wrap(view.summary, LETTER, inner)
+    footer = fonts.wrap(view.footer, LETTER, inner) if view.footer else []
+    rows_h = sum(row_h + (32 if r.best else 0) for r in view.rows)
+    height = (margin + 38 + (card_h + 14 if view.cards else 0) + rows_h
+              + 10 + 28 * len(summary) + 28 * len(footer) + margin)
     img = _draw.paper(WIDTH, height).copy()
     draw = ImageDraw.Draw(img)
     y = margin
-    fonts.draw_text(img, (margin, y + 14), view.title, LETTER + 2, fill=PEN, bold=True,
+    fonts.draw_text(img, (margin, y + 16), view.title, LETTER + 4, fill=PEN, bold=True,
                     max_width=inner)
-    y += 34
+    y += 38
     if view.cards:
         x = margin
         for c in view.cards:
@@ -79,25 +80,29 @@ def draw_analysis(view: AnalysisView) -> Image.Image:
         draw.line((margin, y, WIDTH - margin, y), fill=GRID, width=1)
         mid = y + row_h / 2
         colour = _MARK_COLOURS.get(row.mark, _DIM)
-        fonts.draw_text(img, (margin, mid), str(row.step), LETTER - 4, fill=_DIM)
+        fonts.draw_text(img, (margin, mid), str(row.step), LETTER, fill=_DIM)
         if row.mark:
-            _draw.badge(img, (margin + 40, mid), row.mark, LETTER - 2, fill=colour,
+            _draw.badge(img, (margin + 40, mid), row.mark, LETTER, fill=colour,
                         ink=(255, 255, 255))
         left = margin + 100
-        width = (inner - 100) // 2
-        fonts.draw_text(img, (left, mid), row.action, LETTER - 2, fill=PEN,
-                        bold=bool(row.mark), max_width=width - 8)
-        if row.best:
-            fonts.draw_text(img, (left + width, mid), f"→ {row.best}  −{row.loss}",
-                            LETTER - 4, fill=PEN_RED if row.mark else _DIM,
-                            max_width=width)
+        loss = f"−{row.loss}" if row.loss else ""
+        loss_w = fonts.text_width(loss, LETTER, bold=True) + 12 if loss else 0
+        fonts.draw_text(img, (left, mid), row.action, LETTER, fill=PEN, bold=bool(row.mark),
+                        max_width=WIDTH - margin - left - loss_w)
+        if loss:
+            fonts.draw_text(img, (WIDTH - margin, mid), loss, LETTER, bold=True,
+                            fill=PEN_RED if row.mark else _DIM, anchor="rm")
         y += row_h
+        if row.best:
+            fonts.draw_text(img, (left, y + 8), f"→ {row.best}", LETTER,
+                            fill=PEN_RED if row.mark else _DIM, max_width=WIDTH - margin - left)
+            y += 32
     draw.line((margin, y, WIDTH - margin, y), fill=GRID, width=1)
     y += 10
     for line in summary:
-        fonts.draw_text(img, (margin, y + 14), line, LETTER - 2, fill=PEN, bold=True)
+        fonts.draw_text(img, (margin, y + 14), line, LETTER, fill=PEN, bold=True)
         y += 28
     for line in footer:
-        fonts.draw_text(img, (margin, y + 12), line, LETTER - 6, fill=_DIM)
-        y += 24
+        fonts.draw_text(img, (margin, y + 14), line, LETTER, fill=_DIM)
+        y += 28
     return img

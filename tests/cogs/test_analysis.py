@@ -101,3 +101,26 @@ async def test_after_the_match_any_seat_with_the_real_deal(world):
     assert msg.ephemeral and f"Analysis · {name} · hand 1" in msg.content
     assert "Judged from your own information" not in msg.content
     assert msg.attachments
+
+
+def test_a_long_hand_is_paged() -> None:
+    """Twenty decisions: two pages of text and picture, each with its own buttons."""
+    from bot.ai.analysis import Analysis, Decision, Stage
+    from bot.game.actions import Verb, act
+    from bot.i18n.values import TalonWord
+    from bot.tables import HandAnalysis
+    from cogs.analysis import answer_text, answer_view, pager
+
+    plays = [Decision(i, 0, Stage.PLAY, act(0, Verb.PLAY, i % 24), act(0, Verb.PLAY, 23),
+                      40 if i == 15 else 0, None) for i in range(20)]
+    got = HandAnalysis(7, 1, 2, 3, ("Ann", "Bob", "Cid"), Analysis(0, tuple(plays), False),
+                       False, (0, 1, 2), TalonWord("russian", "prikup"))
+    first, second = answer_text(got, "en-US", 1), answer_text(got, "en-US", 2)
+    assert "Page 1 of 2" in first and "Page 2 of 2" in second
+    assert "??" not in first.split("Points lost")[0] and "`??` move 16" in second
+    assert "Decisions without a mark: 12." in first and "Decisions without a mark: 7." in second
+    assert len(answer_view(got, "en-US", 1).rows) == 12
+    assert len(answer_view(got, "en-US", 2).rows) == 8
+    ids = pager(got, "en-US", 1).to_components()[0]["components"]
+    assert [c["custom_id"] for c in ids] == ["t1000:7:analyse:1.2.1.1", "t1000:7:analyse:1.2.1.2"]
+    assert ids[0]["disabled"] and not ids[1].get("disabled")
