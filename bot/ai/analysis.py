@@ -26,7 +26,15 @@ from enum import StrEnum
 from bot.ai.club import ClubPlayer
 from bot.ai.inference import Inference
 from bot.ai.search import STRONG, _candidates, _playout
-from bot.ai.solver import action_reaches, action_values, solver_for, supported
+from bot.ai.solver import (
+    Aborted,
+    Kind,
+    action_reaches,
+    action_values,
+    active,
+    solver_for,
+    supported,
+)
 from bot.ai.worlds import Sampler, agrees
 from bot.game.actions import Action, Move, Verb
 from bot.game.engine import apply_into
@@ -37,8 +45,14 @@ from bot.game.state import Phase, State
 MARKS: tuple[tuple[int, str], ...] = ((40, "??"), (15, "?"), (5, "?!"))
 # Worlds per decision: the solver's (cards) and the playouts' (everything else). Between
 # the candidates the worlds are the same, so what the count buys is the comparison's
-# precision; more measured the same marks at twice the time.
+# precision; more measured the same marks at twice the time. The Python solver, some
+# hundred times slower, gets fewer: a hand's p95 stays under 10 s.
 CARD_WORLDS = 40
+CARD_WORLDS_PYTHON = 8
+# Positions one world's solve may search with the Python solver (about a second); a world
+# past it is played out like a bid instead. A count, not a time: the marks stay the same
+# on a slower machine.
+PYTHON_NODES = 60_000
 PLAYOUT_WORLDS = 32
 _PLAYOUT_CANDIDATES = 6  # besides the move made and the strong player's own choice
 
@@ -153,8 +167,11 @@ def judge(s: State, action: Action, step: int, *, real: bool = False,
     best = candidates[best_i] if loss > 0 else action
     real_loss = None
     if real and _cards(s) and supported(s):
-        truth = _card_values(s, me, candidates)
-        real_loss = max(0, round(max(truth) - truth[0]))
+        try:
+            truth = _card_values(s, me, candidates)
+            real_loss = max(0, round(max(truth) - truth[0]))
+        except Aborted:  # too deep for the Python solver: no real-deal value
+            real_loss = None
     return Decision(step, me, stage, action, best, loss, real_loss)
 
 
@@ -198,16 +215,22 @@ def _values(o: Observation, candidates: list[Action], rng: random.Random) -> lis
     me = o.seat
     assert me is not None
     cards = o.phase is Phase.PLAY
-    worlds = _worlds(o, rng, CARD_WORLDS if cards else PLAYOUT_WORLDS)
+    count = (CARD_WORLDS if active() is Kind.COMPILED else CARD_WORLDS_PYTHON) if cards else (
+        PLAYOUT_WORLDS)
+    worlds = _worlds(o, rng, count)
     inference = Inference(o)
     club = ClubPlayer(STRONG)
     totals = [0.0] * len(candidates)
     weight = 0.0
     for world in worlds:
         w = inference.weight(world)
+        got = None
         if cards and supported(world):
-            got = _card_values(world, me, candidates)
-        else:
+            try:
+                got = _card_values(world, me, candidates)
+            except Aborted:
+                got = None
+        if got is None:
             seed = rng.random()
             got = [_playout(world, a, me, random.Random(seed), club) for a in candidates]
         for i, v in enumerate(got):
@@ -223,10 +246,11 @@ def _card_values(s: State, me: int, candidates: list[Action]) -> list[float]:
     declarer's score (plus or minus the contract) for his side, its opposite for the
     defenders; without a declarer, the points the seat takes."""
     d = s.declarer
+    limit = 1 << 62 if active() is Kind.COMPILED else PYTHON_NODES
     if d < 0:
-        solver = solver_for(s, frozenset({me}))
+        solver = solver_for(s, frozenset({me}), node_limit=limit)
         return [float(v) for v in action_values(s, solver, candidates)]
-    solver = solver_for(s, frozenset({d}))
+    solver = solver_for(s, frozenset({d}), node_limit=limit)
     need = s.contract - s.points[d] - s.decl[d]
     sign = 1.0 if me == d else -1.0
     stake = float(s.contract)

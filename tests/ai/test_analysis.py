@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -90,3 +91,28 @@ def test_bench_analysis_ends_with_the_json_line(capsys: pytest.CaptureFixture[st
     last = json.loads(capsys.readouterr().out.splitlines()[-1])
     assert last["hands"] == 2
     assert 0 < last["p50_s"] <= last["p95_s"]
+
+
+def test_the_python_solver_finds_the_same_blunder() -> None:
+    """Where the compiled solver is not built: fewer worlds, a node allowance, same mark."""
+    from bot.ai.solver import Kind, active, use
+
+    before = active()
+    use(Kind.PYTHON)
+    try:
+        names, hand = _hand("marriage_not_declared.json")
+        result = analyse(hand.start, hand.actions, names.index("B"), real=True)
+    finally:
+        use(before)
+    assert [d.step for d in result.decisions if d.mark == "??"] == [9]
+
+
+def test_analyses_have_their_own_process_below_the_ai_seats() -> None:
+    from bot.ai import pool
+
+    try:
+        own = pool.analysis_executor()
+        assert own is not pool.executor() and own._max_workers == 1
+        assert own.submit(os.nice, 0).result(timeout=60) >= pool.ANALYSIS_NICENESS
+    finally:
+        pool.shutdown()
