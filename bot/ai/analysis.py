@@ -48,7 +48,7 @@ MARKS: tuple[tuple[int, str], ...] = ((40, "??"), (15, "?"), (5, "?!"))
 # precision; more measured the same marks at twice the time. The Python solver, some
 # hundred times slower, gets fewer: a hand's p95 stays under 10 s.
 CARD_WORLDS = 40
-CARD_WORLDS_PYTHON = 8
+CARD_WORLDS_PYTHON = 6
 # Positions one world's solve may search with the Python solver (about a second); a world
 # past it is played out like a bid instead. A count, not a time: the marks stay the same
 # on a slower machine.
