@@ -210,6 +210,8 @@ class Analyses:
         finished = row.status != "playing"
         if seat is None:
             seat = mine
+        if seat is None and not finished:  # a spectator: no hand of his own to analyse
+            raise TableError("error.analysis.not_yours")
         if seat is None or not 0 <= seat < len(row.seats):
             raise TableError("error.analysis.seat", seats=len(row.seats))
         if not finished and seat != mine:

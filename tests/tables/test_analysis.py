@@ -10,7 +10,7 @@ import pytest
 from bot.ai import pool
 from bot.tables import TableError, TableStatus
 
-from .conftest import ANN, BOB, CID, play_human_turn
+from .conftest import ANN, BOB, CID, DOT, play_human_turn
 from .test_records import _short_match
 
 ACTORS = {a.user_id: a for a in (ANN, BOB, CID)}
@@ -49,6 +49,9 @@ async def test_during_a_match_only_ones_own_hands_from_ones_own_information(harn
     with pytest.raises(TableError) as refused:
         await s.analyses.analyse(tid, BOB, match_no=1, hand_no=1, seat=other)
     assert refused.value.key == "error.analysis.not_yours"
+    with pytest.raises(TableError) as stranger:  # not seated: no hand of one's own
+        await s.analyses.analyse(tid, DOT, match_no=1, hand_no=1, seat=None)
+    assert stranger.value.key == "error.analysis.not_yours"
     with pytest.raises(TableError) as unfinished:
         await s.analyses.analyse(tid, BOB, match_no=1, hand_no=2, seat=None)
     assert unfinished.value.key == "error.analysis.hand"
