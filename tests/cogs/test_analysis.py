@@ -39,11 +39,14 @@ async def _first_hand(w, seed: int = 4):
     return table
 
 
-def _answer(r):
-    """The message that answered an interaction (the deferred one's follow-up, if any)."""
-    msgs = [m for m in [r.message, *r.followups] if m is not None and m.content]
-    assert msgs, "no answer"
-    return msgs[-1]
+async def _answer(w, r):
+    """The message that answered an interaction (a deferred one's, once it is there)."""
+
+    def got():
+        return [m for m in [r.message, *r.followups] if m is not None and m.content]
+
+    await w.fd.wait_until(lambda: bool(got()), 60)
+    return got()[-1]
 
 
 @pytest.mark.parametrize("bot_options", [PAUSED])
@@ -56,7 +59,7 @@ async def test_analyse_on_a_finished_hand_answers_the_presser_alone(world):
     button = f"t1000:{table.id}:analyse:1.1"
     assert button in w.table_message().custom_ids
     r = await w.fd.click(bob, w.table_message(bob), button)
-    msg = _answer(r)
+    msg = await _answer(w, r)
     assert msg.ephemeral
     assert "Analysis · Bob · hand 1" in msg.content
     assert "Points lost — auction:" in msg.content
@@ -78,12 +81,12 @@ async def test_during_a_match_another_seat_is_refused(world):
     bob = w.users[1]
     alice_seat = table.seat_of(w.users[0].id) + 1
     r = await w.fd.slash(bob, w.channel, "analyze", hand=1, seat=alice_seat)
-    msg = _answer(r)
+    msg = await _answer(w, r)
     assert msg.ephemeral
     assert "only your own hands can be analysed" in msg.content
     assert "Analysis ·" not in msg.content and not msg.attachments
     r = await w.fd.slash(bob, w.channel, "analyze", hand=2)
-    assert "give a hand from 1 to 1" in _answer(r).content
+    assert "give a hand from 1 to 1" in (await _answer(w, r)).content
 
 
 async def test_after_the_match_any_seat_with_the_real_deal(world):
@@ -97,7 +100,7 @@ async def test_after_the_match_any_seat_with_the_real_deal(world):
     button = f"t1000:{table.id}:analyse:1.{len(table.results)}"
     assert button in w.table_message().custom_ids  # on the match summary
     r = await w.fd.slash(bob, w.channel, "analyze", hand=1, seat=other + 1)
-    msg = _answer(r)
+    msg = await _answer(w, r)
     assert msg.ephemeral and f"Analysis · {name} · hand 1" in msg.content
     assert "Judged from your own information" not in msg.content
     assert msg.attachments
