@@ -10,7 +10,8 @@ candidate is valued the same way, so the worlds' noise cancels between them:
   contract fail costs the declarer twice the contract times the chance it gives away; a
   defender's card that lets it through costs as much (the declarer is the one who gains);
 - a bid, a pass, a talon, a gift, the contract or a give-up, by playing the hand out with
-  the strong player's bidding and the club player's cards: the change to the seat's total.
+  the strong player's bidding and the club player's cards: the change to the seat's total
+  less the others' average change (what counts in a race to 1000 is the standing).
 
 For cards, with ``real`` on, the real deal is solved as well: the points the card lost
 "with the cards as they lay". Pure and seeded: the same hand gives the same analysis.
@@ -25,7 +26,7 @@ from enum import StrEnum
 
 from bot.ai.club import ClubPlayer
 from bot.ai.inference import Inference
-from bot.ai.search import STRONG, _candidates, _playout
+from bot.ai.search import STRONG, _candidates
 from bot.ai.solver import (
     Aborted,
     Kind,
@@ -232,13 +233,30 @@ def _values(o: Observation, candidates: list[Action], rng: random.Random) -> lis
                 got = None
         if got is None:
             seed = rng.random()
-            got = [_playout(world, a, me, random.Random(seed), club) for a in candidates]
+            got = [_played_out(world, a, me, random.Random(seed), club) for a in candidates]
         for i, v in enumerate(got):
             totals[i] += w * v
         weight += w
     if weight <= 0:
         return [0.0] * len(candidates)
     return [t / weight for t in totals]
+
+
+def _played_out(world: State, first: Action, me: int, rng: random.Random,
+                club: ClubPlayer) -> float:
+    """The seat's standing after ``first`` and club players to the hand's end: the change
+    to its total less the others' average change (a rospisat that pays each opponent 60
+    costs the declarer as much as it gives them)."""
+    s = apply_into(world, first, None)
+    steps = 0
+    while s.phase is not Phase.DEALING and s.phase is not Phase.MATCH_OVER and steps < 200:
+        s = apply_into(s, club.choose(observe(s, s.to_act), rng), None, inplace=True)
+        steps += 1
+    res = s.last_result
+    if res is None:
+        return 0.0
+    others = [res.delta[p] for p in range(len(res.delta)) if p != me]
+    return float(res.delta[me]) - (sum(others) / len(others) if others else 0.0)
 
 
 def _card_values(s: State, me: int, candidates: list[Action]) -> list[float]:

@@ -37,8 +37,9 @@ def test_a_marriage_led_without_declaring_it_is_marked_at_its_step() -> None:
     assert [d.step for d in result.decisions if d.mark == "??"] == [9]
 
 
-def test_strong_in_every_seat_has_no_double_question_mark() -> None:
-    names, hand = _hand("strong_every_seat.json")
+@pytest.mark.parametrize("name", ["strong_every_seat.json", "strong_every_seat_2.json"])
+def test_strong_in_every_seat_has_no_double_question_mark(name: str) -> None:
+    names, hand = _hand(name)
     for seat in hand.start.active:
         result = analyse(hand.start, hand.actions, seat, real=True)
         assert result.decisions
