@@ -1,4 +1,5 @@
-"""Command line: ``python -m bot run|invite|db|replay|simulate|presets|render|i18n|bench|arena``."""
+"""Command line: ``python -m bot run|invite|db|replay|analyze|simulate|presets|render|
+``i18n|bench|arena``."""
 
 from __future__ import annotations
 
@@ -18,6 +19,44 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         if not result["ok"]:
             status = 2
     return status
+
+
+def _cmd_analyze(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from bot.ai.analysis import analyse, decision_json, scenario_hands, summary_json
+    from bot.game.scenario import ScenarioError
+
+    try:
+        data = json.loads(Path(args.file).read_text(encoding="utf-8"))
+        names, hands = scenario_hands(data)
+    except (OSError, json.JSONDecodeError, ScenarioError) as exc:
+        print(f"error: {args.file}: {exc}", file=sys.stderr)
+        return 2
+    played = [i for i, h in enumerate(hands, 1) if h.complete]
+    number = args.hand if args.hand is not None else (played[-1] if played else 0)
+    if number not in played:
+        print(f"error: hand {args.hand} is not a finished hand of {args.file}; the finished "
+              f"ones are {', '.join(map(str, played)) or 'none'}", file=sys.stderr)
+        return 2
+    hand = hands[number - 1]
+    if args.seat is None:
+        seats = sorted(hand.start.active)
+    elif args.seat in names:
+        seats = [names.index(args.seat)]
+    elif args.seat.isdigit() and int(args.seat) in hand.start.active:
+        seats = [int(args.seat)]
+    else:
+        print(f"error: --seat {args.seat} is not a player of this hand; the players are "
+              f"{', '.join(names[p] for p in sorted(hand.start.active))} (or their seat numbers "
+              f"{', '.join(map(str, sorted(hand.start.active)))})", file=sys.stderr)
+        return 2
+    for seat in seats:
+        result = analyse(hand.start, hand.actions, seat, real=True, seed=args.seed)
+        for d in result.decisions:
+            print(json.dumps(decision_json(d, names), ensure_ascii=False), flush=True)
+        print(json.dumps(summary_json(result, names, number), ensure_ascii=False), flush=True)
+    return 0
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
@@ -149,6 +188,18 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             return 2
         try:
             return run_solver_bench(args.positions, args.preset)
+        except RulesError as exc:
+            print(exc, file=sys.stderr)
+            return 2
+    if args.what == "analysis":
+        from bot.ai.analysis_bench import run_bench as run_analysis_bench
+        from bot.game.rules import RulesError
+
+        if (args.hands or 50) < 1:
+            print("bench analysis --hands must be 1 or more", file=sys.stderr)
+            return 2
+        try:
+            return run_analysis_bench(args.hands or 50, args.preset)
         except RulesError as exc:
             print(exc, file=sys.stderr)
             return 2
@@ -291,6 +342,16 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("replay", help="replay scenario files, one JSON result per line")
     p.add_argument("files", nargs="+")
     p.set_defaults(func=_cmd_replay)
+    p = sub.add_parser("analyze", help="each decision of a finished hand of a scenario file "
+                                       "against the best one: a JSON line per decision and "
+                                       "a summary line per seat")
+    p.add_argument("file", metavar="SCENARIO.json")
+    p.add_argument("--hand", type=int, default=None,
+                   help="the hand, counting from 1 (default: the last finished one)")
+    p.add_argument("--seat", default=None,
+                   help="a player's name or seat number (default: every player)")
+    p.add_argument("--seed", type=int, default=0, help="the sampled worlds' seed")
+    p.set_defaults(func=_cmd_analyze)
     p = sub.add_parser("simulate", help="play random legal hands and measure the speed")
     p.add_argument("--preset", default="russian")
     p.add_argument("--hands", type=int, default=None)
@@ -323,8 +384,10 @@ def main(argv: list[str] | None = None) -> int:
                                      "store (records and leaderboards at 100,000 hands), "
                                      "web (page times at 100,000 hands while 100 tables "
                                      "play), solver (the compiled against the Python "
-                                     "double-dummy solver)")
-    p.add_argument("what", choices=("render", "engine", "tables", "store", "web", "solver"))
+                                     "double-dummy solver), analysis (seconds per hand "
+                                     "of the hand analysis)")
+    p.add_argument("what", choices=("render", "engine", "tables", "store", "web", "solver",
+                                    "analysis"))
     p.add_argument("--tables", type=int, default=None,
                    help="tables, web: how many at once (default 200; web: 100)")
     p.add_argument("--seconds", type=float, default=30.0, help="tables: how long to play")
@@ -352,7 +415,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repeats", type=int, default=30)
     p.add_argument("--preset", default="russian")
     p.add_argument("--hands", type=int, default=None,
-                   help="engine: hands to play (default 20000); web: hands stored (100000)")
+                   help="engine: hands to play (default 20000); web: hands stored (100000); "
+                        "analysis: hands analysed (50)")
     p.set_defaults(func=_cmd_bench)
     p = sub.add_parser("arena", help="AI levels against each other on duplicate deals")
     from bot.ai.arena import add_arguments

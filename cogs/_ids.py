@@ -32,7 +32,7 @@ _PATTERNS = tuple(re.compile(t) for t in (BUTTON_TEMPLATE, SELECT_TEMPLATE, PAGE
 # Table-message buttons and the hand's buttons that are not moves.
 TABLE_VERBS = frozenset({"join", "leave", "addai", "start", "rematch", "endyes", "endno",
                          "hand", "refresh", "back", "look", "leaveyes", "leaveno",
-                         "help", "rules", "rulesall", "next"})
+                         "help", "rules", "rulesall", "next", "analyse"})
 _SIMPLE = {"pass": Verb.PASS, "redeal": Verb.REDEAL, "rospisat": Verb.ROSPISAT,
            "spisat": Verb.SPISAT, "concede": Verb.CONCEDE, "contra": Verb.CONTRA,
            "redouble": Verb.REDOUBLE}

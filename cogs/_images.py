@@ -46,6 +46,7 @@ from bot.game.state import HandResult
 from bot.i18n import CATALOGS, DEFAULT, language
 from bot.tables import Table
 from render.adapter import hand_view, sheet_view, summary_view, table_view
+from render.analysis import AnalysisView, render_analysis
 from render.hand import render_hand
 from render.labels import Labels
 from render.leaderboard import render_leaderboard
@@ -314,6 +315,13 @@ class Images:
             return sheet_view(results, names, rules, title=title, labels=lab), None
 
         out = await self._render(build, functools.partial(render_sheet, first=first))
+        return out[1] if out is not None else None
+
+    async def analysis_png(self, view: AnalysisView) -> bytes | None:
+        """A hand's analysis picture, drawn in the renderer."""
+        if not self.enabled:
+            return None
+        out = await self._render(lambda: (view, None), render_analysis)
         return out[1] if out is not None else None
 
     async def leaderboard_png(self, view: LeaderboardView) -> bytes | None:

@@ -159,14 +159,24 @@ def table_view(table: Table, loc: str | None = None) -> Rows:
     elif table.status is TableStatus.PLAYING:
         if table.paused:  # a finished hand on show: whoever is seated may move on
             add("next", "button.next_hand", discord.ButtonStyle.success)
+            _analyse_button(view, table, loc)
         add("hand", "button.hand", discord.ButtonStyle.primary)
         if any(s.away for s in table.seats):
             add("back", "button.back", discord.ButtonStyle.secondary)
     elif table.status is TableStatus.FINISHED:
         add("rematch", "button.rematch", discord.ButtonStyle.success)
+        _analyse_button(view, table, loc)
     if table.live:  # a closed table's message keeps no button at all
         add("help", "button.help", discord.ButtonStyle.secondary)
     return view
+
+
+def _analyse_button(view: Rows, table: Table, loc: str | None) -> None:
+    """Analyse the hand just finished (the presser's own seat; any seat once the match is
+    over, through ``/analyze``)."""
+    if table.results:
+        view.button(table.id, "analyse", f"{table.match_no}.{len(table.results)}",
+                    label=t("button.analyse", loc), style=discord.ButtonStyle.secondary)
 
 
 def confirm_view(table: Table, what: str, loc: str | None = None) -> Rows:
@@ -209,6 +219,7 @@ def hand_view(table: Table, seat: int | None, loc: str | None = None) -> Rows:
     if table.paused:
         if seat in table.waiting:
             button("next", "", t("button.next_hand", loc), discord.ButtonStyle.success, 0)
+        _analyse_button(view, table, loc)
         return view
     if offer.face_down:
         return _face_down_view(view, offer.actions, loc, button, select)

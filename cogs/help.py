@@ -27,7 +27,7 @@ HELP_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
                "table kick", "table end", "table rules", "table option", "table show",
                "help")),
     ("play", ("hand", "bid", "pass", "play", "give", "contract", "rospisat", "redeal")),
-    ("records", ("sheet", "history", "leaderboard", "stats", "optin")),
+    ("records", ("sheet", "history", "analyze", "leaderboard", "stats", "optin")),
     ("admin", ("admin defaults", "admin ai_rated", "admin web", "admin reset", "admin remove",
                "admin show")),
 )

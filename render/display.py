@@ -37,6 +37,7 @@ DISPLAYS: dict[str, Display] = {
     "summary": Display("attachment of the match-over message", 400, 360),
     "leaderboard": Display("attachment of the leaderboard reply", 400, 360),
     "help": Display("image of the /help reply", 400, 360),
+    "analysis": Display("attachment of a hand's analysis (Analyse, /analyze)", 400, 360),
 }
 
 

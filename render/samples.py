@@ -21,6 +21,7 @@ from bot.game.observation import observe, observe_public
 from bot.game.presets import PRESETS
 from render import cards
 from render.adapter import hand_view, sheet_view, summary_view, table_view
+from render.analysis import AnalysisRow, AnalysisView, render_analysis
 from render.display import display_scale
 from render.hand import render_hand
 from render.labels import ENGLISH, Labels
@@ -408,9 +409,25 @@ def renderers(lab: Labels = ENGLISH,
     out["summary2"] = lambda: render_summary(summary2)
     lb = leaderboard(lab)
     out["leaderboard"] = lambda: render_leaderboard(lb)
+    av = analysis(lab)
+    out["analysis"] = lambda: render_analysis(av)
     for preset in PRESETS:
         out.update(engine_samples(preset, lab=lab, title=titles.get(preset)))
     return out
+
+
+def analysis(lab: Labels = ENGLISH) -> AnalysisView:
+    """A declarer's analysis: a marriage led without declaring it, and smaller slips."""
+    rows = (AnalysisRow(1, "", "bid 100", "", 0),
+            AnalysisRow(4, "?", "give 9♠ to Zofia Wąsowska", "give J♦ to Zofia Wąsowska", 28),
+            AnalysisRow(6, "?!", "set the contract at 125", "set the contract at 115", 9),
+            AnalysisRow(7, "", "play A♦", "", 0),
+            AnalysisRow(10, "??", "play Q♦", "play Q♦ with a marriage", 250),
+            AnalysisRow(13, "", "play A♠", "", 0))
+    return AnalysisView(title="Analysis · Олександра Ковальчук · hand 7",
+                        cards=("9D", "JD", "KD", "AD", "10H", "JS", "AS"), rows=rows,
+                        summary="Points lost — auction: 0, exchange: 37, play: 250.",
+                        footer="?! 5+ points lost · ? 15+ · ?? 40+", labels=lab)
 
 
 def _localized(pair: tuple[SheetView, SummaryView], lab: Labels,
@@ -422,7 +439,7 @@ def _localized(pair: tuple[SheetView, SummaryView], lab: Labels,
 
 def sample_kind(name: str) -> str:
     """The display kind (``render.display``) of a sample image, from its name."""
-    for kind in ("hand", "sheet", "summary", "leaderboard", "help"):
+    for kind in ("analysis", "hand", "sheet", "summary", "leaderboard", "help"):
         if kind in name:
             return kind
     return "table"

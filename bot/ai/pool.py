@@ -13,9 +13,11 @@ import threading
 from concurrent.futures import ProcessPoolExecutor
 
 from bot.ai import DEFAULT_BUDGET, player
+from bot.ai.analysis import Analysis, analyse
 from bot.ai.solver import Kind, active, use
-from bot.game.actions import Action
+from bot.game.actions import Action, Move
 from bot.game.observation import Observation
+from bot.game.state import State
 
 SLOW_LEVELS = frozenset({"strong"})
 # A search may use its whole budget; at a lower priority it takes only the CPU that the
@@ -65,8 +67,35 @@ def executor(workers: int | None = None) -> ProcessPoolExecutor:
 
 
 def shutdown() -> None:
-    """Stop the pool's processes (tests, and the bot on exit)."""
+    """Stop the pools' processes (tests, and the bot on exit)."""
     with _lock:
-        pool = _pools.pop("pool", None)
-    if pool is not None:
+        pools = [_pools.pop(name) for name in list(_pools)]
+    for pool in pools:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+# Analyses get their own single process at the lowest priority: the AI seats at tables keep
+# every worker of the shared pool, and the system runs an analysis only on CPU they leave.
+ANALYSIS_NICENESS = 19
+
+
+def _start_analysis(solver: Kind) -> None:
+    os.nice(ANALYSIS_NICENESS)
+    use(solver)
+
+
+def analysis_executor() -> ProcessPoolExecutor:
+    """The analyses' own pool: one process, below the AI seats' pool."""
+    with _lock:
+        pool = _pools.get("analysis")
+        if pool is None:
+            pool = _pools["analysis"] = ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_start_analysis, initargs=(active(),))
+        return pool
+
+
+def analyse_hand(start: State, moves: tuple[Move, ...], seat: int, real: bool,
+                 seed: int) -> Analysis:
+    """One seat's analysis of one hand (the analysis pool's task)."""
+    return analyse(start, moves, seat, real=real, seed=seed)

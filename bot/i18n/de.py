@@ -651,4 +651,46 @@ MESSAGES: dict[str, str] = {
     "cmd.admin.web.state": "an: die Seiten veröffentlichen; aus: sie verbergen",
     "choice.on": "an",
     "choice.off": "aus",
+    # ---- hand analysis ----
+    "error.analysis.nothing_here": ("In diesem Kanal gibt es keine Partie zur Analyse; gib eine "
+                                    "Partienummer aus /history an."),
+    "error.analysis.seat": ("Die Plätze sind von 1 bis {seats} nummeriert, in der Reihenfolge des "
+                            "Schreibzettels."),
+    "error.analysis.not_yours": ("Während der Partie ist nur die Analyse der eigenen Spiele "
+                                 "möglich, nach dem, was zu sehen war. Nach dem Ende: jeder "
+                                 "Platz."),
+    "error.analysis.no_hand": ("Diese Partie hat noch kein beendetes Spiel: eine Analyse ist nach "
+                               "dem Ende eines Spiels möglich."),
+    "error.analysis.hand": ("Nur beendete Spiele lassen sich analysieren: gib ein Spiel von 1 bis "
+                            "{hands} an."),
+    "error.analysis.sat_out": ("Dieser Platz hat in diesem Spiel ausgesetzt: es gibt nichts zu "
+                               "analysieren."),
+    "error.analysis.busy": "Die vorige Analyse läuft noch; bitte nach ihrem Ende erneut anfragen.",
+    "button.analyse": "Analyse",
+    "analysis.title": "Analyse · {name} · Spiel {hand}",
+    "analysis.line": "`{mark}` Zug {step}: {action} — besser: {best} (−{loss})",
+    "analysis.real": " · mit der tatsächlichen Verteilung: −{loss}",
+    "analysis.summary": ("Verlorene Punkte — Reizen: {auction}, Skat und Ansage: {exchange}, "
+                         "Spiel: {play}."),
+    "analysis.worst": "Größter Fehler: Zug {step}, {action} (−{loss}).",
+    "analysis.folded": "Entscheidungen ohne Zeichen: {n}.",
+    "analysis.clean": "Keine Entscheidung hat 5 Punkte oder mehr gekostet.",
+    "analysis.own_info": ("Bewertet nach dem jeweils verfügbaren Wissen; die tatsächliche "
+                          "Verteilung erst nach dem Ende der Partie."),
+    "analysis.marks": "`?!` ab 5 Punkten Verlust · `?` ab 15 · `??` ab 40",
+    "analysis.page": "Seite {page} von {pages}",
+    "cmd.analyze": ("Jede Entscheidung eines beendeten Spiels gegen die beste, mit ihren Kosten in"
+                    " Punkten"),
+    "cmd.analyze.match": "Eine Partienummer aus /history (Standard: die Partie dieses Kanals)",
+    "cmd.analyze.hand": "Die Spielnummer (Standard: das zuletzt beendete)",
+    "cmd.analyze.seat": "Der Platz, ab 1 gezählt wie auf dem Schreibzettel (Standard: der eigene)",
+    "web.analysis.show": "Bester Zug",
+    "web.analysis.best": "Besser: {best}",
+    "web.analysis.was_best": "Der beste Zug.",
+    "web.analysis.lost": "verlorene Punkte: {loss}",
+    "web.analysis.real": "mit der tatsächlichen Verteilung: {loss}",
+    "web.analysis.legend": ("Zeichen nach den verlorenen Punkten, bewertet nach dem damaligen "
+                            "Wissen am jeweiligen Platz: ?! ab 5, ? ab 15, ?? ab 40."),
+    "web.analysis.pending": ("Die Analyse dieses Spiels wird vorbereitet: die Seite gleich neu "
+                             "laden, um die Zeichen zu sehen."),
 }

@@ -627,4 +627,41 @@ MESSAGES: dict[str, str] = {
     "cmd.admin.web.state": "on: publish the pages; off: hide them",
     "choice.on": "on",
     "choice.off": "off",
+    # ---- hand analysis ----
+    "error.analysis.nothing_here": ("This channel has no match to analyse; give a match number "
+                                    "from /history."),
+    "error.analysis.seat": "Seat numbers run from 1 to {seats}, in the order of the score sheet.",
+    "error.analysis.not_yours": ("While the match is on, only your own hands can be analysed, from"
+                                 " what you could see. Once it ends, any seat."),
+    "error.analysis.no_hand": ("This match has no finished hand yet: a hand can be analysed once "
+                               "it is over."),
+    "error.analysis.hand": "Only finished hands can be analysed: give a hand from 1 to {hands}.",
+    "error.analysis.sat_out": "That seat sat this hand out: it made no decision to analyse.",
+    "error.analysis.busy": "Your previous analysis is still running; ask again when it is done.",
+    "button.analyse": "Analyse",
+    "analysis.title": "Analysis · {name} · hand {hand}",
+    "analysis.line": "`{mark}` move {step}: {action} — better: {best} (−{loss})",
+    "analysis.real": " · with the cards as they lay: −{loss}",
+    "analysis.summary": "Points lost — auction: {auction}, exchange: {exchange}, play: {play}.",
+    "analysis.worst": "Biggest mistake: move {step}, {action} (−{loss}).",
+    "analysis.folded": "Decisions without a mark: {n}.",
+    "analysis.clean": "No decision lost 5 points or more.",
+    "analysis.own_info": ("Judged from your own information at each moment; the real deal is shown"
+                          " once the match is over."),
+    "analysis.marks": "`?!` 5+ points lost · `?` 15+ · `??` 40+",
+    "analysis.page": "Page {page} of {pages}",
+    "cmd.analyze": "Each decision of a finished hand against the best one, with the points it cost",
+    'cmd.analyze.match': "A match number from /history (default: this channel's match)",
+    "cmd.analyze.hand": "The hand number (default: the last finished one)",
+    "cmd.analyze.seat": "The seat, counting from 1 as on the score sheet (default: yours)",
+    "web.analysis.show": "Best move",
+    "web.analysis.best": "Best: {best}",
+    "web.analysis.was_best": "The best move.",
+    "web.analysis.lost": "points lost: {loss}",
+    "web.analysis.real": "with the cards as they lay: {loss}",
+    "web.analysis.legend": ("Marks by the points a decision lost, judged from that player's "
+                            "information at that moment: ?! 5 or more, ? 15 or more, ?? 40 or "
+                            "more."),
+    "web.analysis.pending": ("The analysis of this hand is being prepared: reload the page in a "
+                             "moment to see the marks."),
 }

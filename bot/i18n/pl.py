@@ -643,4 +643,42 @@ MESSAGES: dict[str, str] = {
     "cmd.admin.web.state": "włącz: opublikuj strony; wyłącz: ukryj je",
     "choice.on": "włącz",
     "choice.off": "wyłącz",
+    # ---- hand analysis ----
+    "error.analysis.nothing_here": ("Na tym kanale nie ma partii do analizy; podaj numer partii z "
+                                    "/history."),
+    "error.analysis.seat": "Miejsca mają numery od 1 do {seats}, w kolejności zapisu.",
+    "error.analysis.not_yours": ("W trakcie partii dostępna jest analiza tylko własnych rozdań — z"
+                                 " tego, co było widać. Po jej zakończeniu — dowolnego miejsca."),
+    "error.analysis.no_hand": ("Ta partia nie ma jeszcze zakończonego rozdania: analiza jest "
+                               "możliwa po jego zakończeniu."),
+    "error.analysis.hand": ("Analiza jest możliwa tylko dla zakończonych rozdań: podaj rozdanie od"
+                            " 1 do {hands}."),
+    "error.analysis.sat_out": "To miejsce pauzowało w tym rozdaniu: nie ma czego analizować.",
+    "error.analysis.busy": "Poprzednia analiza wciąż trwa; ponów prośbę po jej zakończeniu.",
+    "button.analyse": "Analiza",
+    "analysis.title": "Analiza · {name} · rozdanie {hand}",
+    "analysis.line": "`{mark}` ruch {step}: {action} — lepiej: {best} (−{loss})",
+    "analysis.real": " · przy prawdziwym rozkładzie: −{loss}",
+    "analysis.summary": ("Stracone punkty — licytacja: {auction}, musik i gra: {exchange}, "
+                         "rozgrywka: {play}."),
+    "analysis.worst": "Największy błąd: ruch {step}, {action} (−{loss}).",
+    "analysis.folded": "Decyzje bez oznaczenia: {n}.",
+    "analysis.clean": "Żadna decyzja nie kosztowała 5 punktów ani więcej.",
+    "analysis.own_info": ("Ocena według informacji dostępnych w każdej chwili; prawdziwy rozkład —"
+                          " po zakończeniu partii."),
+    "analysis.marks": "`?!` strata od 5 punktów · `?` od 15 · `??` od 40",
+    "analysis.page": "Strona {page} z {pages}",
+    "cmd.analyze": "Każda decyzja zakończonego rozdania wobec najlepszej, z jej kosztem w punktach",
+    "cmd.analyze.match": "Numer partii z /history (domyślnie: partia tego kanału)",
+    "cmd.analyze.hand": "Numer rozdania (domyślnie: ostatnie zakończone)",
+    "cmd.analyze.seat": "Miejsce, licząc od 1 jak w zapisie (domyślnie: własne)",
+    "web.analysis.show": "Najlepszy ruch",
+    "web.analysis.best": "Lepiej: {best}",
+    "web.analysis.was_best": "Najlepszy ruch.",
+    "web.analysis.lost": "stracone punkty: {loss}",
+    "web.analysis.real": "przy prawdziwym rozkładzie: {loss}",
+    "web.analysis.legend": ("Oznaczenia według straconych punktów, z perspektywy informacji gracza"
+                            " w danej chwili: ?! od 5, ? od 15, ?? od 40."),
+    "web.analysis.pending": ("Analiza tego rozdania jest w przygotowaniu: odśwież stronę za "
+                             "chwilę, aby zobaczyć oznaczenia."),
 }

@@ -268,6 +268,14 @@ class PgTx(PgRecordWrites):
             " SET result = EXCLUDED.result, created_at = EXCLUDED.created_at",
             table_id, match_no, hand_no, _dumps(result), now)
 
+    async def add_hand_analysis(self, table_id: int, match_no: int, hand_no: int,
+                                analysis: dict[str, Any], now: float) -> None:
+        self.later(
+            "INSERT INTO hand_analyses (table_id, match_no, hand_no, analysis, created_at)"
+            " VALUES ($1,$2,$3,$4,$5) ON CONFLICT (table_id, match_no, hand_no) DO UPDATE"
+            " SET analysis = EXCLUDED.analysis, created_at = EXCLUDED.created_at",
+            table_id, match_no, hand_no, _dumps(analysis), now)
+
 
 class PgStore(TableReads, RecordReads):
     """Open with ``await PgStore.open(url)``; close with ``await store.close()``."""

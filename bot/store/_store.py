@@ -227,6 +227,13 @@ class Tx(RecordWrites):
             "INSERT OR REPLACE INTO hands (table_id, match_no, hand_no, result, created_at)"
             " VALUES (?,?,?,?,?)", (table_id, match_no, hand_no, _dumps(result), now))
 
+    async def add_hand_analysis(self, table_id: int, match_no: int, hand_no: int,
+                                analysis: dict[str, Any], now: float) -> None:
+        self.db.execute(
+            "INSERT OR REPLACE INTO hand_analyses"
+            " (table_id, match_no, hand_no, analysis, created_at) VALUES (?,?,?,?,?)",
+            (table_id, match_no, hand_no, _dumps(analysis), now))
+
 
 class Store(TableReads, RecordReads):
     """Open with ``await Store.open(path)``; close with ``await store.close()``."""

@@ -84,6 +84,14 @@ class TableReads(Queries):
             "SELECT match_no, hand_no, result, created_at FROM hands"
             " WHERE table_id = ? AND match_no = ? ORDER BY hand_no", (table_id, match_no))]
 
+    async def hand_analysis(self, table_id: int, match_no: int,
+                            hand_no: int) -> dict[str, Any] | None:
+        """A hand's stored analysis (None: not computed yet)."""
+        row = await self._one(
+            "SELECT analysis FROM hand_analyses WHERE table_id = ? AND match_no = ?"
+            " AND hand_no = ?", (table_id, match_no, hand_no))
+        return _object_or_none(row[0]) if row is not None else None
+
 
 def _object_or_none(text: Any) -> dict[str, Any] | None:
     """A stored move as a dict, or None if the text is not a JSON object (never raises)."""

@@ -17,6 +17,7 @@ from bot.store import (
     Profile,
     TableStatus,
 )
+from bot.tables._analysis import HandAnalysis, StepMark
 from bot.tables._autoplay import Gate
 from bot.tables._catalog import RulesSummary, ai_levels, preset_of_language, presets
 from bot.tables._hands import HandReplay, Step
@@ -49,6 +50,7 @@ __all__ = [
     "FakeClock",
     "Gate",
     "GuildSettings",
+    "HandAnalysis",
     "HandReplay",
     "LeaderRow",
     "Listener",
@@ -75,6 +77,7 @@ __all__ = [
     "Shards",
     "Sheet",
     "Step",
+    "StepMark",
     "Table",
     "TableError",
     "TableService",

@@ -17,6 +17,7 @@ from bot.game.presets import PRESETS
 from bot.game.rules import Rules
 from bot.i18n.values import TalonWord
 from bot.store import GuildSettings, LeaderRow, MatchInfo, MatchRow, Profile
+from bot.tables._analysis import StepMark
 from bot.tables._hands import HandReplay, NoSuchHand, count_deals, hand_replay
 from bot.tables._log import replay_results
 from bot.tables._model import Actor, TableError, talon_name_of
@@ -207,6 +208,14 @@ class PublicRecords:
         got = PublicHand(info, page.sheet.names, page.sheet.rules, replay)
         self._hands.put((match_id, hand_no), got)
         return got
+
+    async def hand_marks(self, guild_id: int, match_id: int,
+                         hand_no: int) -> dict[int, StepMark] | None:
+        """The stored analysis of a recorded hand, by the index of each move among the
+        hand's actions (None: being computed now, for a later view)."""
+        got = await self.hand(guild_id, match_id, hand_no)  # checks the guild and the hand
+        return await self.records.service.analyses.stored(
+            got.info.table_id, got.info.match_no, hand_no)
 
     async def scenario(self, guild_id: int, match_id: int) -> Export:
         """The match as files (the scenario that ``python -m bot replay`` reproduces)."""

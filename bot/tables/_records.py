@@ -33,6 +33,7 @@ from bot.store import (
     StoreAPI,
     TableStatus,
 )
+from bot.tables._analysis import Analyses
 from bot.tables._inputs import quote
 from bot.tables._ledger import Saving
 from bot.tables._model import Actor, Table, TableError
@@ -45,6 +46,7 @@ class Tables(Protocol):
 
     store: StoreAPI
     clock: Clock
+    analyses: Analyses
 
     def find(self, channel_id: int) -> Table | None: ...
 

@@ -20,6 +20,7 @@ from bot.game.state import HandResult
 from bot.i18n import DEFAULT, language
 from bot.i18n.values import Clauses, Msg, PresetTitle
 from bot.store import ChannelTaken, StoreAPI, StoreUnavailable, TableStatus, background_work
+from bot.tables._analysis import Analyses
 from bot.tables._autoplay import Autoplay, Gate
 from bot.tables._catalog import (
     LANGUAGE_OPTION,
@@ -89,6 +90,7 @@ class TableService:
         self._turns: dict[int, int | None] = {}  # table: the human to act at its last change
         self._system_rng = random.SystemRandom()
         self.records = Records(self)
+        self.analyses = Analyses(store, self.find)  # hand analyses on request (_analysis.py)
 
     # ---- lookup ------------------------------------------------------------------------
     def in_channel(self, channel_id: int) -> Table:
@@ -133,6 +135,7 @@ class TableService:
         A log with an unreadable or illegal move keeps what replays before it; the rest is
         set aside for the operator (``python -m bot db check`` lists it) and the channel is
         told."""
+        self.analyses.loop = asyncio.get_running_loop()  # stored analyses run here
         count = 0
         ended_at: dict[int, float] = {}  # when each table's last stored move was made
         for row in await self.store.live_tables():
@@ -191,6 +194,7 @@ class TableService:
     async def close(self) -> None:
         """Stop timers and AI turns (the database keeps everything)."""
         await self.autoplay.close()
+        await self.analyses.close()
 
     async def close_pools(self) -> None:
         """Stop the AI's worker processes (a process that stops; after :meth:`close`)."""

@@ -45,7 +45,7 @@ from bot.tables import (
 from bot.tables._public import Lru
 from bot.web._guard import Connections, loop_errors
 from bot.web._pictures import Pictures
-from bot.web._steps import steps_of
+from bot.web._steps import marks_of, steps_of
 from render.pictures import rating_chart_svg
 
 log = logging.getLogger(__name__)
@@ -59,6 +59,7 @@ FOREVER = "public, max-age=31536000, immutable"
 SHORT = "public, max-age=30"  # leaderboards and profiles change as matches end
 FRESH_S = 10.0  # seconds a rendered leaderboard or player's page is served again
 FINISHED = "public, max-age=300"  # a recorded match does not change (unless removed)
+ANALYSING = "public, max-age=5"  # a hand whose analysis is on its way: soon with its marks
 _ID = r"[1-9][0-9]{0,18}"
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -434,12 +435,16 @@ class WebServer:
         done = self._rendered.get(key)
         if done is not None:
             return self._html(done, FINISHED)
+        marks = await self.public.hand_marks(ctx["gid"], mid, no)
         await self.pictures.ready()
         steps = steps_of(got, self.pictures.url, ctx["loc"])
         ctx.update(title=t("web.hand", ctx["loc"], no=no, id=mid), info=got.info,
                    hand=got.replay, steps=steps, mid=mid, no=no,
+                   marks=marks_of(got, marks, ctx["loc"]), analysed=marks is not None,
                    script=self.assets["replay.js"].url)
         html = self.env.get_template("hand.html").render(**ctx)
+        if marks is None:  # the analysis is on its way: the next view shows it
+            return self._html(html, ANALYSING)
         self._rendered.put(key, html)
         return self._html(html, FINISHED)
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
+from bot.game.actions import Action
 from bot.game.cards import SUIT_SYMBOLS, card_pretty, cards_of, display_key, is_red
 from bot.game.events import (
     AllPassed,
@@ -40,7 +41,8 @@ from bot.game.events import (
     TrickWon,
 )
 from bot.i18n import language, t
-from bot.tables import PublicHand, Step
+from bot.i18n.rule_text import action_phrase
+from bot.tables import PublicHand, Step, StepMark
 
 CardUrl = Callable[[int | None], str]  # a card's picture (None: the back)
 
@@ -228,3 +230,42 @@ def _middle(step: Step, hand: PublicHand, card_url: CardUrl,
     if 0 <= step.declarer < len(names) and step.contract:
         return (), t("web.contract", loc, name=names[step.declarer], amount=step.contract)
     return (), ""
+
+
+@dataclass(frozen=True, slots=True)
+class MarkView:
+    """A decision's analysis beside its step: the mark (empty: none), and on demand the
+    best move and the points lost."""
+
+    mark: str
+    level: str  # the mark's style: blunder, mistake, dubious, fine
+    best: str
+    loss: int
+    real_loss: int | None
+    was_best: bool
+
+
+_LEVELS = {"??": "blunder", "?": "mistake", "?!": "dubious", "": "fine"}
+
+
+def marks_of(hand: PublicHand, marks: dict[int, StepMark] | None,
+             loc: str | None) -> list[MarkView | None]:
+    """Each step's decision analysis (None: the step is no decision, or no analysis)."""
+    out: list[MarkView | None] = []
+    index = 0
+    names = list(hand.names)
+    talon = hand.talon_word()
+    for step in hand.replay.steps:
+        if not isinstance(step.move, Action):
+            out.append(None)
+            continue
+        m = (marks or {}).get(index)
+        index += 1
+        if m is None:
+            out.append(None)
+            continue
+        phrase = action_phrase(m.best, names, talon)
+        out.append(MarkView(m.mark, _LEVELS.get(m.mark, "fine"),
+                            t(phrase.key, loc, **phrase.params), m.loss, m.real_loss,
+                            m.best == m.action))
+    return out

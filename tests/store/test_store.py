@@ -94,3 +94,21 @@ async def test_moves_round_trip_and_rollback(database):
     (match,) = await store.matches(tid)
     assert match.status == "won" and match.winners == [0] and match.totals == [1000, 5, 0]
     await store.close()
+
+
+async def test_a_hand_analysis_is_stored_once_per_hand(store):
+    """The replay viewer's analysis of a hand (migration 007): written, read, replaced."""
+    async with store.transaction() as tx:
+        tid = await tx.create_table(guild_id=1, channel_id=10, host_id=1, preset="russian",
+                                    rules={}, timer=0, now=1.0)
+    assert await store.hand_analysis(tid, 1, 1) is None
+    async with store.transaction() as tx:
+        await tx.add_hand_analysis(tid, 1, 1, {"steps": {"0": {"loss": 0}}}, 5.0)
+        await tx.add_hand_analysis(tid, 1, 2, {"steps": {}}, 5.0)
+    assert await store.hand_analysis(tid, 1, 1) == {"steps": {"0": {"loss": 0}}}
+    async with store.transaction() as tx:
+        await tx.add_hand_analysis(tid, 1, 1, {"steps": {"3": {"loss": 40}}}, 6.0)
+    assert await store.hand_analysis(tid, 1, 1) == {"steps": {"3": {"loss": 40}}}
+    assert await store.hand_analysis(tid, 1, 2) == {"steps": {}}
+    assert await store.hand_analysis(tid, 2, 1) is None
+
