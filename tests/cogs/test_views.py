@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 
@@ -87,3 +88,19 @@ async def test_presses_are_read_from_their_ids(world, monkeypatch) -> None:
     await w.settle()
     assert table.version >= version + 12  # each press moved
     assert not built
+
+
+async def test_hand_answers_leave_discord_py_nothing_to_keep(world) -> None:
+    """An ephemeral hand answered through the interaction leaves no view, task or timer
+    with discord.py (it kept each for 15 minutes: thousands at a busy table's pace)."""
+    w = world
+    await open_table(w)
+    tid = w.table().id
+    for _ in range(3):
+        for u in w.users[:3]:
+            r = await w.fd.click(u, w.table_message(u), f"t1000:{tid}:hand:")
+            assert r.message is not None and r.message.ephemeral and r.message.components
+    await w.settle()
+    waiting = [t for t in asyncio.all_tasks()
+               if "timeout_task_impl" in getattr(t.get_coro(), "__qualname__", "")]
+    assert not waiting
