@@ -489,17 +489,6 @@ class TysiacBot(commands.AutoShardedBot):
             await report_error(interaction, exc)
 
 
-def use_fast_loop() -> str:
-    """Run the bot's loop on uvloop where it is installed (less CPU per interaction, see
-    docs/performance.md); asyncio's own loop otherwise. Says which."""
-    try:
-        import uvloop
-    except ImportError:
-        return "asyncio's (uvloop is not installed)"
-    asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
-    return "uvloop"
-
-
 def main(settings: Settings) -> int:
     """Run the bot until it is stopped (Ctrl+C or SIGTERM); 1 with one line if it cannot
     log in."""
@@ -522,7 +511,6 @@ def main(settings: Settings) -> int:
     # (every ack in flight waited); now 30-70 ms every few seconds. Full collections stay as
     # rare (5 x 1000 young collections, as 50 x 100 before).
     gc.set_threshold(10_000, 5, 1000)
-    log.info("event loop: %s", use_fast_loop())
     bot = TysiacBot(settings, owns_process=True)
     where = settings.api_base or "https://discord.com"
     try:
