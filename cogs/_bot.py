@@ -46,7 +46,7 @@ from cogs._images import Images
 from cogs._lanes import Lanes
 from cogs._plain import plain, say
 from cogs._publisher import Publisher
-from cogs._views import DYNAMIC_ITEMS, MessageParts, Pressed
+from cogs._views import MessageParts, Pressed, pressed_of
 
 log = logging.getLogger("tysiac")
 T = TypeVar("T")
@@ -349,7 +349,6 @@ class TysiacBot(commands.AutoShardedBot):
         restored = await self._service.restore()
         log.info("restored %d live tables (%s)", restored, self.ownership.describe())
         await self.tree.set_translator(CatalogTranslator())
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         for table in self._service.tables:  # catch the messages up with the log
@@ -465,11 +464,18 @@ class TysiacBot(commands.AutoShardedBot):
         return deco
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """A component whose id this bot never made (or no longer makes) still gets an
-        answer: discord.py routes only the ids of our templates, and drops the rest."""
+        """A press on a table's button or menu goes to its handler; a component whose id
+        this bot never made (or no longer makes) still gets an answer (the listings' and
+        the admins' presses go through discord.py's ``DynamicItem``)."""
         if interaction.type is not discord.InteractionType.component:
             return
-        cid = str(dict(interaction.data or {}).get("custom_id", ""))
+        data: dict[str, Any] = dict(interaction.data or {})
+        pressed = pressed_of(data)
+        if pressed is not None:
+            if interaction.message is not None:  # as discord.py routes: from a message
+                await self.route_component(interaction, pressed)
+            return
+        cid = str(data.get("custom_id", ""))
         if not is_ours(cid):
             await report_error(interaction, TableError("error.inactive_button"))
 

@@ -430,10 +430,12 @@ async def run(tables: int, seconds: float, *, preset: str = "russian", humans: i
             procs = [await spawn_bot(fd, wheres[i], logs[i], layout.shard_env(i))
                      for i in range(procs_n)]
             cpus: list[float | None] = []
+            started: list[float | None] = []
             try:
                 # every shard connected (discord.py identifies a process's shards 5 s apart)
                 await fd.wait_ready(timeout=60 + 6 * layout.shards_per_process)
                 await asyncio.sleep(0.5)  # guild create and command sync settled
+                started = [_cpu_seconds(proc.pid) for proc in procs]  # start-up's CPU
                 if server is not None:  # after the bots' migrations: those written too
                     await server.settle()
                 deadline = time.monotonic() + ramp + seconds  # all N play for ``seconds``
@@ -516,6 +518,9 @@ async def run(tables: int, seconds: float, *, preset: str = "russian", humans: i
         "bot_cpu_s": round(cpu, 1) if cpu is not None else None,
         "bot_cpu_ms_per_interaction": round(cpu * 1000 / len(acks_ms), 2)
         if cpu is not None and acks_ms else None,
+        # of it: the start (imports, database, login) before the first table was opened
+        "bot_start_cpu_s": round(sum(c for c in started if c is not None), 1)
+        if started and all(c is not None for c in started) else None,
         "turn_p50_ms": round(percentile([x * 1000 for x in stats.turns], 50), 1),
         "turn_p99_ms": round(percentile([x * 1000 for x in stats.turns], 99), 1),
         "errors": len(stats.errors),
@@ -634,7 +639,8 @@ def main(argv: list[str] | None = None) -> int:
                                       "ack_mean_ms", "ack_max_ms", "setup_interactions",
                                       "setup_ack_p99_ms", "play_ack_p99_ms",
                                       "turn_p50_ms", "turn_p99_ms", "bot_cpu_s",
-                                      "bot_cpu_ms_per_interaction", "stopping_problems")}
+                                      "bot_cpu_ms_per_interaction", "bot_start_cpu_s",
+                                      "stopping_problems")}
     stall = result["longest_stall_ms"]
     print(f"# longest stall: {'?' if stall is None else stall} ms "
           f"({result['longest_stall_note']})")

@@ -29,6 +29,8 @@ def test_bench_tables_cli() -> None:
     assert last["interactions_per_s"] > 0 and 0 < last["ack_p50_ms"] <= last["ack_p99_ms"]
     summary = json.loads(out.stdout.strip().splitlines()[-2].removeprefix("# "))
     assert summary["moves"] > 0 and summary["moves_committed"] > summary["moves"]
+    # the CPU of start-up stands apart from the CPU of serving
+    assert 0 < summary["bot_start_cpu_s"] <= summary["bot_cpu_s"]
 
 
 def test_bench_tables_two_processes() -> None:

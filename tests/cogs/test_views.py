@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import random
 import re
 
 import discord
@@ -10,6 +12,8 @@ from discord.components import ActionRow, _component_factory
 
 from cogs._ids import BUTTON_TEMPLATE, SELECT_TEMPLATE
 from cogs._views import Rows
+
+from .conftest import open_table, play_turn
 
 
 def _parsed(view: Rows) -> list[list[discord.Component]]:
@@ -57,3 +61,46 @@ async def test_every_id_is_routed_by_a_template() -> None:
     assert buttons.fullmatch(ids[0]) and buttons.fullmatch(ids[1])
     assert selects.fullmatch(ids[2]) and not buttons.fullmatch(ids[2])
     assert not view.is_dispatchable()  # nothing for discord.py to keep per message
+
+
+async def test_presses_are_read_from_their_ids(world, monkeypatch) -> None:
+    """A table's buttons and menus act from their ids alone: discord.py never builds the
+    pressed message's ``discord.ui`` view for them (it did for every press, the largest
+    single cost of answering one)."""
+    built = []
+    from_message = discord.ui.View.from_message.__func__  # type: ignore[attr-defined]
+
+    def counted(cls, message, /, *, timeout=180.0):  # type: ignore[no-untyped-def]
+        built.append(message.id)
+        return from_message(cls, message, timeout=timeout)
+
+    monkeypatch.setattr(discord.ui.View, "from_message", classmethod(counted))
+    w = world
+    await open_table(w)  # Join and Start: buttons of the table message
+    table = w.table()
+    version = table.version
+    rng = random.Random(3)
+    moves = 0
+    while moves < 12:  # the bids (a menu) and the first cards (buttons)
+        await w.service.settle()
+        if await play_turn(w, rng):
+            moves += 1
+    await w.settle()
+    assert table.version >= version + 12  # each press moved
+    assert not built
+
+
+async def test_hand_answers_leave_discord_py_nothing_to_keep(world) -> None:
+    """An ephemeral hand answered through the interaction leaves no view, task or timer
+    with discord.py (it kept each for 15 minutes: thousands at a busy table's pace)."""
+    w = world
+    await open_table(w)
+    tid = w.table().id
+    for _ in range(3):
+        for u in w.users[:3]:
+            r = await w.fd.click(u, w.table_message(u), f"t1000:{tid}:hand:")
+            assert r.message is not None and r.message.ephemeral and r.message.components
+    await w.settle()
+    waiting = [t for t in asyncio.all_tasks()
+               if "timeout_task_impl" in getattr(t.get_coro(), "__qualname__", "")]
+    assert not waiting
