@@ -1,4 +1,4 @@
-"""Command line: ``python -m bot run|invite|db|replay|simulate|presets|render|i18n|bench|arena``."""
+"""Command line: ``python -m bot run|invite|db|replay|boards|simulate|presets|render|i18n|bench|arena``."""
 
 from __future__ import annotations
 
@@ -18,6 +18,36 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         if not result["ok"]:
             status = 2
     return status
+
+
+def _cmd_boards(args: argparse.Namespace) -> int:
+    import datetime as dt
+    from pathlib import Path
+
+    from bot.game.boards import day_boards
+    from bot.game.rules import RulesError
+
+    try:
+        day = dt.date.fromisoformat(args.date) if args.date else dt.datetime.now(dt.UTC).date()
+    except ValueError:
+        print(f"error: --date {args.date!r} is not a date like 2026-11-27", file=sys.stderr)
+        return 2
+    try:
+        boards = day_boards(day, args.preset, args.count)
+    except RulesError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    for b in boards:
+        text = json.dumps(b.scenario(), ensure_ascii=False)
+        if args.out:
+            path = Path(args.out) / f"board-{day.isoformat()}-{b.preset}-{b.number + 1}.json"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(b.scenario(), ensure_ascii=False, indent=1) + "\n",
+                            encoding="utf-8")
+            print(path)
+        else:
+            print(text)
+    return 0
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
@@ -291,6 +321,15 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("replay", help="replay scenario files, one JSON result per line")
     p.add_argument("files", nargs="+")
     p.set_defaults(func=_cmd_replay)
+    p = sub.add_parser("boards", help="the day's duplicate boards as scenario files (deal "
+                                      "only), one JSON object per line (docs/daily.md)")
+    p.add_argument("--date", default=None, help="the day, YYYY-MM-DD (default: today, UTC)")
+    p.add_argument("--preset", default="russian")
+    p.add_argument("--count", type=int, default=None,
+                   help="boards, a multiple of the seats (default: twice the seats)")
+    p.add_argument("--out", default=None, metavar="DIR",
+                   help="write one file per board into DIR instead, and print the paths")
+    p.set_defaults(func=_cmd_boards)
     p = sub.add_parser("simulate", help="play random legal hands and measure the speed")
     p.add_argument("--preset", default="russian")
     p.add_argument("--hands", type=int, default=None)
