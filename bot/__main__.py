@@ -1,4 +1,5 @@
-"""Command line: ``python -m bot run|invite|db|replay|boards|simulate|presets|render|i18n|bench|arena``."""
+"""Command line: ``python -m bot run|invite|db|replay|boards|simulate|presets|render|i18n|
+bench|arena``."""
 
 from __future__ import annotations
 
