@@ -25,6 +25,7 @@ from bot.store._community import (
     Profile,
     RatingPoint,
 )
+from bot.store._daily import DailyResultRow, DailySettings
 from bot.store._health import DatabaseUnusable, check_database_path
 from bot.store._interface import StoreAPI, StoreUnavailable, TxAPI
 from bot.store._lock import DatabaseInUse, one_process
@@ -36,7 +37,8 @@ from bot.store._store import ChannelTaken, Store, Tx, migrations
 from bot.store._turns import background_work
 
 __all__ = [
-    "CONNECT_DELAYS", "LIVE_STATUSES", "ChannelTaken", "DatabaseInUse", "DatabaseUnusable",
+    "CONNECT_DELAYS", "LIVE_STATUSES", "ChannelTaken", "DailyResultRow", "DailySettings",
+    "DatabaseInUse", "DatabaseUnusable",
     "GuildSettings", "HandLine", "HandRow", "LeaderRow", "MatchInfo", "MatchRecord", "MatchRow",
     "Metric", "MoveRow", "PgStore", "PgTx", "PlayerKind", "PlayerRef",
     "PlayerSettings", "Profile", "RatingPoint",
