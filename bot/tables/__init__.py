@@ -19,6 +19,7 @@ from bot.store import (
 )
 from bot.tables._autoplay import Gate
 from bot.tables._catalog import RulesSummary, ai_levels, preset_of_language, presets
+from bot.tables._daily import Daily, DayView, Finished, Playing, StandingRow, Standings, parse_day
 from bot.tables._hands import HandReplay, Step
 from bot.tables._inputs import (
     amount_from_text,
@@ -43,10 +44,13 @@ __all__ = [
     "DEFAULT_TIMER",
     "Actor",
     "Clock",
+    "Daily",
     "DatabaseUnusable",
+    "DayView",
     "EmptyBoard",
     "Export",
     "FakeClock",
+    "Finished",
     "Gate",
     "GuildSettings",
     "HandReplay",
@@ -64,6 +68,7 @@ __all__ = [
     "Period",
     "PlayerPage",
     "PlayerSettings",
+    "Playing",
     "Profile",
     "PublicHand",
     "PublicRecords",
@@ -74,6 +79,8 @@ __all__ = [
     "Seat",
     "Shards",
     "Sheet",
+    "StandingRow",
+    "Standings",
     "Step",
     "Table",
     "TableError",
@@ -85,6 +92,7 @@ __all__ = [
     "card_from_text",
     "index_from_text",
     "open_service",
+    "parse_day",
     "preset_of_language",
     "presets",
     "quote",

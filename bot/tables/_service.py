@@ -36,6 +36,7 @@ from bot.tables._catalog import (
     table_languages,
     with_option,
 )
+from bot.tables._daily import Daily
 from bot.tables._inputs import quote
 from bot.tables._ledger import Ledger, Moved, Saving
 from bot.tables._log import replay_match, replay_results
@@ -85,6 +86,7 @@ class TableService:
         self._turns: dict[int, int | None] = {}  # table: the human to act at its last change
         self._system_rng = random.SystemRandom()
         self.records = Records(self)
+        self.daily = Daily(store, self.clock)
 
     # ---- lookup ------------------------------------------------------------------------
     def in_channel(self, channel_id: int) -> Table:
