@@ -635,4 +635,44 @@ MESSAGES: dict[str, str] = {
     "cmd.admin.web.state": "an: die Seiten veröffentlichen; aus: sie verbergen",
     "choice.on": "an",
     "choice.off": "aus",
+    # ---- the daily challenge ----
+    "daily.error.date": ("`{text}` ist kein Datum: bitte als JJJJ-MM-TT schreiben, z. B. "
+                         "2026-11-27."),
+    "daily.error.closed": ("Die Boards vom {day} sind geschlossen: ein Tag endet um 24:00 UTC. "
+                           "Die Boards von heute: `/daily`."),
+    "daily.error.no_board": "Dieses Board gibt es nicht: ein Tag hat {count} Boards.",
+    "daily.error.played": "Board {number} ist schon gespielt: jedes Board wird einmal gespielt.",
+    "daily.error.not_played": "Board {number} ist noch nicht zu Ende gespielt.",
+    "daily.error.turn": "Auf diesem Board bist du gerade nicht am Zug; die Bots sind dran.",
+    "daily.title": "Tagesaufgabe · {day} · {preset}",
+    "daily.board": "Board {number} von {count} · nur du siehst dieses Spiel",
+    "daily.ai": "Bot {number}",
+    "daily.hand": "Deine Karten: {cards}",
+    "daily.trick": "Auf dem Tisch: {cards}",
+    "daily.bids": "Gebote: {bids}",
+    "daily.contract": "Spiel: {contract} ({declarer})",
+    "daily.your_move": "Du bist am Zug.",
+    "daily.finished": ("**Board {number}**: dein Ergebnis {result}, Par {par} ({vs_par} "
+                       "gegenüber Par). Matchpunkte bisher: **{percent}%** gegen {field} "
+                       "{field|one:Ergebnis|other:Ergebnisse} (Par eingeschlossen)."),
+    "daily.next": "Als Nächstes: Board {number}.",
+    "daily.all_done": ("Alle {count} Boards vom {day} sind gespielt. Rangliste: `/daily "
+                       "show:standings`."),
+    "daily.button.next": "Nächstes Board",
+    "daily.select.bid": "Dein Gebot…",
+    "daily.select.other": "Dein Zug…",
+    "daily.standings.title": "Tagesrangliste · {day} · {scope}",
+    "daily.standings.day": "Tag",
+    "daily.standings.week": "Woche",
+    "daily.standings.month": "Monat",
+    "daily.standings.line": ("{rank}. {name} — {percent}% · {boards} "
+                             "{boards|one:Board|other:Boards} · {vs_par} gegenüber Par"),
+    "daily.standings.empty": "Noch kein Board zu Ende gespielt.",
+    "daily.standings.streak": "Serie: {days} {days|one:Tag|other:Tage} in Folge.",
+    "cmd.daily": "Die Tagesaufgabe: die Boards von heute allein gegen Bots, oder die Rangliste",
+    "cmd.daily.show": "play — spielen (Standard), standings — Rangliste",
+    "cmd.daily.date": "Rangliste dieses Tages, JJJJ-MM-TT (Standard: heute)",
+    "cmd.daily.scope": "Dieser Server oder alle Server (Spieler mit Zustimmung)",
+    "choice.daily.play": "spielen",
+    "choice.daily.standings": "Rangliste",
 }

@@ -628,4 +628,44 @@ MESSAGES: dict[str, str] = {
     "cmd.admin.web.state": "włącz: opublikuj strony; wyłącz: ukryj je",
     "choice.on": "włącz",
     "choice.off": "wyłącz",
+    # ---- the daily challenge ----
+    "daily.error.date": "`{text}` to nie data: wpisz ją jako RRRR-MM-DD, np. 2026-11-27.",
+    "daily.error.closed": ("Rozdania dnia {day} są zamknięte: dzień kończy się o 24:00 UTC. "
+                           "Dzisiejsze rozdania: `/daily`."),
+    "daily.error.no_board": "Nie ma takiego rozdania: dzień ma {count} rozdań.",
+    "daily.error.played": "Rozdanie {number} jest już rozegrane: każde rozdanie gra się raz.",
+    "daily.error.not_played": "Rozdanie {number} nie jest jeszcze skończone.",
+    "daily.error.turn": "To nie twój ruch w tym rozdaniu; ruch mają boty.",
+    "daily.title": "Rozdania dnia · {day} · {preset}",
+    "daily.board": "Rozdanie {number} z {count} · tę grę widzisz tylko ty",
+    "daily.ai": "Bot {number}",
+    "daily.hand": "Twoje karty: {cards}",
+    "daily.trick": "Na stole: {cards}",
+    "daily.bids": "Licytacja: {bids}",
+    "daily.contract": "Gra: {contract} ({declarer})",
+    "daily.your_move": "Twój ruch.",
+    "daily.finished": ("**Rozdanie {number}**: twój wynik {result}, par {par} ({vs_par} względem "
+                       "paru). Punkty meczowe na teraz: **{percent}%** wobec {field} "
+                       "{field|one:wyniku|few:wyników|many:wyników|other:wyniku} (z parem)."),
+    "daily.next": "Następne jest rozdanie {number}.",
+    "daily.all_done": ("Wszystkie rozdania dnia {day} ({count}) są rozegrane. Wyniki: `/daily "
+                       "show:standings`."),
+    "daily.button.next": "Następne rozdanie",
+    "daily.select.bid": "Twoja licytacja…",
+    "daily.select.other": "Twój ruch…",
+    "daily.standings.title": "Wyniki rozdań dnia · {day} · {scope}",
+    "daily.standings.day": "Dzień",
+    "daily.standings.week": "Tydzień",
+    "daily.standings.month": "Miesiąc",
+    "daily.standings.line": ("{rank}. {name} — {percent}% · {boards} "
+                             "{boards|one:rozdanie|few:rozdania|many:rozdań|other:rozdania} · "
+                             "{vs_par} względem paru"),
+    "daily.standings.empty": "Nie ma jeszcze żadnego skończonego rozdania.",
+    "daily.standings.streak": "Seria: {days} {days|one:dzień|few:dni|many:dni|other:dnia} z rzędu.",
+    "cmd.daily": "Rozdania dnia: dzisiejsze rozdania przeciw botom albo wyniki",
+    "cmd.daily.show": "play — gra (domyślnie), standings — wyniki",
+    "cmd.daily.date": "Wyniki tego dnia, RRRR-MM-DD (domyślnie dziś)",
+    "cmd.daily.scope": "Ten serwer albo wszystkie serwery (gracze, którzy się zgodzili)",
+    "choice.daily.play": "gra",
+    "choice.daily.standings": "wyniki",
 }

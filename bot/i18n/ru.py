@@ -621,4 +621,44 @@ MESSAGES: dict[str, str] = {
     "cmd.admin.web.state": "включить — опубликовать страницы; выключить — скрыть их",
     "choice.on": "включить",
     "choice.off": "выключить",
+    # ---- the daily challenge ----
+    "daily.error.date": "`{text}` — не дата: напишите в виде ГГГГ-ММ-ДД, например 2026-11-27.",
+    "daily.error.closed": ("Раздачи дня {day} закрыты: день заканчивается в 24:00 UTC. Раздачи "
+                           "сегодняшнего дня: `/daily`."),
+    "daily.error.no_board": "Такой раздачи нет: в дне {count} раздач.",
+    "daily.error.played": "Раздача {number} уже сыграна: каждая раздача играется один раз.",
+    "daily.error.not_played": "Раздача {number} ещё не доиграна.",
+    "daily.error.turn": "Сейчас не ваш ход в этой раздаче; ходят боты.",
+    "daily.title": "Раздачи дня · {day} · {preset}",
+    "daily.board": "Раздача {number} из {count} · эту игру видите только вы",
+    "daily.ai": "Бот {number}",
+    "daily.hand": "Ваши карты: {cards}",
+    "daily.trick": "На столе: {cards}",
+    "daily.bids": "Заявки: {bids}",
+    "daily.contract": "Заказ: {contract} ({declarer})",
+    "daily.your_move": "Ваш ход.",
+    "daily.finished": ("**Раздача {number}**: ваш результат {result}, пар {par} ({vs_par} к "
+                       "пару). Очки сравнения на сейчас: **{percent}%** против {field} "
+                       "{field|one:результата|few:результатов|many:результатов|other:результата} "
+                       "(с паром)."),
+    "daily.next": "Следующая — раздача {number}.",
+    "daily.all_done": "Все {count} раздач дня {day} сыграны. Итоги: `/daily show:standings`.",
+    "daily.button.next": "Следующая раздача",
+    "daily.select.bid": "Ваша заявка…",
+    "daily.select.other": "Ваш ход…",
+    "daily.standings.title": "Итоги раздач дня · {day} · {scope}",
+    "daily.standings.day": "День",
+    "daily.standings.week": "Неделя",
+    "daily.standings.month": "Месяц",
+    "daily.standings.line": ("{rank}. {name} — {percent}% · {boards} "
+                             "{boards|one:раздача|few:раздачи|many:раздач|other:раздачи} · "
+                             "{vs_par} к пару"),
+    "daily.standings.empty": "Ни одной доигранной раздачи пока нет.",
+    "daily.standings.streak": "Серия: {days} {days|one:день|few:дня|many:дней|other:дня} подряд.",
+    "cmd.daily": "Раздачи дня: сегодняшние раздачи против ботов или итоги",
+    "cmd.daily.show": "play — играть (по умолчанию), standings — итоги",
+    "cmd.daily.date": "Итоги этого дня, ГГГГ-ММ-ДД (по умолчанию сегодня)",
+    "cmd.daily.scope": "Этот сервер или все серверы (игроки, давшие согласие)",
+    "choice.daily.play": "играть",
+    "choice.daily.standings": "итоги",
 }

@@ -620,4 +620,44 @@ MESSAGES: dict[str, str] = {
     "cmd.admin.web.state": "увімкнути — опублікувати сторінки; вимкнути — сховати їх",
     "choice.on": "увімкнути",
     "choice.off": "вимкнути",
+    # ---- the daily challenge ----
+    "daily.error.date": "`{text}` — не дата: напишіть у вигляді РРРР-ММ-ДД, наприклад 2026-11-27.",
+    "daily.error.closed": ("Роздачі дня {day} закриті: день закінчується о 24:00 UTC. Роздачі "
+                           "сьогоднішнього дня: `/daily`."),
+    "daily.error.no_board": "Такої роздачі немає: у дні {count} роздач.",
+    "daily.error.played": "Роздачу {number} уже зіграно: кожна роздача грається один раз.",
+    "daily.error.not_played": "Роздачу {number} ще не дограно.",
+    "daily.error.turn": "Зараз не ваш хід у цій роздачі; ходять боти.",
+    "daily.title": "Роздачі дня · {day} · {preset}",
+    "daily.board": "Роздача {number} з {count} · цю гру бачите лише ви",
+    "daily.ai": "Бот {number}",
+    "daily.hand": "Ваші карти: {cards}",
+    "daily.trick": "На столі: {cards}",
+    "daily.bids": "Заявки: {bids}",
+    "daily.contract": "Замовлення: {contract} ({declarer})",
+    "daily.your_move": "Ваш хід.",
+    "daily.finished": ("**Роздача {number}**: ваш результат {result}, пар {par} ({vs_par} до "
+                       "пару). Очки порівняння на зараз: **{percent}%** проти {field} "
+                       "{field|one:результату|few:результатів|many:результатів|other:результату} "
+                       "(з паром)."),
+    "daily.next": "Наступна — роздача {number}.",
+    "daily.all_done": "Усі {count} роздач дня {day} зіграно. Підсумки: `/daily show:standings`.",
+    "daily.button.next": "Наступна роздача",
+    "daily.select.bid": "Ваша заявка…",
+    "daily.select.other": "Ваш хід…",
+    "daily.standings.title": "Підсумки роздач дня · {day} · {scope}",
+    "daily.standings.day": "День",
+    "daily.standings.week": "Тиждень",
+    "daily.standings.month": "Місяць",
+    "daily.standings.line": ("{rank}. {name} — {percent}% · {boards} "
+                             "{boards|one:роздача|few:роздачі|many:роздач|other:роздачі} · "
+                             "{vs_par} до пару"),
+    "daily.standings.empty": "Жодної дограної роздачі поки немає.",
+    "daily.standings.streak": "Серія: {days} {days|one:день|few:дні|many:днів|other:дня} поспіль.",
+    "cmd.daily": "Роздачі дня: сьогоднішні роздачі проти ботів або підсумки",
+    "cmd.daily.show": "play — грати (за замовчуванням), standings — підсумки",
+    "cmd.daily.date": "Підсумки цього дня, РРРР-ММ-ДД (за замовчуванням сьогодні)",
+    "cmd.daily.scope": "Цей сервер або всі сервери (гравці, що дали згоду)",
+    "choice.daily.play": "грати",
+    "choice.daily.standings": "підсумки",
 }
