@@ -50,7 +50,8 @@ from cogs._views import DYNAMIC_ITEMS, MessageParts, Pressed
 log = logging.getLogger("tysiac")
 T = TypeVar("T")
 ACK_BUDGET = 2.0  # seconds of work before an interaction is deferred
-EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.help", "cogs.records", "cogs.admin")
+EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.help", "cogs.records", "cogs.admin",
+              "cogs.daily")
 
 ComponentHandler = Callable[[discord.Interaction[Any], Pressed], Awaitable[None]]
 

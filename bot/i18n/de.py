@@ -644,6 +644,9 @@ MESSAGES: dict[str, str] = {
     "daily.error.played": "Board {number} ist schon gespielt: jedes Board wird einmal gespielt.",
     "daily.error.not_played": "Board {number} ist noch nicht zu Ende gespielt.",
     "daily.error.turn": "Auf diesem Board bist du gerade nicht am Zug; die Bots sind dran.",
+    "daily.error.stale": ("Diese Auswahl stammt aus einem früheren Moment des "
+                          "Boards; bitte die letzte Nachricht oder `/daily` nutzen."),
+    "daily.you_name": "Du",
     "daily.title": "Tagesaufgabe · {day} · {preset}",
     "daily.board": "Board {number} von {count} · nur du siehst dieses Spiel",
     "daily.ai": "Bot {number}",

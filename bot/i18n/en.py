@@ -619,6 +619,9 @@ MESSAGES: dict[str, str] = {
     "daily.error.played": "Board {number} is already played: each board is played once.",
     "daily.error.not_played": "Board {number} is not finished yet.",
     "daily.error.turn": "It is not your turn on this board; wait for the AI players' moves.",
+    "daily.error.stale": ("That choice is from an earlier moment of "
+                          "this board; use the latest message or `/daily`."),
+    "daily.you_name": "You",
     "daily.title": "Daily challenge · {day} · {preset}",
     "daily.board": "Board {number} of {count} · only you see this game",
     "daily.ai": "AI {number}",

@@ -636,6 +636,9 @@ MESSAGES: dict[str, str] = {
     "daily.error.played": "Rozdanie {number} jest już rozegrane: każde rozdanie gra się raz.",
     "daily.error.not_played": "Rozdanie {number} nie jest jeszcze skończone.",
     "daily.error.turn": "To nie twój ruch w tym rozdaniu; ruch mają boty.",
+    "daily.error.stale": ("Ten wybór pochodzi z wcześniejszej chwili "
+                          "rozdania; użyj ostatniej wiadomości albo `/daily`."),
+    "daily.you_name": "Ty",
     "daily.title": "Rozdania dnia · {day} · {preset}",
     "daily.board": "Rozdanie {number} z {count} · tę grę widzisz tylko ty",
     "daily.ai": "Bot {number}",

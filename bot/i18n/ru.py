@@ -629,6 +629,9 @@ MESSAGES: dict[str, str] = {
     "daily.error.played": "Раздача {number} уже сыграна: каждая раздача играется один раз.",
     "daily.error.not_played": "Раздача {number} ещё не доиграна.",
     "daily.error.turn": "Сейчас не ваш ход в этой раздаче; ходят боты.",
+    "daily.error.stale": ("Этот выбор — из более раннего "
+                          "момента раздачи; используйте последнее сообщение или `/daily`."),
+    "daily.you_name": "Вы",
     "daily.title": "Раздачи дня · {day} · {preset}",
     "daily.board": "Раздача {number} из {count} · эту игру видите только вы",
     "daily.ai": "Бот {number}",

@@ -628,6 +628,9 @@ MESSAGES: dict[str, str] = {
     "daily.error.played": "Роздачу {number} уже зіграно: кожна роздача грається один раз.",
     "daily.error.not_played": "Роздачу {number} ще не дограно.",
     "daily.error.turn": "Зараз не ваш хід у цій роздачі; ходять боти.",
+    "daily.error.stale": ("Цей вибір — з попереднього моменту "
+                          "роздачі; скористайтеся останнім повідомленням або `/daily`."),
+    "daily.you_name": "Ви",
     "daily.title": "Роздачі дня · {day} · {preset}",
     "daily.board": "Роздача {number} з {count} · цю гру бачите лише ви",
     "daily.ai": "Бот {number}",

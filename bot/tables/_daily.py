@@ -248,6 +248,18 @@ class Daily:
             self._games[key] = (s, done + len(new))
             return Playing(b, observe(s, b.seat), done + len(new))
 
+    async def choose(self, user_id: int, guild_id: int | None, name: str, day: dt.date,
+                     number: int, seen: int, index: int) -> Playing | Finished:
+        """Make legal action ``index`` of the position after ``seen`` moves (a button's
+        choice); a button of an earlier position is refused."""
+        now = await self.play(user_id, guild_id, name, day, number)
+        if not isinstance(now, Playing) or now.moves != seen:
+            raise TableError("daily.error.stale")
+        legal = now.observation.legal
+        if not 0 <= index < len(legal):
+            raise TableError("daily.error.stale")
+        return await self.play(user_id, guild_id, name, day, number, legal[index])
+
     async def finished(self, user_id: int, b: Board) -> Finished:
         """A finished board's score against those who have finished it so far and par."""
         scores, field = await self.board_scores(b)
