@@ -29,10 +29,12 @@ from cogs._images import HAND_COLOURS, image_file, labels_for
 from cogs._plain import plain, say
 from render.adapter import hand_view, table_view
 from render.hand import render_hand
+from render.model import LeaderboardRow, LeaderboardView
 from render.table import render_table
 
 TEMPLATE = DAILY_TEMPLATE
 TABLE_FILE, HAND_FILE = "1000-daily-table.png", "1000-daily-hand.png"
+STANDINGS_FILE = "1000-daily-standings.png"
 SHOW_CHOICES = [app_commands.Choice(name=ls("choice.daily.play"), value="play"),
                 app_commands.Choice(name=ls("choice.daily.standings"), value="standings")]
 SCOPE_CHOICES = [app_commands.Choice(name=ls("scope.guild"), value="guild"),
@@ -202,8 +204,8 @@ class Daily(commands.Cog):
                       loc: str | None) -> list[discord.File]:
         b, obs = got.board, got.observation
         labels = labels_for(loc)
-        tv = table_view(obs, names, title=t("daily.board", loc, number=b.number + 1,
-                                             count=2 * b.rules.seats),
+        tv = table_view(obs, names, title=f"{b.day.isoformat()} · {b.number + 1}/"
+                                                f"{2 * b.rules.seats}",
                         talon_label=PRESETS[b.preset].talon_name, labels=labels)
         hv = hand_view(obs, names[b.seat], labels)
         table_png, hand_png = await asyncio.gather(
@@ -251,7 +253,21 @@ class Daily(commands.Cog):
                                percent=_percent(r.score.percent), boards=r.score.boards,
                                vs_par=_signed(r.score.vs_par)))
         lines.append(t("daily.standings.streak", loc, days=st.streak))
-        return "\n".join(lines)[:2000], []
+        files: list[discord.File] = []
+        if st.today:
+            me = next((rank for rank, r in enumerate(st.today, 1)
+                       if r.user_id == actor.user_id), None)
+            view = LeaderboardView(
+                tuple(LeaderboardRow(rank, r.name, round(r.score.percent), r.score.boards, 0,
+                                     value_text=f"{_percent(r.score.percent)}%")
+                      for rank, r in enumerate(st.today[:10], 1)),
+                title=lines[0].strip("*")[:60], highlight=me,
+                value_label=t("daily.standings.value", loc)[:24], show_wins=False,
+                labels=labels_for(loc))
+            data = await self.bot.publisher.images.leaderboard_png(view)
+            if data is not None:
+                files.append(image_file(data, STANDINGS_FILE, "the standings"))
+        return "\n".join(lines)[:2000], files
 
 
 def _label(a: Action, names: list[str], preset: str, talon: str, loc: str | None) -> str:

@@ -665,6 +665,7 @@ MESSAGES: dict[str, str] = {
     "daily.select.bid": "Dein Gebot…",
     "daily.select.other": "Dein Zug…",
     "daily.standings.title": "Tagesrangliste · {day} · {scope}",
+    "daily.standings.value": "Matchpunkte",
     "daily.standings.day": "Tag",
     "daily.standings.week": "Woche",
     "daily.standings.month": "Monat",

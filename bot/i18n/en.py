@@ -639,6 +639,7 @@ MESSAGES: dict[str, str] = {
     "daily.select.bid": "Your bid…",
     "daily.select.other": "Your move…",
     "daily.standings.title": "Daily standings · {day} · {scope}",
+    "daily.standings.value": "Matchpoints",
     "daily.standings.day": "Day",
     "daily.standings.week": "Week",
     "daily.standings.month": "Month",

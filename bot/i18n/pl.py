@@ -657,6 +657,7 @@ MESSAGES: dict[str, str] = {
     "daily.select.bid": "Twoja licytacja…",
     "daily.select.other": "Twój ruch…",
     "daily.standings.title": "Wyniki rozdań dnia · {day} · {scope}",
+    "daily.standings.value": "Punkty meczowe",
     "daily.standings.day": "Dzień",
     "daily.standings.week": "Tydzień",
     "daily.standings.month": "Miesiąc",

@@ -650,6 +650,7 @@ MESSAGES: dict[str, str] = {
     "daily.select.bid": "Ваша заявка…",
     "daily.select.other": "Ваш ход…",
     "daily.standings.title": "Итоги раздач дня · {day} · {scope}",
+    "daily.standings.value": "Очки сравнения",
     "daily.standings.day": "День",
     "daily.standings.week": "Неделя",
     "daily.standings.month": "Месяц",

@@ -649,6 +649,7 @@ MESSAGES: dict[str, str] = {
     "daily.select.bid": "Ваша заявка…",
     "daily.select.other": "Ваш хід…",
     "daily.standings.title": "Підсумки роздач дня · {day} · {scope}",
+    "daily.standings.value": "Очки порівняння",
     "daily.standings.day": "День",
     "daily.standings.week": "Тиждень",
     "daily.standings.month": "Місяць",

@@ -3,7 +3,10 @@ resumed after a restart, scored against other players and par, and the standings
 
 from __future__ import annotations
 
+import io
 from typing import Any
+
+from PIL import Image
 
 from tests.fakediscord.models import Message, User
 
@@ -49,7 +52,7 @@ async def play_board(w: Any, user: User, msg: Message) -> Message:
     raise AssertionError("the board did not end")
 
 
-async def test_a_day_of_boards_resumed_after_a_restart_and_scored(world) -> None:
+async def test_a_day_of_boards_resumed_after_a_restart_and_scored(world, tmp_path) -> None:
     w = world
     fd, alice, bob, cid = w.fd, *w.users[:3]
     fast_par(w)
@@ -105,6 +108,10 @@ async def test_a_day_of_boards_resumed_after_a_restart_and_scored(world) -> None
     assert r.ephemeral and "Daily standings" in text
     assert "Alice — " in text and "6 boards" in text and "Bob — " in text
     assert "Your streak: 1 day in a row." in text
+    assert len(r.message.attachments) == 1  # the day's ranking as an image
+    with Image.open(io.BytesIO(r.message.attachments[0].data)) as image:
+        assert image.width >= 400
+    (tmp_path / "daily-standings.png").write_bytes(r.message.attachments[0].data)
 
 
 async def test_a_bad_date_is_refused_politely(world) -> None:
