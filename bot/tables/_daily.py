@@ -118,6 +118,10 @@ class Daily:
         # board's state and its move count
         self._locks: dict[Key, asyncio.Lock] = {}
         self._pars: dict[str, tuple[int, ...]] = {}
+        # Results committed by this process, so that its next answers count them even
+        # where the store's reads lag a moment behind its writes.
+        self._done: dict[Key, DailyResultRow] = {}
+        self._done_day: dt.date | None = None
         self._par_locks: dict[str, asyncio.Lock] = {}
 
     def today(self) -> dt.date:
@@ -137,12 +141,18 @@ class Daily:
     async def day(self, user_id: int, guild_id: int | None,
                   day: dt.date | None = None) -> DayView:
         """A player's day (default today) in a server's preset."""
-        day = day or self.today()
+        today = self.today()
+        if self._done_day != today:  # yesterday's are in every read by now
+            self._done.clear()
+            self._done_day = today
+        day = day or today
         preset = await self.preset_of(guild_id)
         boards = tuple(day_boards(day, preset))
         rows = await self.store.daily_results(day.isoformat(), day.isoformat(), preset)
         finished = {r.number: r.result for r in rows if r.user_id == user_id}
-        return DayView(day, preset, boards, finished, day < self.today())
+        finished.update({b.number: self._done[(user_id, b.key)].result for b in boards
+                         if (user_id, b.key) in self._done})
+        return DayView(day, preset, boards, finished, day < today)
 
     # ---- par -------------------------------------------------------------------------
     async def par(self, b: Board) -> tuple[int, ...]:
@@ -160,8 +170,8 @@ class Daily:
                 async with self.store.transaction() as tx:
                     await tx.put_daily_par(b.key, [move_to_json(m) for m in moves],
                                            list(delta), self.clock.now())
-                stored = await self.store.daily_par(b.key)
-                assert stored is not None
+                # another process may have stored its own first: that one counts
+                stored = await self.store.daily_par(b.key) or (moves, list(delta))
             par = tuple(int(x) for x in stored[1])
             self._pars[b.key] = par
             return par
@@ -237,11 +247,14 @@ class Daily:
                     for i, a in enumerate(new):
                         await tx.append_daily_move(user_id, b.key, first + i, move_to_json(a),
                                                    self.clock.now())
+                    row = DailyResultRow(
+                        user_id, b.key, b.day.isoformat(), b.preset, b.number, guild_id or 0,
+                        name, result_of(s)[b.seat], par[b.seat] if par else 0,
+                        self.clock.now())
                     if over:  # the result, once, with the last move
-                        await tx.add_daily_result(DailyResultRow(
-                            user_id, b.key, b.day.isoformat(), b.preset, b.number,
-                            guild_id or 0, name, result_of(s)[b.seat], par[b.seat],
-                            self.clock.now()))
+                        await tx.add_daily_result(row)
+                if over:
+                    self._done[key] = row
             if over:
                 self._games.pop(key, None)
                 return await self.finished(user_id, b)
@@ -273,6 +286,7 @@ class Daily:
         rows = [r for r in await self.store.daily_results(b.day.isoformat(), b.day.isoformat(),
                                                           b.preset) if r.number == b.number]
         results = {r.user_id: r.result for r in rows}
+        results.update({u: row.result for (u, k), row in self._done.items() if k == b.key})
         return score_board(results, par[b.seat]), len(results)
 
     # ---- standings -------------------------------------------------------------------

@@ -3,6 +3,7 @@ scored against the others who finished them and par."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import random
 
@@ -117,3 +118,12 @@ async def test_matchpoints_against_two_other_players_and_standings(daily: Daily)
     assert st.streak == 1
     assert [r.user_id for r in (await daily.standings(GUILD, 1, global_scope=True)).today] == [2]
     assert (await daily.standings(GUILD + 1, 1)).today == []  # another server's ranking
+
+
+async def test_players_finishing_at_once_each_get_their_score(daily: Daily) -> None:
+    # Many answers at once: each one counts the results committed before it.
+    done = await asyncio.gather(*[finish(daily, u, 0, seed=u) for u in range(1, 6)])
+    assert all(d.score.top >= 2 for d in done)
+    assert max(d.field for d in done) == 5
+    for u in range(1, 6):
+        assert (await daily.day(u, GUILD)).next_board == 1
