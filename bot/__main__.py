@@ -135,7 +135,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
         run_bench(args.repeats)
         return 0
-    if args.what in ("tables", "web"):
+    if args.what in ("tables", "web", "daily"):
         # Dev tools of the repository (they drive the emulator in tests/): run as their own
         # program, so that the product never imports the tests.
         import subprocess
@@ -147,7 +147,9 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             print(f"bench {args.what} needs the repository's tests/ (run it from a clone of "
                   "the repository)", file=sys.stderr)
             return 2
-        if args.what == "web":
+        if args.what == "daily":
+            argv = ["--players", str(args.players)]
+        elif args.what == "web":
             argv = ["--tables", str(args.tables or 100), "--seconds", str(args.seconds),
                     "--hands", str(args.hands or 100_000)]
         else:
@@ -363,8 +365,12 @@ def main(argv: list[str] | None = None) -> int:
                                      "store (records and leaderboards at 100,000 hands), "
                                      "web (page times at 100,000 hands while 100 tables "
                                      "play), solver (the compiled against the Python "
-                                     "double-dummy solver)")
-    p.add_argument("what", choices=("render", "engine", "tables", "store", "web", "solver"))
+                                     "double-dummy solver), daily (N players through the "
+                                     "daily challenge)")
+    p.add_argument("what", choices=("render", "engine", "tables", "store", "web", "solver",
+                                    "daily"))
+    p.add_argument("--players", type=int, default=100,
+                   help="daily: emulated players playing the day's boards (default 100)")
     p.add_argument("--tables", type=int, default=None,
                    help="tables, web: how many at once (default 200; web: 100)")
     p.add_argument("--seconds", type=float, default=30.0, help="tables: how long to play")
