@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import logging
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ from bot.tables._model import TableError
 from bot.tables._thinking import choose_off_loop
 from bot.tables.clock import Clock
 
+log = logging.getLogger(__name__)
 AI_LEVEL = "normal"  # the opponents everyone meets
 PAR_LEVEL = "strong"  # the par: strong AIs in every seat
 Key = tuple[int, str]  # (user id, board key)
@@ -123,6 +125,7 @@ class Daily:
         self._done: dict[Key, DailyResultRow] = {}
         self._done_day: dt.date | None = None
         self._par_locks: dict[str, asyncio.Lock] = {}
+        self._par_tasks: dict[str, asyncio.Task[tuple[int, ...]]] = {}
 
     def today(self) -> dt.date:
         """The day being played (UTC)."""
@@ -176,6 +179,29 @@ class Daily:
             self._pars[b.key] = par
             return par
 
+    def prepare(self, b: Board) -> None:
+        """Start computing a board's par in the background (its player will need it at the
+        board's end, and the strong AIs take a while)."""
+        if b.key in self._pars or b.key in self._par_tasks:
+            return
+        task = asyncio.get_running_loop().create_task(self.par(b))
+        self._par_tasks[b.key] = task
+        task.add_done_callback(self._par_done)
+
+    def _par_done(self, task: asyncio.Task[tuple[int, ...]]) -> None:
+        for key, t in list(self._par_tasks.items()):
+            if t is task:
+                del self._par_tasks[key]
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a daily par failed", exc_info=task.exception())
+
+    async def close(self) -> None:
+        """Stop the pars being computed (a later request computes them again)."""
+        tasks = list(self._par_tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
     async def _play_par(self, b: Board) -> tuple[list[Action], tuple[int, ...]]:
         s = b.start()
         moves: list[Action] = []
@@ -221,6 +247,8 @@ class Daily:
             view = await self.day(user_id, guild_id, day)  # a press raced with this one
             b = self._board(view, number)
             s, done = await self._state(user_id, b)
+            for each in view.boards:  # the day's pars, ready by the boards' ends
+                self.prepare(each)
             new: list[Action] = []
             if action is not None:
                 if board_over(s) or s.to_act != b.seat or action.seat != b.seat:

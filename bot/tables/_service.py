@@ -184,6 +184,7 @@ class TableService:
     async def close(self) -> None:
         """Stop timers and AI turns (the database keeps everything)."""
         await self.autoplay.close()
+        await self.daily.close()
 
     async def close_store(self) -> None:
         """Close the database (last, after everything that reads it stopped)."""

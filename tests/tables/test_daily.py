@@ -39,6 +39,7 @@ async def finish(daily: Daily, user: int, number: int, seed: int = 0,
 async def daily(tmp_path):
     store, d = await make(str(tmp_path / "d.db"), FakeClock(NOON))
     yield d
+    await d.close()
     await store.close()
 
 
@@ -75,6 +76,7 @@ async def test_a_restart_mid_board_resumes_exactly(tmp_path) -> None:
         got = await d.play(9, GUILD, "P9", DAY, 1, action)
     assert isinstance(got, Playing) and got.moves > 3
     seen = got.observation
+    await d.close()
     await store.close()
     store, again = await make(str(tmp_path / "r.db"), clock)
     resumed = await again.play(9, GUILD, "P9", DAY, 1)
