@@ -8,7 +8,9 @@ resumed by ``/daily`` or by the last message's components.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
+import logging
 import re
 from typing import Any
 
@@ -25,12 +27,10 @@ from bot.tables import Finished, Playing, Standings, TableError, parse_day
 from cogs._bot import TysiacBot, actor_of, locale_of, ls, report_error, within
 from cogs._format import cards_text
 from cogs._ids import DAILY_TEMPLATE, PREFIX
-from cogs._images import HAND_COLOURS, image_file, labels_for
+from cogs._images import image_file, labels_for
 from cogs._plain import plain, say
 from render.adapter import hand_view, table_view
-from render.hand import render_hand
 from render.model import LeaderboardRow, LeaderboardView
-from render.table import render_table
 
 TEMPLATE = DAILY_TEMPLATE
 TABLE_FILE, HAND_FILE = "1000-daily-table.png", "1000-daily-hand.png"
@@ -40,6 +40,9 @@ SHOW_CHOICES = [app_commands.Choice(name=ls("choice.daily.play"), value="play"),
 SCOPE_CHOICES = [app_commands.Choice(name=ls("scope.guild"), value="guild"),
                  app_commands.Choice(name=ls("scope.global"), value="global")]
 OPTIONS = 25  # a select's options
+SUMMARY_EVERY = 300.0  # seconds between looks for a closed day to summarize
+MEDALS = ("🥇", "🥈", "🥉")
+log = logging.getLogger(__name__)
 
 
 def custom_id(day: dt.date, number: int, seen: int, kind: str, arg: int | None = None) -> str:
@@ -89,6 +92,53 @@ class DailyItem(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLAT
 class Daily(commands.Cog):
     def __init__(self, bot: TysiacBot) -> None:
         self.bot = bot
+        self._summaries: asyncio.Task[None] | None = None
+
+    async def cog_load(self) -> None:
+        self._summaries = asyncio.create_task(self._summary_loop())
+
+    async def cog_unload(self) -> None:
+        if self._summaries is not None:
+            self._summaries.cancel()
+
+    async def _summary_loop(self) -> None:
+        """Each closed day's summary, posted in the channels the servers chose."""
+        await self.bot.wait_until_ready()
+        while True:
+            try:
+                await self.post_summaries()
+            except Exception:
+                log.exception("daily summaries failed")
+            await asyncio.sleep(SUMMARY_EVERY)
+
+    async def post_summaries(self) -> None:
+        """Post every summary that is due (once each: marked before it is sent)."""
+        for s in await self.daily.summaries_due():
+            guild = self.bot.get_guild(s.guild_id)
+            if guild is None:  # another process's server, or one the bot left
+                continue
+            await self.daily.summarized(s.guild_id, s.day)
+            channel = guild.get_channel(s.channel_id)
+            if not isinstance(channel, discord.TextChannel):
+                continue
+            loc = str(guild.preferred_locale)
+            title = PresetTitle(s.preset, PRESETS[s.preset].title).localize(loc)
+            lines = [f"**{t('daily.summary.title', loc, day=s.day.isoformat(), preset=title)}**"]
+            if not s.podium:
+                lines.append(t("daily.summary.nobody", loc))
+            for rank, r in enumerate(s.podium, 1):
+                lines.append(f"{MEDALS[rank - 1]} " + t(
+                    "daily.standings.line", loc, rank=rank, name=plain(r.name),
+                    percent=_percent(r.score.percent), boards=r.score.boards,
+                    vs_par=_signed(r.score.vs_par)))
+            if s.players:
+                lines.append(t("daily.summary.players", loc, count=s.players))
+            if s.worst_board is not None:
+                lines.append(t("daily.summary.worst", loc, number=s.worst_board + 1,
+                               vs_par=f"{s.worst_vs_par:+.0f}"))
+            with contextlib.suppress(discord.HTTPException):
+                await channel.send("\n".join(lines)[:2000],
+                                   allowed_mentions=discord.AllowedMentions.none())
 
     @property
     def daily(self) -> Any:
@@ -208,11 +258,13 @@ class Daily(commands.Cog):
                                                 f"{2 * b.rules.seats}",
                         talon_label=PRESETS[b.preset].talon_name, labels=labels)
         hv = hand_view(obs, names[b.seat], labels)
-        table_png, hand_png = await asyncio.gather(
-            asyncio.to_thread(render_table, tv),
-            asyncio.to_thread(render_hand, hv, palette=HAND_COLOURS))
-        return [image_file(table_png, TABLE_FILE, "the table"),
-                image_file(hand_png, HAND_FILE, "your hand")]
+        table_png, hand_png = await self.bot.publisher.images.view_pngs(tv, hv)
+        files = []
+        if table_png is not None:
+            files.append(image_file(table_png, TABLE_FILE, "the table"))
+        if hand_png is not None:
+            files.append(image_file(hand_png, HAND_FILE, "your hand"))
+        return files
 
     async def _finished(self, interaction: discord.Interaction[Any], got: Finished,
                         loc: str | None) -> tuple[str, discord.ui.View, list[discord.File]]:

@@ -679,4 +679,15 @@ MESSAGES: dict[str, str] = {
     "cmd.daily.scope": "Dieser Server oder alle Server (Spieler mit Zustimmung)",
     "choice.daily.play": "spielen",
     "choice.daily.standings": "Rangliste",
+    "cmd.admin.daily": "Die Tagesaufgabe: Regelwerk und Kanal der Tageszusammenfassung",
+    "cmd.admin.daily.preset": "Das Regelwerk der Boards des Tages (Standard: das des Servers)",
+    "cmd.admin.daily.channel": "Der Kanal, in dem die Zusammenfassung jedes Tages erscheint",
+    "cmd.admin.daily.summary": "an: Zusammenfassung posten; aus: nicht mehr posten",
+    "admin.daily": "Die Tagesaufgabe hier: **{preset}**; Tageszusammenfassung: {channel}.",
+    "admin.daily_no_summary": "keine",
+    "daily.summary.title": "Tagesaufgabe · {day} · {preset}: die Ergebnisse",
+    "daily.summary.players": "Teilnehmende: {count}.",
+    "daily.summary.worst": ("Das schwerste Board: Board {number}, "
+                            "im Schnitt {vs_par} gegenüber Par."),
+    "daily.summary.nobody": "Hier hat niemand die Boards dieses Tages gespielt.",
 }

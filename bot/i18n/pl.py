@@ -672,4 +672,15 @@ MESSAGES: dict[str, str] = {
     "cmd.daily.scope": "Ten serwer albo wszystkie serwery (gracze, którzy się zgodzili)",
     "choice.daily.play": "gra",
     "choice.daily.standings": "wyniki",
+    "cmd.admin.daily": "Rozdania dnia: zestaw zasad i kanał podsumowania dnia",
+    "cmd.admin.daily.preset": "Zestaw zasad rozdań dnia (domyślnie zestaw serwera)",
+    "cmd.admin.daily.channel": "Kanał, na którym publikuje się podsumowanie każdego dnia",
+    "cmd.admin.daily.summary": "włącz — publikuj podsumowanie; wyłącz — przestań je publikować",
+    "admin.daily": "Rozdania dnia tutaj: **{preset}**; podsumowanie dnia: {channel}.",
+    "admin.daily_no_summary": "brak",
+    "daily.summary.title": "Rozdania dnia · {day} · {preset}: wyniki",
+    "daily.summary.players": "Liczba uczestników: {count}.",
+    "daily.summary.worst": ("Najtrudniejsze rozdanie: rozdanie {number}, "
+                            "średnio {vs_par} względem paru."),
+    "daily.summary.nobody": "Nikt tutaj nie grał rozdań tego dnia.",
 }

@@ -19,7 +19,16 @@ from bot.store import (
 )
 from bot.tables._autoplay import Gate
 from bot.tables._catalog import RulesSummary, ai_levels, preset_of_language, presets
-from bot.tables._daily import Daily, DayView, Finished, Playing, StandingRow, Standings, parse_day
+from bot.tables._daily import (
+    Daily,
+    DayView,
+    Finished,
+    Playing,
+    StandingRow,
+    Standings,
+    Summary,
+    parse_day,
+)
 from bot.tables._hands import HandReplay, Step
 from bot.tables._inputs import (
     amount_from_text,
@@ -82,6 +91,7 @@ __all__ = [
     "StandingRow",
     "Standings",
     "Step",
+    "Summary",
     "Table",
     "TableError",
     "TableService",

@@ -26,7 +26,7 @@ from bot.game.presets import PRESETS
 from bot.game.serialize import move_from_json, move_to_json
 from bot.game.state import State
 from bot.i18n.rule_text import rule_message
-from bot.store import DailyResultRow, StoreAPI
+from bot.store import DailyResultRow, DailySettings, StoreAPI
 from bot.tables._catalog import DEFAULT_PRESET
 from bot.tables._model import TableError
 from bot.tables._thinking import choose_off_loop
@@ -104,6 +104,20 @@ class Standings:
     week: list[StandingRow]
     month: list[StandingRow]
     streak: int
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """A closed day in a server: the podium and the board where the field did worst."""
+
+    guild_id: int
+    channel_id: int
+    day: dt.date
+    preset: str
+    podium: list[StandingRow]
+    players: int
+    worst_board: int | None  # 0-based
+    worst_vs_par: float  # the field's mean result against par on it
 
 
 class Daily:
@@ -316,6 +330,59 @@ class Daily:
         results = {r.user_id: r.result for r in rows}
         results.update({u: row.result for (u, k), row in self._done.items() if k == b.key})
         return score_board(results, par[b.seat]), len(results)
+
+    # ---- the servers' choices and the end of the day --------------------------------------
+    async def settings(self, guild_id: int) -> DailySettings:
+        """A server's daily choices."""
+        return await self.store.daily_settings(guild_id)
+
+    async def set_settings(self, guild_id: int | None, can_manage: bool, *,
+                           preset: str | None = None,
+                           channel_id: int | None = None) -> DailySettings:
+        """Choose a server's daily preset ('' = the server's) and summary channel (0 = none)."""
+        if guild_id is None:
+            raise TableError("error.guild_only")
+        if not can_manage:
+            raise TableError("error.not_admin")
+        changes: dict[str, object] = {}
+        if preset is not None:
+            if preset and preset not in PRESETS:
+                raise TableError("error.unknown_preset", name=preset[:20],
+                                 presets=", ".join(PRESETS))
+            changes["preset"] = preset
+        if channel_id is not None:
+            changes["channel_id"] = channel_id
+            changes["summary_day"] = self.today().isoformat()  # from today's day on
+        async with self.store.transaction() as tx:
+            await tx.set_daily_settings(guild_id, **changes)
+        return await self.store.daily_settings(guild_id)
+
+    async def summaries_due(self) -> list[Summary]:
+        """The closed days whose summary a server asked for and has not had yet."""
+        yesterday = self.today() - dt.timedelta(days=1)
+        out = []
+        for s in await self.store.daily_summary_guilds():
+            if s.summary_day >= yesterday.isoformat():
+                continue
+            preset = await self.preset_of(s.guild_id)
+            st = await self.standings(s.guild_id, 0, yesterday)
+            rows = [r for r in await self.store.daily_results(
+                yesterday.isoformat(), yesterday.isoformat(), preset)
+                if r.guild_id == s.guild_id]
+            against: dict[int, list[int]] = {}
+            for r in rows:
+                against.setdefault(r.number, []).append(r.result - r.par)
+            means = {n: sum(v) / len(v) for n, v in against.items()}
+            worst = min(means, key=lambda n: (means[n], n)) if means else None
+            out.append(Summary(s.guild_id, s.channel_id, yesterday, preset, st.today[:3],
+                               len(st.today), worst, means.get(worst, 0.0)
+                               if worst is not None else 0.0))
+        return out
+
+    async def summarized(self, guild_id: int, day: dt.date) -> None:
+        """A server's summary of ``day`` is posted (or cannot be): not again."""
+        async with self.store.transaction() as tx:
+            await tx.set_daily_settings(guild_id, summary_day=day.isoformat())
 
     # ---- standings -------------------------------------------------------------------
     async def standings(self, guild_id: int | None, user_id: int, day: dt.date | None = None,

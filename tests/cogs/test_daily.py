@@ -118,3 +118,41 @@ async def test_a_bad_date_is_refused_politely(world) -> None:
     w = world
     r = await w.fd.slash(w.users[0], w.channel, "daily", show="standings", date="yesterday")
     assert r.ephemeral and "`yesterday` is not a date" in r.content
+
+
+async def test_admin_daily_and_the_end_of_day_summary(world) -> None:
+    import datetime as dt
+
+    from bot.store import DailyResultRow
+
+    w = world
+    fd, alice, bob = w.fd, *w.users[:2]
+    fd.set_permissions(w.guild, alice, ["manage_guild", "manage_channels"])
+    r = await fd.slash(alice, w.channel, "admin daily", preset="polish", channel=w.channel)
+    assert r.ephemeral and "**Polish Tysiąc**" in r.content and f"<#{w.channel.id}>" in r.content
+    yesterday = dt.datetime.now(dt.UTC).date() - dt.timedelta(days=1)
+    store = w.service.store
+    async with store.transaction() as tx:  # yesterday: Bob and Alice played two boards
+        for user, name, board, result, par in ((bob.id, "Bob", 0, 120, 60),
+                                               (alice.id, "Alice", 0, 60, 60),
+                                               (bob.id, "Bob", 1, -120, 40),
+                                               (alice.id, "Alice", 1, -60, 40)):
+            await tx.add_daily_result(DailyResultRow(
+                user, f"{yesterday}/polish/{board}", yesterday.isoformat(), "polish", board,
+                w.guild.id, name, result, par, 0.0))
+        await tx.set_daily_settings(w.guild.id, summary_day="2000-01-01")
+    await stop_bot(w)
+    await start_bot(w, edit_limit=45)
+    await fd.wait_until(lambda: any("the results" in (m.content or "")
+                                    for m in fd.store.channel_messages(w.channel)), 10)
+    posted = [m for m in fd.store.channel_messages(w.channel)
+              if "the results" in (m.content or "")]
+    assert len(posted) == 1 and not posted[0].ephemeral
+    text = posted[0].content
+    assert "🥇 1. Bob" in text and "🥈 2. Alice" in text
+    assert "The hardest board: board 2, -130 against par on average." in text
+    await stop_bot(w)  # once a day only
+    await start_bot(w, edit_limit=45)
+    await w.fd.settle()
+    assert len([m for m in fd.store.channel_messages(w.channel)
+                if "the results" in (m.content or "")]) == 1
