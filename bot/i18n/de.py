@@ -690,4 +690,13 @@ MESSAGES: dict[str, str] = {
     "daily.summary.worst": ("Das schwerste Board: Board {number}, "
                             "im Schnitt {vs_par} gegenüber Par."),
     "daily.summary.nobody": "Hier hat niemand die Boards dieses Tages gespielt.",
+    "web.daily": "Tagesaufgabe · {day}",
+    "web.daily_hint": ("Die Ergebnisse jedes Boards auf demselben Platz "
+                       "nebeneinander, gegenüber Par (starke Bots auf jedem Platz)."),
+    "web.daily_board": "Board {number} · Platz {seat}",
+    "web.daily_result": "Ergebnis",
+    "web.daily_vs_par": "Gegenüber Par",
+    "web.daily_par": "Par",
+    "web.daily_nobody": "Hier hat niemand dieses Board gespielt.",
+    "web.daily_scenario": "Die Verteilung und die Züge des Par (Szenariodatei)",
 }

@@ -663,4 +663,13 @@ MESSAGES: dict[str, str] = {
     "daily.summary.players": "{count} {count|one:player|other:players} took part.",
     "daily.summary.worst": "The hardest board: board {number}, {vs_par} against par on average.",
     "daily.summary.nobody": "Nobody here played that day's boards.",
+    "web.daily": "Daily challenge · {day}",
+    "web.daily_hint": ("Each board's results on the same seat, side "
+                       "by side, against par (strong AIs in every seat)."),
+    "web.daily_board": "Board {number} · seat {seat}",
+    "web.daily_result": "Result",
+    "web.daily_vs_par": "Against par",
+    "web.daily_par": "Par",
+    "web.daily_nobody": "Nobody here played this board.",
+    "web.daily_scenario": "The deal and the par's moves (scenario file)",
 }

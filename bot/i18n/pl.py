@@ -683,4 +683,13 @@ MESSAGES: dict[str, str] = {
     "daily.summary.worst": ("Najtrudniejsze rozdanie: rozdanie {number}, "
                             "średnio {vs_par} względem paru."),
     "daily.summary.nobody": "Nikt tutaj nie grał rozdań tego dnia.",
+    "web.daily": "Rozdania dnia · {day}",
+    "web.daily_hint": ("Wyniki każdego rozdania na tym samym miejscu, obok "
+                       "siebie, względem paru (mocne boty na każdym miejscu)."),
+    "web.daily_board": "Rozdanie {number} · miejsce {seat}",
+    "web.daily_result": "Wynik",
+    "web.daily_vs_par": "Względem paru",
+    "web.daily_par": "Par",
+    "web.daily_nobody": "Nikt tutaj nie grał tego rozdania.",
+    "web.daily_scenario": "Rozkład kart i ruchy paru (plik scenariusza)",
 }

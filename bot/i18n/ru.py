@@ -675,4 +675,13 @@ MESSAGES: dict[str, str] = {
     "daily.summary.players": "Участников: {count}.",
     "daily.summary.worst": "Самая трудная раздача: раздача {number}, в среднем {vs_par} к пару.",
     "daily.summary.nobody": "В раздачи этого дня здесь никто не играл.",
+    "web.daily": "Раздачи дня · {day}",
+    "web.daily_hint": ("Результаты каждой раздачи на одном месте, рядом, в "
+                       "сравнении с паром (сильные боты на всех местах)."),
+    "web.daily_board": "Раздача {number} · место {seat}",
+    "web.daily_result": "Результат",
+    "web.daily_vs_par": "К пару",
+    "web.daily_par": "Пар",
+    "web.daily_nobody": "Здесь эту раздачу никто не играл.",
+    "web.daily_scenario": "Расклад и ходы пара (файл сценария)",
 }

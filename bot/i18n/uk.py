@@ -674,4 +674,13 @@ MESSAGES: dict[str, str] = {
     "daily.summary.players": "Учасників: {count}.",
     "daily.summary.worst": "Найважча роздача: роздача {number}, у середньому {vs_par} до пару.",
     "daily.summary.nobody": "У роздачі цього дня тут ніхто не грав.",
+    "web.daily": "Роздачі дня · {day}",
+    "web.daily_hint": ("Результати кожної роздачі на одному місці, поруч, у "
+                       "порівнянні з паром (сильні боти на всіх місцях)."),
+    "web.daily_board": "Роздача {number} · місце {seat}",
+    "web.daily_result": "Результат",
+    "web.daily_vs_par": "До пару",
+    "web.daily_par": "Пар",
+    "web.daily_nobody": "Тут цю роздачу ніхто не грав.",
+    "web.daily_scenario": "Розклад і ходи пару (файл сценарію)",
 }

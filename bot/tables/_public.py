@@ -9,14 +9,21 @@ Finished matches do not change, so their sheets and replayed hands are kept (a f
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
+import json
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from bot.game.actions import Action
+from bot.game.boards import SEAT_NAMES, day_boards
+from bot.game.duplicate import score_board
 from bot.game.presets import PRESETS
 from bot.game.rules import Rules
+from bot.game.serialize import move_from_json
 from bot.i18n.values import TalonWord
 from bot.store import GuildSettings, LeaderRow, MatchInfo, MatchRow, Profile
+from bot.tables._daily import Daily, day_of
 from bot.tables._hands import HandReplay, NoSuchHand, count_deals, hand_replay
 from bot.tables._log import replay_results
 from bot.tables._model import Actor, TableError, talon_name_of
@@ -63,6 +70,36 @@ class PublicHand:
         """The talon as the players of the match's preset call it, in the reader's
         language (the word the table's messages use)."""
         return TalonWord(self.info.preset, talon_name_of(self.info.preset), capital)
+
+
+@dataclass(frozen=True, slots=True)
+class DailyEntry:
+    """One player's result on a daily board, scored against everyone who played it."""
+
+    name: str
+    result: int
+    percent: float
+    vs_par: int
+
+
+@dataclass(frozen=True, slots=True)
+class DailyBoardPage:
+    """A closed day's board: its deal as a scenario, par, and the guild's results."""
+
+    number: int  # 0-based
+    seat: int
+    par: int | None  # None: nobody played it, so no par was computed
+    entries: tuple[DailyEntry, ...]
+    scenario: str  # the deal and the par's moves, for ``python -m bot replay``
+
+
+@dataclass(frozen=True, slots=True)
+class DailyPage:
+    """A closed day of the daily challenge in a guild."""
+
+    day: dt.date
+    preset: str
+    boards: tuple[DailyBoardPage, ...]
 
 
 class Lru(Generic[K, V]):
@@ -220,3 +257,37 @@ class PublicRecords:
             raise NotShown(match_id) from None
         self._exports.put(match_id, got)
         return got
+
+    async def daily(self, guild_id: int, day_text: str) -> DailyPage:
+        """A closed day of the daily challenge: every board with the guild's results side
+        by side, par and matchpoints (NotShown for a day still being played)."""
+        await self.guild(guild_id)
+        try:
+            day = dt.date.fromisoformat(day_text)
+        except ValueError:
+            raise NotShown(day_text) from None
+        clock = self.records.service.clock
+        if day >= day_of(clock.now()):  # nobody may see a board before finishing it
+            raise NotShown(day_text)
+        preset = await Daily(self.store, clock).preset_of(guild_id)
+        rows = await self.store.daily_results(day.isoformat(), day.isoformat(), preset)
+        pages = []
+        for b in day_boards(day, preset):
+            mine = [r for r in rows if r.number == b.number]
+            stored = await self.store.daily_par(b.key)
+            par = int(stored[1][b.seat]) if stored else (mine[0].par if mine else None)
+            scores = score_board({r.user_id: r.result for r in mine}, par or 0)
+            entries = sorted(
+                (DailyEntry(r.name, r.result, scores[r.user_id].percent,
+                            scores[r.user_id].vs_par)
+                 for r in mine if r.guild_id == guild_id),
+                key=lambda e: (-e.result, e.name))
+            scenario = b.scenario()
+            if stored:  # the par's moves, so that the file replays the par's hand
+                names = list(SEAT_NAMES[:b.rules.seats])
+                scenario["hands"][0]["actions"] = [
+                    a.to_json(names) for a in map(move_from_json, stored[0])
+                    if isinstance(a, Action)]
+            pages.append(DailyBoardPage(b.number, b.seat, par, tuple(entries),
+                                        json.dumps(scenario, ensure_ascii=False)))
+        return DailyPage(day, preset, tuple(pages))

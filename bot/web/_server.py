@@ -153,6 +153,8 @@ class WebServer:
         m = f"{g}/m/{{match:{_ID}}}"
         self.app.router.add_get(g, self.board)
         self.app.router.add_get(f"{g}/p/{{player:{_ID}}}", self.player)
+        self.app.router.add_get(f"{g}/daily/{{day:[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}}}",
+                                self.daily)
         self.app.router.add_get(m, self.match)
         self.app.router.add_get(f"{m}/scenario.json", self.scenario)
         self.app.router.add_get(f"{m}/h/{{hand:[1-9][0-9]{{0,3}}}}", self.hand)
@@ -400,6 +402,14 @@ class WebServer:
         response = self._page("player.html", ctx)
         self._keep_fresh(request, ctx["loc"], response)
         return response
+
+    async def daily(self, request: web.Request) -> web.Response:
+        """A closed day of the daily challenge: each board's results side by side."""
+        ctx = await self._context(request)
+        got = await self.public.daily(ctx["gid"], request.match_info["day"])
+        ctx.update(title=t("web.daily", ctx["loc"], day=got.day.isoformat()), daily=got,
+                   seat_names=("A", "B", "C", "D"))
+        return self._page("daily.html", ctx, FINISHED)
 
     async def match(self, request: web.Request) -> web.Response:
         """A recorded match's score sheet and its hands."""
