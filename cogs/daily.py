@@ -158,32 +158,35 @@ class Daily(commands.Cog):
             await interaction.response.send_message(content, files=files, ephemeral=True)
             return
         actor = actor_of(interaction)
+        # The board's images take a moment to draw: answered at once, shown when drawn.
+        await interaction.response.defer(ephemeral=True, thinking=True)
         view = await self.daily.day(actor.user_id, interaction.guild_id)
         number = view.next_board
         loc = locale_of(interaction)
         if number is None:
-            await interaction.response.send_message(
+            await interaction.followup.send(
                 t("daily.all_done", loc, count=len(view.boards), day=view.day.isoformat()),
                 ephemeral=True)
             return
-        got = await within(interaction, self.daily.play(
-            actor.user_id, interaction.guild_id, actor.name, view.day, number))
+        got = await self.daily.play(actor.user_id, interaction.guild_id, actor.name,
+                                    view.day, number)
         await self._answer(interaction, got)
 
     async def press(self, interaction: discord.Interaction[Any], day: dt.date, number: int,
                     seen: int, kind: str, arg: int | None) -> None:
         """A component of a board's message: a choice, or the next board."""
         actor = actor_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
         if kind == "next":
             view = await self.daily.day(actor.user_id, interaction.guild_id, day)
             if view.next_board is None:
                 raise TableError("daily.error.played", number=number + 1)
             number = view.next_board
-            got = await within(interaction, self.daily.play(
-                actor.user_id, interaction.guild_id, actor.name, day, number))
+            got = await self.daily.play(actor.user_id, interaction.guild_id, actor.name, day,
+                                        number)
         else:
-            got = await within(interaction, self.daily.choose(
-                actor.user_id, interaction.guild_id, actor.name, day, number, seen, arg or 0))
+            got = await self.daily.choose(actor.user_id, interaction.guild_id, actor.name,
+                                          day, number, seen, arg or 0)
         await self._answer(interaction, got)
 
     async def _answer(self, interaction: discord.Interaction[Any],

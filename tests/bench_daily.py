@@ -6,7 +6,9 @@ process, with the AI seats and the par's strong AIs in its pool, as in productio
 emulated player sends ``/daily``, then presses a random choice of each board's message
 (a button, or an option of a select) until the board's result, then "Next board", until
 the day is played. For every interaction the time from sending it to the bot's initial
-response is measured at the emulator (Discord's 3-second rule). Errors: answers that are
+response is measured at the emulator (Discord's 3-second rule; the bot acknowledges a
+press at once and shows the board when its images are drawn), and the time until the
+board (or its result) is shown. Errors: answers that are
 not a board's message (a refusal, "something went wrong"), interactions not answered,
 rule violations the emulator recorded, and ERROR lines in the bot's log. The last line
 printed is one JSON object.
@@ -41,6 +43,7 @@ PLAYERS_PER_CHANNEL = 10
 @dataclass
 class Stats:
     acks: list[float] = field(default_factory=list)  # seconds
+    answers: list[float] = field(default_factory=list)  # seconds until the board was shown
     errors: list[str] = field(default_factory=list)
     moves: int = 0
     boards: int = 0  # boards whose result a player saw
@@ -70,22 +73,22 @@ class Bench:
             return None
         return r
 
-    async def answer(self, r: Any) -> Message | None:
+    async def answer(self, r: Any, t0: float) -> Message | None:
         """The message that answers an interaction (a deferred one: its follow-up)."""
-        for _ in range(1200):  # the par of a board may take a while to compute
-            if r.followups:
-                return r.followups[-1]  # type: ignore[no-any-return]
-            m = r.message
-            if m is not None and not m.loading and m.content:
-                return m  # type: ignore[no-any-return]
-            await asyncio.sleep(0.05)
+        for _ in range(6000):  # the par of a board may take a while to compute
+            got = r.followups[-1] if r.followups else r.message
+            if got is not None and not got.loading and got.content:
+                self.stats.answers.append(time.monotonic() - t0)
+                return got  # type: ignore[no-any-return]
+            await asyncio.sleep(0.01)
         self.stats.error(f"interaction {r.interaction.id}: no answer within 60 s")
         return None
 
     async def player(self, user: User, channel: Channel) -> None:
         fd = self.fd
+        t0 = time.monotonic()
         r = await self.timed(fd.slash(user, channel, "daily"))
-        msg = await self.answer(r) if r is not None else None
+        msg = await self.answer(r, t0) if r is not None else None
         while msg is not None and time.monotonic() < self.deadline:
             if HEAD not in msg.content:
                 self.stats.error(f"{user.name}: {msg.content[:200]!r}")
@@ -100,13 +103,14 @@ class Bench:
             cid = self.rng.choice(ids)
             comp = msg.component_by_id(cid)
             assert comp is not None
+            t0 = time.monotonic()
             if comp["type"] == 3:
                 value = self.rng.choice(comp["options"])["value"]
                 r = await self.timed(fd.select(user, msg, cid, [value]))
             else:
                 r = await self.timed(fd.click(user, msg, cid))
             self.stats.moves += 1
-            msg = await self.answer(r) if r is not None else None
+            msg = await self.answer(r, t0) if r is not None else None
 
 
 async def run(players: int, *, seed: int = 1, seconds: float = 600.0,
@@ -146,6 +150,7 @@ async def run(players: int, *, seed: int = 1, seconds: float = 600.0,
         for problem in log_problems(log.read_text(errors="replace") if log.exists() else ""):
             stats.error(problem[:300])
     acks_ms = [a * 1000 for a in stats.acks]
+    answers_ms = [a * 1000 for a in stats.answers]
     return {
         "players": players,
         "boards_completed": recorded,
@@ -156,6 +161,9 @@ async def run(players: int, *, seed: int = 1, seconds: float = 600.0,
         "ack_p95_ms": round(percentile(acks_ms, 95), 1),
         "ack_p99_ms": round(percentile(acks_ms, 99), 1),
         "ack_max_ms": round(max(acks_ms), 1) if acks_ms else 0.0,
+        "answer_p50_ms": round(percentile(answers_ms, 50), 1),
+        "answer_p95_ms": round(percentile(answers_ms, 95), 1),
+        "answer_p99_ms": round(percentile(answers_ms, 99), 1),
         "errors": len(stats.errors),
         "first_errors": stats.errors[:5],
     }
@@ -172,7 +180,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"players {result['players']}: {result['boards_completed']} boards completed, "
           f"{result['interactions']} interactions in {result['seconds']} s; ack p50 "
           f"{result['ack_p50_ms']} ms, p95 {result['ack_p95_ms']} ms, p99 "
-          f"{result['ack_p99_ms']} ms; {result['errors']} errors")
+          f"{result['ack_p99_ms']} ms; board shown p50 {result['answer_p50_ms']} ms, p95 "
+          f"{result['answer_p95_ms']} ms, p99 {result['answer_p99_ms']} ms; "
+          f"{result['errors']} errors")
     for e in result["first_errors"]:
         print("error:", e, file=sys.stderr)
     print(json.dumps(result), flush=True)

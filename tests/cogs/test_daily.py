@@ -98,7 +98,9 @@ async def test_a_day_of_boards_resumed_after_a_restart_and_scored(world, tmp_pat
             await r.wait_final()
     assert "All 6 boards of" in msg.content
     r = await fd.slash(alice, w.channel, "daily")
-    assert r.ephemeral and "All 6 boards of" in r.content
+    await r.wait_final()
+    shown = r.followups[-1] if r.followups else r.message
+    assert shown.ephemeral and "All 6 boards of" in shown.content
     rows = await w.service.store.daily_results("2000-01-01", "2999-12-31", "russian")
     assert sorted((r.user_id, r.number) for r in rows) == sorted(
         [(bob.id, 0), (cid.id, 0)] + [(alice.id, n) for n in range(BOARDS)])
