@@ -151,8 +151,8 @@ class Daily(commands.Cog):
     async def daily_command(self, interaction: discord.Interaction[Any],
                             show: str = "play", date: str | None = None,
                             scope: str = "guild") -> None:
+        day = parse_day(date) if date else None  # a bad date is refused whatever is asked
         if show == "standings":
-            day = parse_day(date) if date else None
             content, files = await within(interaction, self._standings(
                 interaction, day, scope == "global"))
             await interaction.response.send_message(content, files=files, ephemeral=True)
