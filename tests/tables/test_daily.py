@@ -129,3 +129,25 @@ async def test_players_finishing_at_once_each_get_their_score(daily: Daily) -> N
     assert max(d.field for d in done) == 5
     for u in range(1, 6):
         assert (await daily.day(u, GUILD)).next_board == 1
+
+
+async def test_on_postgresql_a_board_resumes_and_its_result_is_recorded_once(pg_server) -> None:
+    url = str(await pg_server.new_database())
+    clock = FakeClock(NOON)
+    store, d = await make(url, clock)
+    got = await d.play(7, GUILD, "P7", DAY, 2)
+    assert isinstance(got, Playing)
+    legal = got.observation.legal
+    got = await d.play(7, GUILD, "P7", DAY, 2, next((a for a in legal if a.verb is Verb.BID),
+                                                      legal[0]))
+    await d.close()
+    await store.close()
+    store, again = await make(url, clock)  # a restart mid-board
+    done = await finish(again, 7, 2, seed=3)
+    rows = await store.daily_results("2026-11-27", "2026-11-27", "russian")
+    assert [(r.user_id, r.number, r.result) for r in rows] == [(7, 2, done.score.result)]
+    assert await store.daily_par(done.board.key) is not None
+    with pytest.raises(TableError):
+        await again.play(7, GUILD, "P7", DAY, 2)
+    await again.close()
+    await store.close()
