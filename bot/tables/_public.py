@@ -20,7 +20,7 @@ from bot.game.boards import SEAT_NAMES, day_boards
 from bot.game.duplicate import score_board
 from bot.game.presets import PRESETS
 from bot.game.rules import Rules
-from bot.game.serialize import move_from_json
+from bot.game.serialize import move_from_json, move_to_json
 from bot.i18n.values import TalonWord
 from bot.store import GuildSettings, LeaderRow, MatchInfo, MatchRow, Profile
 from bot.tables._daily import Daily, day_of
@@ -28,6 +28,7 @@ from bot.tables._hands import HandReplay, NoSuchHand, count_deals, hand_replay
 from bot.tables._log import replay_results
 from bot.tables._model import Actor, TableError, talon_name_of
 from bot.tables._records import EmptyBoard, Export, Page, Records, Sheet
+from bot.tables._results import preset_family
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -291,3 +292,37 @@ class PublicRecords:
             pages.append(DailyBoardPage(b.number, b.seat, par, tuple(entries),
                                         json.dumps(scenario, ensure_ascii=False)))
         return DailyPage(day, preset, tuple(pages))
+
+    async def daily_hand(self, guild_id: int, day_text: str, number: int,
+                         who: str) -> PublicHand:
+        """One result of a closed day's board (``who``: its place in the page's list, from
+        1) or its par (``par``), step by step, as a match of one hand."""
+        page = await self.daily(guild_id, day_text)  # checks the guild and the day
+        if not 1 <= number <= len(page.boards):
+            raise NotShown(number)
+        b = day_boards(page.day, page.preset)[number - 1]
+        names = list(SEAT_NAMES[:b.rules.seats])
+        if who == "par":
+            stored = await self.store.daily_par(b.key)
+            if stored is None:
+                raise NotShown(who)
+            moves = stored[0]
+        else:
+            rows = [r for r in await self.store.daily_results(
+                page.day.isoformat(), page.day.isoformat(), page.preset)
+                if r.number == b.number and r.guild_id == guild_id]
+            rows.sort(key=lambda r: (-r.result, r.name))
+            place = int(who) if who.isdigit() else 0
+            if not 1 <= place <= len(rows):
+                raise NotShown(who)
+            row = rows[place - 1]
+            names[b.seat] = row.name
+            moves = await self.store.daily_moves(row.user_id, b.key)
+        log = [move_to_json(b.deal), *moves]
+        try:
+            replay = await asyncio.to_thread(hand_replay, b.rules, b.dealer, log, 1)
+        except NoSuchHand:
+            raise NotShown(who) from None
+        info = MatchInfo(0, guild_id, 0, 0, b.preset, preset_family(b.preset), 0.0, 0.0,
+                         tuple(names), (None,) * len(names), (), (), False)
+        return PublicHand(info, tuple(names), b.rules, replay)

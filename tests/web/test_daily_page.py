@@ -56,6 +56,11 @@ async def test_a_closed_day_shows_each_board_side_by_side(tmp_path) -> None:
         start = html.index('<pre class="scenario">') + len('<pre class="scenario">')
         text = html[start:html.index("</pre>", start)].replace("&#34;", '"')
         assert replay(json.loads(text))["hands"][0]["complete"]  # the par's hand replays
+        for who in ("par", "1", "2"):  # each result and the par in the replay viewer
+            status, page = await _get(f"{web.url}/g/{GUILD}/daily/{DAY}/1/{who}")
+            assert status == 200 and 'class="step"' in page and "Board 1 · seat A" in page
+        status, _ = await _get(f"{web.url}/g/{GUILD}/daily/{DAY}/1/3")
+        assert status == 404  # only two results on that board
         status, _ = await _get(f"{web.url}/g/{GUILD}/daily/2026-13-40")
         assert status == 404
         status, _ = await _get(f"{web.url}/g/{GUILD + 1}/daily/{DAY}")
