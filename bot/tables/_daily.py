@@ -276,7 +276,9 @@ class Daily:
                 new.append(action)
             while not board_over(s) and s.to_act != b.seat:
                 rng = random.Random(f"1000-daily-ai|{b.key}|{done + len(new)}")
-                a = await choose_off_loop(self.ai_level, observe(s, s.to_act), rng)
+                # in a thread: a crowd of boards must not hold up the answers to presses
+                a = await choose_off_loop(self.ai_level, observe(s, s.to_act), rng,
+                                          in_thread=True)
                 s = apply_into(s, a, None)
                 new.append(a)
             over = board_over(s)
