@@ -1,5 +1,5 @@
-"""Command line: ``python -m bot run|invite|db|replay|analyze|simulate|presets|render|
-``i18n|bench|arena``."""
+"""Command line: ``python -m bot run|invite|db|replay|analyze|boards|simulate|presets|
+render|i18n|bench|arena``."""
 
 from __future__ import annotations
 
@@ -56,6 +56,36 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         for d in result.decisions:
             print(json.dumps(decision_json(d, names), ensure_ascii=False), flush=True)
         print(json.dumps(summary_json(result, names, number), ensure_ascii=False), flush=True)
+    return 0
+
+
+def _cmd_boards(args: argparse.Namespace) -> int:
+    import datetime as dt
+    from pathlib import Path
+
+    from bot.game.boards import day_boards
+    from bot.game.rules import RulesError
+
+    try:
+        day = dt.date.fromisoformat(args.date) if args.date else dt.datetime.now(dt.UTC).date()
+    except ValueError:
+        print(f"error: --date {args.date!r} is not a date like 2026-11-27", file=sys.stderr)
+        return 2
+    try:
+        boards = day_boards(day, args.preset, args.count)
+    except RulesError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    for b in boards:
+        text = json.dumps(b.scenario(), ensure_ascii=False)
+        if args.out:
+            path = Path(args.out) / f"board-{day.isoformat()}-{b.preset}-{b.number + 1}.json"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(b.scenario(), ensure_ascii=False, indent=1) + "\n",
+                            encoding="utf-8")
+            print(path)
+        else:
+            print(text)
     return 0
 
 
@@ -143,7 +173,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
         run_bench(args.repeats)
         return 0
-    if args.what in ("tables", "web"):
+    if args.what in ("tables", "web", "daily"):
         # Dev tools of the repository (they drive the emulator in tests/): run as their own
         # program, so that the product never imports the tests.
         import subprocess
@@ -155,7 +185,9 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             print(f"bench {args.what} needs the repository's tests/ (run it from a clone of "
                   "the repository)", file=sys.stderr)
             return 2
-        if args.what == "web":
+        if args.what == "daily":
+            argv = ["--players", str(args.players)]
+        elif args.what == "web":
             argv = ["--tables", str(args.tables or 100), "--seconds", str(args.seconds),
                     "--hands", str(args.hands or 100_000)]
         else:
@@ -352,6 +384,15 @@ def main(argv: list[str] | None = None) -> int:
                    help="a player's name or seat number (default: every player)")
     p.add_argument("--seed", type=int, default=0, help="the sampled worlds' seed")
     p.set_defaults(func=_cmd_analyze)
+    p = sub.add_parser("boards", help="the day's duplicate boards as scenario files (deal "
+                                      "only), one JSON object per line (docs/daily.md)")
+    p.add_argument("--date", default=None, help="the day, YYYY-MM-DD (default: today, UTC)")
+    p.add_argument("--preset", default="russian")
+    p.add_argument("--count", type=int, default=None,
+                   help="boards, a multiple of the seats (default: twice the seats)")
+    p.add_argument("--out", default=None, metavar="DIR",
+                   help="write one file per board into DIR instead, and print the paths")
+    p.set_defaults(func=_cmd_boards)
     p = sub.add_parser("simulate", help="play random legal hands and measure the speed")
     p.add_argument("--preset", default="russian")
     p.add_argument("--hands", type=int, default=None)
@@ -385,9 +426,12 @@ def main(argv: list[str] | None = None) -> int:
                                      "web (page times at 100,000 hands while 100 tables "
                                      "play), solver (the compiled against the Python "
                                      "double-dummy solver), analysis (seconds per hand "
-                                     "of the hand analysis)")
+                                     "of the hand analysis), daily (N players through the "
+                                     "daily challenge)")
     p.add_argument("what", choices=("render", "engine", "tables", "store", "web", "solver",
-                                    "analysis"))
+                                    "analysis", "daily"))
+    p.add_argument("--players", type=int, default=100,
+                   help="daily: emulated players playing the day's boards (default 100)")
     p.add_argument("--tables", type=int, default=None,
                    help="tables, web: how many at once (default 200; web: 100)")
     p.add_argument("--seconds", type=float, default=30.0, help="tables: how long to play")

@@ -52,7 +52,7 @@ log = logging.getLogger("tysiac")
 T = TypeVar("T")
 ACK_BUDGET = 2.0  # seconds of work before an interaction is deferred
 EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.help", "cogs.records", "cogs.admin",
-              "cogs.analysis")
+              "cogs.analysis", "cogs.daily")
 
 ComponentHandler = Callable[[discord.Interaction[Any], Pressed], Awaitable[None]]
 

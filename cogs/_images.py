@@ -331,6 +331,17 @@ class Images:
         out = await self._render(lambda: (view, None), render_leaderboard)
         return out[1] if out is not None else None
 
+    async def view_pngs(self, table: TableView, hand: HandView) -> tuple[bytes | None,
+                                                                          bytes | None]:
+        """A table and a hand image of views built elsewhere (a daily board's), drawn in the
+        renderer."""
+        if not self.enabled:
+            return None, None
+        t_out, h_out = await asyncio.gather(self._render(lambda: (table, None), render_table),
+                                            self._render(lambda: (hand, None), _hand_png))
+        return (t_out[1] if t_out is not None else None,
+                h_out[1] if h_out is not None else None)
+
     async def summary_png(self, snap: MatchSnapshot, results: Sequence[HandResult],
                           duration_minutes: int | None = None) -> bytes | None:
         if not self.enabled or not results:

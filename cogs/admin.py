@@ -155,6 +155,27 @@ class Admin(commands.Cog):
         await self._say(interaction, t("admin.removed", locale_of(interaction),
                                        id=info.match_id))
 
+    @admin.command(name="daily", description=ls("cmd.admin.daily"))
+    @app_commands.describe(preset=ls("cmd.admin.daily.preset"),
+                           channel=ls("cmd.admin.daily.channel"),
+                           summary=ls("cmd.admin.daily.summary"))
+    @app_commands.choices(preset=PRESET_CHOICES, summary=ON_OFF)
+    async def daily(self, interaction: discord.Interaction[Any],
+                    preset: app_commands.Choice[str] | None = None,
+                    channel: discord.TextChannel | None = None,
+                    summary: app_commands.Choice[str] | None = None) -> None:
+        channel_id = (0 if summary is not None and summary.value == "off" else
+                      channel.id if channel is not None else None)
+        got = await self.service.daily.set_settings(
+            interaction.guild_id, actor_of(interaction).can_manage_guild,
+            preset=preset.value if preset else None, channel_id=channel_id)
+        loc = locale_of(interaction)
+        chosen = got.preset or await self.service.daily.preset_of(interaction.guild_id)
+        where = f"<#{got.channel_id}>" if got.channel_id else t("admin.daily_no_summary", loc)
+        await self._say(interaction, t("admin.daily", loc,
+                                       preset=dict(presets()).get(chosen, chosen),
+                                       channel=where))
+
     @admin.command(name="show", description=ls("cmd.admin.show"))
     async def show(self, interaction: discord.Interaction[Any]) -> None:
         actor = actor_of(interaction)

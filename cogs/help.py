@@ -27,9 +27,9 @@ HELP_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
                "table kick", "table end", "table rules", "table option", "table show",
                "help")),
     ("play", ("hand", "bid", "pass", "play", "give", "contract", "rospisat", "redeal")),
-    ("records", ("sheet", "history", "analyze", "leaderboard", "stats", "optin")),
+    ("records", ("sheet", "history", "analyze", "leaderboard", "stats", "optin", "daily")),
     ("admin", ("admin defaults", "admin ai_rated", "admin web", "admin reset", "admin remove",
-               "admin show")),
+               "admin show", "admin daily")),
 )
 START, LEGEND = "", "legend"  # the pages (the button's argument)
 FIELD = 1024  # Discord's limit on an embed field's value

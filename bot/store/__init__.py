@@ -25,6 +25,7 @@ from bot.store._community import (
     Profile,
     RatingPoint,
 )
+from bot.store._daily import DailyResultRow, DailySettings
 from bot.store._health import DatabaseUnusable, check_database_path
 from bot.store._interface import StoreAPI, StoreUnavailable, TxAPI
 from bot.store._lock import DatabaseInUse, one_process
@@ -36,9 +37,10 @@ from bot.store._store import CHECKPOINT_AFTER, ChannelTaken, Store, Tx, migratio
 from bot.store._turns import background_work
 
 __all__ = [
-    "CHECKPOINT_AFTER", "CONNECT_DELAYS", "LIVE_STATUSES", "ChannelTaken", "DatabaseInUse",
-    "DatabaseUnusable", "GuildSettings", "HandLine", "HandRow", "LeaderRow", "MatchInfo",
-    "MatchRecord", "MatchRow", "Metric", "MoveRow", "PgStore", "PgTx", "PlayerKind", "PlayerRef",
+    "CHECKPOINT_AFTER", "CONNECT_DELAYS", "LIVE_STATUSES", "ChannelTaken", "DailyResultRow",
+    "DailySettings", "DatabaseInUse", "DatabaseUnusable", "GuildSettings", "HandLine", "HandRow",
+    "LeaderRow", "MatchInfo", "MatchRecord", "MatchRow", "Metric", "MoveRow", "PgStore", "PgTx",
+    "PlayerKind", "PlayerRef",
     "PlayerSettings", "Profile", "RatingPoint",
     "SeatRow", "SetAsideRow", "Store", "StoreAPI", "StoreUnavailable", "TableRow", "TableStatus",
     "Tx", "TxAPI", "background_work", "check_database", "check_database_path", "migrations",

@@ -23,6 +23,7 @@ import asyncpg
 
 from bot.store._community import GuildSettings, PlayerSettings
 from bot.store._community_reads import RecordReads
+from bot.store._daily import DailyReads, PgDailyWrites
 from bot.store._health import DatabaseUnusable
 from bot.store._interface import StoreUnavailable
 from bot.store._pg_literals import inline
@@ -104,7 +105,7 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
     one more round trip per transaction. asyncpg still rolls back an open transaction."""
 
 
-class PgTx(PgRecordWrites):
+class PgTx(PgRecordWrites, PgDailyWrites):
     """Writes inside one PostgreSQL transaction (see :meth:`PgStore.transaction`).
 
     Each ``await`` of the server costs a pass of the busy event loop, so the writes that
@@ -277,7 +278,7 @@ class PgTx(PgRecordWrites):
             table_id, match_no, hand_no, _dumps(analysis), now)
 
 
-class PgStore(TableReads, RecordReads):
+class PgStore(TableReads, RecordReads, DailyReads):
     """Open with ``await PgStore.open(url)``; close with ``await store.close()``."""
 
     dialect = "postgresql"

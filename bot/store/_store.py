@@ -34,6 +34,7 @@ import aiosqlite
 
 from bot.store._community import GuildSettings, PlayerSettings
 from bot.store._community_reads import RecordReads
+from bot.store._daily import DailyReads, SqliteDailyWrites
 from bot.store._health import (
     RESTORE_HINT,
     DatabaseUnusable,
@@ -135,7 +136,7 @@ def table_update(changes: dict[str, Any]) -> tuple[str, list[Any]]:
     return f"UPDATE tables SET {cols} WHERE id = ?", values
 
 
-class Tx(RecordWrites):
+class Tx(RecordWrites, SqliteDailyWrites):
     """Writes inside one transaction (see :meth:`Store.transaction`).
 
     The methods are coroutines for the callers' sake (a driver that needs awaiting can
@@ -235,7 +236,7 @@ class Tx(RecordWrites):
             (table_id, match_no, hand_no, _dumps(analysis), now))
 
 
-class Store(TableReads, RecordReads):
+class Store(TableReads, RecordReads, DailyReads):
     """Open with ``await Store.open(path)``; close with ``await store.close()``."""
 
     dialect = "sqlite"

@@ -20,6 +20,16 @@ from bot.store import (
 from bot.tables._analysis import HandAnalysis, StepMark
 from bot.tables._autoplay import Gate
 from bot.tables._catalog import RulesSummary, ai_levels, preset_of_language, presets
+from bot.tables._daily import (
+    Daily,
+    DayView,
+    Finished,
+    Playing,
+    StandingRow,
+    Standings,
+    Summary,
+    parse_day,
+)
 from bot.tables._hands import HandReplay, Step
 from bot.tables._inputs import (
     amount_from_text,
@@ -44,10 +54,13 @@ __all__ = [
     "DEFAULT_TIMER",
     "Actor",
     "Clock",
+    "Daily",
     "DatabaseUnusable",
+    "DayView",
     "EmptyBoard",
     "Export",
     "FakeClock",
+    "Finished",
     "Gate",
     "GuildSettings",
     "HandAnalysis",
@@ -66,6 +79,7 @@ __all__ = [
     "Period",
     "PlayerPage",
     "PlayerSettings",
+    "Playing",
     "Profile",
     "PublicHand",
     "PublicRecords",
@@ -76,8 +90,11 @@ __all__ = [
     "Seat",
     "Shards",
     "Sheet",
+    "StandingRow",
+    "Standings",
     "Step",
     "StepMark",
+    "Summary",
     "Table",
     "TableError",
     "TableService",
@@ -88,6 +105,7 @@ __all__ = [
     "card_from_text",
     "index_from_text",
     "open_service",
+    "parse_day",
     "preset_of_language",
     "presets",
     "quote",

@@ -9,19 +9,27 @@ Finished matches do not change, so their sheets and replayed hands are kept (a f
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
+import json
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from bot.game.actions import Action
+from bot.game.boards import SEAT_NAMES, day_boards
+from bot.game.duplicate import score_board
 from bot.game.presets import PRESETS
 from bot.game.rules import Rules
+from bot.game.serialize import move_from_json, move_to_json
 from bot.i18n.values import TalonWord
 from bot.store import GuildSettings, LeaderRow, MatchInfo, MatchRow, Profile
 from bot.tables._analysis import StepMark
+from bot.tables._daily import Daily, day_of
 from bot.tables._hands import HandReplay, NoSuchHand, count_deals, hand_replay
 from bot.tables._log import replay_results
 from bot.tables._model import Actor, TableError, talon_name_of
 from bot.tables._records import EmptyBoard, Export, Page, Records, Sheet
+from bot.tables._results import preset_family
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -64,6 +72,36 @@ class PublicHand:
         """The talon as the players of the match's preset call it, in the reader's
         language (the word the table's messages use)."""
         return TalonWord(self.info.preset, talon_name_of(self.info.preset), capital)
+
+
+@dataclass(frozen=True, slots=True)
+class DailyEntry:
+    """One player's result on a daily board, scored against everyone who played it."""
+
+    name: str
+    result: int
+    percent: float
+    vs_par: int
+
+
+@dataclass(frozen=True, slots=True)
+class DailyBoardPage:
+    """A closed day's board: its deal as a scenario, par, and the guild's results."""
+
+    number: int  # 0-based
+    seat: int
+    par: int | None  # None: nobody played it, so no par was computed
+    entries: tuple[DailyEntry, ...]
+    scenario: str  # the deal and the par's moves, for ``python -m bot replay``
+
+
+@dataclass(frozen=True, slots=True)
+class DailyPage:
+    """A closed day of the daily challenge in a guild."""
+
+    day: dt.date
+    preset: str
+    boards: tuple[DailyBoardPage, ...]
 
 
 class Lru(Generic[K, V]):
@@ -229,3 +267,71 @@ class PublicRecords:
             raise NotShown(match_id) from None
         self._exports.put(match_id, got)
         return got
+
+    async def daily(self, guild_id: int, day_text: str) -> DailyPage:
+        """A closed day of the daily challenge: every board with the guild's results side
+        by side, par and matchpoints (NotShown for a day still being played)."""
+        await self.guild(guild_id)
+        try:
+            day = dt.date.fromisoformat(day_text)
+        except ValueError:
+            raise NotShown(day_text) from None
+        clock = self.records.service.clock
+        if day >= day_of(clock.now()):  # nobody may see a board before finishing it
+            raise NotShown(day_text)
+        preset = await Daily(self.store, clock).preset_of(guild_id)
+        rows = await self.store.daily_results(day.isoformat(), day.isoformat(), preset)
+        pages = []
+        for b in day_boards(day, preset):
+            mine = [r for r in rows if r.number == b.number]
+            stored = await self.store.daily_par(b.key)
+            par = int(stored[1][b.seat]) if stored else (mine[0].par if mine else None)
+            scores = score_board({r.user_id: r.result for r in mine}, par or 0)
+            entries = sorted(
+                (DailyEntry(r.name, r.result, scores[r.user_id].percent,
+                            scores[r.user_id].vs_par)
+                 for r in mine if r.guild_id == guild_id),
+                key=lambda e: (-e.result, e.name))
+            scenario = b.scenario()
+            if stored:  # the par's moves, so that the file replays the par's hand
+                names = list(SEAT_NAMES[:b.rules.seats])
+                scenario["hands"][0]["actions"] = [
+                    a.to_json(names) for a in map(move_from_json, stored[0])
+                    if isinstance(a, Action)]
+            pages.append(DailyBoardPage(b.number, b.seat, par, tuple(entries),
+                                        json.dumps(scenario, ensure_ascii=False)))
+        return DailyPage(day, preset, tuple(pages))
+
+    async def daily_hand(self, guild_id: int, day_text: str, number: int,
+                         who: str) -> PublicHand:
+        """One result of a closed day's board (``who``: its place in the page's list, from
+        1) or its par (``par``), step by step, as a match of one hand."""
+        page = await self.daily(guild_id, day_text)  # checks the guild and the day
+        if not 1 <= number <= len(page.boards):
+            raise NotShown(number)
+        b = day_boards(page.day, page.preset)[number - 1]
+        names = list(SEAT_NAMES[:b.rules.seats])
+        if who == "par":
+            stored = await self.store.daily_par(b.key)
+            if stored is None:
+                raise NotShown(who)
+            moves = stored[0]
+        else:
+            rows = [r for r in await self.store.daily_results(
+                page.day.isoformat(), page.day.isoformat(), page.preset)
+                if r.number == b.number and r.guild_id == guild_id]
+            rows.sort(key=lambda r: (-r.result, r.name))
+            place = int(who) if who.isdigit() else 0
+            if not 1 <= place <= len(rows):
+                raise NotShown(who)
+            row = rows[place - 1]
+            names[b.seat] = row.name
+            moves = await self.store.daily_moves(row.user_id, b.key)
+        log = [move_to_json(b.deal), *moves]
+        try:
+            replay = await asyncio.to_thread(hand_replay, b.rules, b.dealer, log, 1)
+        except NoSuchHand:
+            raise NotShown(who) from None
+        info = MatchInfo(0, guild_id, 0, 0, b.preset, preset_family(b.preset), 0.0, 0.0,
+                         tuple(names), (None,) * len(names), (), (), False)
+        return PublicHand(info, tuple(names), b.rules, replay)

@@ -39,6 +39,7 @@ from bot.tables._catalog import (
     table_languages,
     with_option,
 )
+from bot.tables._daily import Daily
 from bot.tables._inputs import quote
 from bot.tables._ledger import Ledger, Moved, Saving
 from bot.tables._log import replay_match, replay_results
@@ -91,6 +92,7 @@ class TableService:
         self._system_rng = random.SystemRandom()
         self.records = Records(self)
         self.analyses = Analyses(store, self.find)  # hand analyses on request (_analysis.py)
+        self.daily = Daily(store, self.clock)
 
     # ---- lookup ------------------------------------------------------------------------
     def in_channel(self, channel_id: int) -> Table:
@@ -195,6 +197,7 @@ class TableService:
         """Stop timers and AI turns (the database keeps everything)."""
         await self.autoplay.close()
         await self.analyses.close()
+        await self.daily.close()
 
     async def close_pools(self) -> None:
         """Stop the AI's worker processes (a process that stops; after :meth:`close`)."""

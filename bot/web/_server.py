@@ -154,6 +154,10 @@ class WebServer:
         m = f"{g}/m/{{match:{_ID}}}"
         self.app.router.add_get(g, self.board)
         self.app.router.add_get(f"{g}/p/{{player:{_ID}}}", self.player)
+        d = f"{g}/daily/{{day:[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}}}"
+        self.app.router.add_get(d, self.daily)
+        self.app.router.add_get(f"{d}/{{board:[1-9][0-9]?}}/{{who:par|[1-9][0-9]{{0,5}}}}",
+                                self.daily_hand)
         self.app.router.add_get(m, self.match)
         self.app.router.add_get(f"{m}/scenario.json", self.scenario)
         self.app.router.add_get(f"{m}/h/{{hand:[1-9][0-9]{{0,3}}}}", self.hand)
@@ -401,6 +405,26 @@ class WebServer:
         response = self._page("player.html", ctx)
         self._keep_fresh(request, ctx["loc"], response)
         return response
+
+    async def daily(self, request: web.Request) -> web.Response:
+        """A closed day of the daily challenge: each board's results side by side."""
+        ctx = await self._context(request)
+        got = await self.public.daily(ctx["gid"], request.match_info["day"])
+        ctx.update(title=t("web.daily", ctx["loc"], day=got.day.isoformat()), daily=got,
+                   seat_names=("A", "B", "C", "D"))
+        return self._page("daily.html", ctx, FINISHED)
+
+    async def daily_hand(self, request: web.Request) -> web.Response:
+        """The replay viewer of one result (or the par) of a closed day's board."""
+        ctx = await self._context(request)
+        day, number = request.match_info["day"], int(request.match_info["board"])
+        got = await self.public.daily_hand(ctx["gid"], day, number, request.match_info["who"])
+        await self.pictures.ready()
+        steps = steps_of(got, self.pictures.url, ctx["loc"])
+        ctx.update(title=t("web.daily", ctx["loc"], day=day), day=day, number=number,
+                   seat="ABCD"[(number - 1) % got.rules.seats], steps=steps,
+                   script=self.assets["replay.js"].url)
+        return self._page("daily_hand.html", ctx, FINISHED)
 
     async def match(self, request: web.Request) -> web.Response:
         """A recorded match's score sheet and its hands."""
