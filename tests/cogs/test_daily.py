@@ -208,3 +208,53 @@ async def test_the_summary_is_posted_once_when_the_day_closes_while_the_bot_runs
     assert not [m for m in fd.store.channel_messages(w.channel)
                 if "the results" in (m.content or "")]
 
+
+async def test_the_standings_image_shows_the_period_asked(world) -> None:
+    """/daily show:standings period:week draws the week's ranking (mean %, boards, against
+    par), even on a day nobody has played yet."""
+    from bot.store import DailyResultRow
+
+    w = world
+    fd, alice, bob = w.fd, *w.users[:2]
+    async with w.service.store.transaction() as tx:  # Wednesday of the week of 2026-11-27
+        for user, result in ((bob, 120), (alice, -60)):
+            await tx.add_daily_result(DailyResultRow(
+                user.id, "2026-11-25/russian/0", "2026-11-25", "russian", 0, w.guild.id,
+                user.display_name, result, 40, 0.0))
+    r = await fd.slash(alice, w.channel, "daily", show="standings", date="2026-11-27")
+    assert r.ephemeral and not r.message.attachments  # nobody played that day
+    r = await fd.slash(alice, w.channel, "daily", show="standings", date="2026-11-27",
+                       period="week")
+    assert r.ephemeral and len(r.message.attachments) == 1, r.content
+    with Image.open(io.BytesIO(r.message.attachments[0].data)) as image:
+        assert image.width == 720  # 400 px on a phone: its 22 px letters show 12 px tall
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "uk", "pl", "de"])
+@pytest.mark.parametrize("period", ["day", "week", "month"])
+def test_the_standings_image_reads_boards_and_par_in_every_language(lang, period) -> None:
+    import datetime as dt
+
+    from bot.game.duplicate import DayScore
+    from bot.i18n import t
+    from bot.tables import StandingRow
+    from cogs.daily import standings_view
+    from render import fonts
+    from render.leaderboard import WIDTH, _columns, heading_room
+
+    rows = [StandingRow(i, f"Player {i}", DayScore(boards=12 - i, percent=90.0 - 10 * i,
+                                                   vs_par=80 - 40 * i)) for i in range(3)]
+    last = dt.date(2026, 11, 27)
+    first = {"day": last, "week": dt.date(2026, 11, 23), "month": dt.date(2026, 11, 1)}[period]
+    view = standings_view(rows, period, first, last, t("scope.global", lang), 1, lang)
+    heads = [label for label, _ in _columns(view)]
+    assert heads == [t("daily.standings.value", lang), t("daily.standings.boards", lang),
+                     t("daily.standings.vs_par", lang)]
+    assert "Games" not in heads and t("img.games", lang) not in heads
+    for label, room in zip(heads, heading_room(view, WIDTH), strict=True):
+        assert fonts.fit(label, 22, room, bold=True) == label, (label, room)
+    assert view.title.startswith(t(f"daily.standings.{period}", lang))
+    assert fonts.fit(view.title, 28, WIDTH - 44, bold=True) == view.title  # nothing cut
+    assert [(r.value_text, r.games, r.extra_text) for r in view.rows] == [
+        ("90.0%", 12, "+80"), ("80.0%", 11, "+40"), ("70.0%", 10, "+0")]
+    assert view.highlight == 2
