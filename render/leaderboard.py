@@ -13,7 +13,7 @@ WIDTH = 720
 _MEDALS = {1: (247, 197, 72), 2: (200, 206, 214), 3: (205, 127, 50)}
 _COLS = (("rating", 0.6), ("games", 0.74), ("wins", 0.85), ("win_rate", 0.975))
 """Each value column: its Labels field and where its right edge is (a share of the width)."""
-_EXTRA = (0.56, 0.76, 0.975)
+_EXTRA = (0.54, 0.70, 0.975)
 """The right edges of the three columns of a view with an ``extra_label``."""
 GAP = 14
 """Space kept between two columns' headings (px at scale 1)."""

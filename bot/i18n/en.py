@@ -727,7 +727,6 @@ MESSAGES: dict[str, str] = {
                        "by side, against par (strong AIs in every seat)."),
     "web.daily_board": "Board {number} · seat {seat}",
     "web.daily_result": "Result",
-    "web.daily_vs_par": "Against par",
     "web.daily_par": "Par",
     "web.daily_nobody": "Nobody here played this board.",
     "web.daily_scenario": "The deal and the par's moves (scenario file)",

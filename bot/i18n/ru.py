@@ -739,7 +739,6 @@ MESSAGES: dict[str, str] = {
                        "сравнении с паром (сильные боты на всех местах)."),
     "web.daily_board": "Раздача {number} · место {seat}",
     "web.daily_result": "Результат",
-    "web.daily_vs_par": "К пару",
     "web.daily_par": "Пар",
     "web.daily_nobody": "Здесь эту раздачу никто не играл.",
     "web.daily_scenario": "Расклад и ходы пара (файл сценария)",

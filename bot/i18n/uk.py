@@ -738,7 +738,6 @@ MESSAGES: dict[str, str] = {
                        "порівнянні з паром (сильні боти на всіх місцях)."),
     "web.daily_board": "Роздача {number} · місце {seat}",
     "web.daily_result": "Результат",
-    "web.daily_vs_par": "До пару",
     "web.daily_par": "Пар",
     "web.daily_nobody": "Тут цю роздачу ніхто не грав.",
     "web.daily_scenario": "Розклад і ходи пару (файл сценарію)",
