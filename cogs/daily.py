@@ -23,7 +23,7 @@ from bot.game.presets import PRESETS
 from bot.i18n import t
 from bot.i18n.rule_text import move_message
 from bot.i18n.values import PresetTitle
-from bot.tables import Finished, Playing, Standings, TableError, parse_day
+from bot.tables import Finished, Playing, StandingRow, Standings, TableError, parse_day
 from cogs._bot import TysiacBot, actor_of, locale_of, ls, report_error, within
 from cogs._format import cards_text
 from cogs._ids import DAILY_TEMPLATE, PREFIX
@@ -37,6 +37,8 @@ TABLE_FILE, HAND_FILE = "1000-daily-table.png", "1000-daily-hand.png"
 STANDINGS_FILE = "1000-daily-standings.png"
 SHOW_CHOICES = [app_commands.Choice(name=ls("choice.daily.play"), value="play"),
                 app_commands.Choice(name=ls("choice.daily.standings"), value="standings")]
+PERIOD_CHOICES = [app_commands.Choice(name=ls(f"choice.daily.{p}"), value=p)
+                  for p in ("day", "week", "month")]
 SCOPE_CHOICES = [app_commands.Choice(name=ls("scope.guild"), value="guild"),
                  app_commands.Choice(name=ls("scope.global"), value="global")]
 OPTIONS = 25  # a select's options
@@ -109,7 +111,8 @@ class Daily(commands.Cog):
                 await self.post_summaries()
             except Exception:
                 log.exception("daily summaries failed")
-            await asyncio.sleep(SUMMARY_EVERY)
+            # the service's clock: tests move it past midnight while the bot runs
+            await self.daily.clock.sleep(SUMMARY_EVERY)
 
     async def post_summaries(self) -> None:
         """Post every summary that is due (once each: marked before it is sent)."""
@@ -146,15 +149,15 @@ class Daily(commands.Cog):
 
     @app_commands.command(name="daily", description=ls("cmd.daily"))
     @app_commands.describe(show=ls("cmd.daily.show"), date=ls("cmd.daily.date"),
-                           scope=ls("cmd.daily.scope"))
-    @app_commands.choices(show=SHOW_CHOICES, scope=SCOPE_CHOICES)
+                           scope=ls("cmd.daily.scope"), period=ls("cmd.daily.period"))
+    @app_commands.choices(show=SHOW_CHOICES, scope=SCOPE_CHOICES, period=PERIOD_CHOICES)
     async def daily_command(self, interaction: discord.Interaction[Any],
                             show: str = "play", date: str | None = None,
-                            scope: str = "guild") -> None:
+                            scope: str = "guild", period: str = "day") -> None:
         day = parse_day(date) if date else None  # a bad date is refused whatever is asked
         if show == "standings":
             content, files = await within(interaction, self._standings(
-                interaction, day, scope == "global"))
+                interaction, day, scope == "global", period))
             await interaction.response.send_message(content, files=files, ephemeral=True)
             return
         actor = actor_of(interaction)
@@ -291,7 +294,8 @@ class Daily(commands.Cog):
         return "\n".join(lines), view, []
 
     async def _standings(self, interaction: discord.Interaction[Any], day: dt.date | None,
-                         global_scope: bool) -> tuple[str, list[discord.File]]:
+                         global_scope: bool, period: str = "day"
+                         ) -> tuple[str, list[discord.File]]:
         loc = locale_of(interaction)
         actor = actor_of(interaction)
         st: Standings = await self.daily.standings(interaction.guild_id, actor.user_id, day,
@@ -308,21 +312,42 @@ class Daily(commands.Cog):
                                percent=_percent(r.score.percent), boards=r.score.boards,
                                vs_par=_signed(r.score.vs_par)))
         lines.append(t("daily.standings.streak", loc, days=st.streak))
-        files: list[discord.File] = []
-        if st.today:
-            me = next((rank for rank, r in enumerate(st.today, 1)
-                       if r.user_id == actor.user_id), None)
-            view = LeaderboardView(
-                tuple(LeaderboardRow(rank, r.name, round(r.score.percent), r.score.boards, 0,
-                                     value_text=f"{_percent(r.score.percent)}%")
-                      for rank, r in enumerate(st.today[:10], 1)),
-                title=lines[0].strip("*")[:60], highlight=me,
-                value_label=t("daily.standings.value", loc)[:24], show_wins=False,
-                labels=labels_for(loc))
-            data = await self.bot.publisher.images.leaderboard_png(view)
-            if data is not None:
-                files.append(image_file(data, STANDINGS_FILE, "the standings"))
-        return "\n".join(lines)[:2000], files
+        files: list[discord.File | None] = []
+        # the image: the period asked (the text above has all three)
+        first = {"day": st.day, "week": st.day - dt.timedelta(days=st.day.weekday()),
+                 "month": st.day.replace(day=1)}[period]
+        rows = {"day": st.today, "week": st.week, "month": st.month}[period]
+        if rows:
+            files.append(await self._standings_image(rows, period, first, st.day, scope,
+                                                     actor.user_id, loc))
+        return "\n".join(lines)[:2000], [f for f in files if f is not None]
+
+    async def _standings_image(self, rows: list[StandingRow], period: str, first: dt.date,
+                               last: dt.date, scope: str, user_id: int,
+                               loc: str | None) -> discord.File | None:
+        """A period's ranking drawn: mean %, boards played and difference from par."""
+        view = standings_view(rows, period, first, last, scope, user_id, loc)
+        data = await self.bot.publisher.images.leaderboard_png(view)
+        return None if data is None else image_file(data, STANDINGS_FILE, "the standings")
+
+
+def standings_view(rows: list[StandingRow], period: str, first: dt.date, last: dt.date,
+                   scope: str, user_id: int, loc: str | None) -> LeaderboardView:
+    """The standings image's content: the top ten of a period, the reader highlighted."""
+    me = next((rank for rank, r in enumerate(rows, 1) if r.user_id == user_id), None)
+    # short enough for the title's line in every language: 2026-11, 2026-11-23 – 11-27
+    dates = {"day": last.isoformat(), "month": f"{last:%Y-%m}"}.get(
+        period, f"{first.isoformat()} – {last:%m-%d}")
+    return LeaderboardView(
+        tuple(LeaderboardRow(rank, r.name, round(r.score.percent), r.score.boards, 0,
+                             value_text=f"{_percent(r.score.percent)}%",
+                             extra_text=_signed(r.score.vs_par))
+              for rank, r in enumerate(rows[:10], 1)),
+        title=t("daily.standings.image", loc, period=t(f"daily.standings.{period}", loc),
+                dates=dates, scope=scope),
+        highlight=me, value_label=t("daily.standings.value", loc),
+        games_label=t("daily.standings.boards", loc),
+        extra_label=t("daily.standings.vs_par", loc), show_wins=False, labels=labels_for(loc))
 
 
 def _label(a: Action, names: list[str], preset: str, talon: str, loc: str | None) -> str:

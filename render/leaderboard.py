@@ -13,6 +13,10 @@ WIDTH = 720
 _MEDALS = {1: (247, 197, 72), 2: (200, 206, 214), 3: (205, 127, 50)}
 _COLS = (("rating", 0.6), ("games", 0.74), ("wins", 0.85), ("win_rate", 0.975))
 """Each value column: its Labels field and where its right edge is (a share of the width)."""
+_EXTRA = (0.54, 0.70, 0.975)
+"""The right edges of the three columns of a view with an ``extra_label``."""
+GAP = 14
+"""Space kept between two columns' headings (px at scale 1)."""
 
 
 def render_leaderboard(view: LeaderboardView, *, scale: float = 1.0) -> bytes:
@@ -41,9 +45,10 @@ def draw_leaderboard(view: LeaderboardView, *, scale: float = 1.0) -> Image.Imag
     fonts.draw_text(img, (margin + 52 * k, y), view.labels.player, round(22 * k), fill=INK_DIM,
                     bold=True)
     cols = _columns(view)
-    for label, fx in cols:
+    for (label, fx), room in zip(cols, heading_room(view, width, k), strict=True):
         fonts.draw_text(
-            img, (width * fx, y), label, round(22 * k), fill=INK_DIM, bold=True, anchor="rm"
+            img, (width * fx, y), label, round(22 * k), fill=INK_DIM, bold=True, anchor="rm",
+            max_width=room,
         )
     if not view.rows:
         fonts.draw_text(
@@ -96,10 +101,12 @@ def draw_leaderboard(view: LeaderboardView, *, scale: float = 1.0) -> Image.Imag
             round(22 * k),
             fill=INK,
             bold=True,
-            max_width=round(width * 0.6 - 52 * k - margin - 84 * k),
+            max_width=round(width * cols[0][1] - 52 * k - margin - 84 * k),
         )
-        values = (row.value_text or str(row.rating), str(row.games), str(row.wins),
-                  f"{row.win_rate:.0%}")[: len(cols)]
+        values = ((row.value_text or str(row.rating), str(row.games), row.extra_text)
+                  if view.extra_label else
+                  (row.value_text or str(row.rating), str(row.games), str(row.wins),
+                   f"{row.win_rate:.0%}")[: len(cols)])
         for i, ((_label, fx), text) in enumerate(zip(cols, values, strict=True)):
             fonts.draw_text(
                 img,
@@ -117,8 +124,22 @@ def _columns(view: LeaderboardView) -> tuple[tuple[str, float], ...]:
     """The value columns' headings and places: the metric, games, and (if known) wins and
     win rate."""
     lab = view.labels
+    games = view.games_label or lab.games
+    if view.extra_label:
+        return tuple(zip((view.value_label or lab.rating, games, view.extra_label), _EXTRA,
+                         strict=True))
     first = ((view.value_label or lab.rating, _COLS[0][1]),)
-    rest = tuple((str(getattr(lab, name)), fx) for name, fx in _COLS[1:])
+    rest = tuple((str(getattr(lab, name)) if name != "games" else games, fx)
+                 for name, fx in _COLS[1:])
     if view.show_wins:
         return first + rest
     return (*first, (rest[0][0], _COLS[3][1]))
+
+
+def heading_room(view: LeaderboardView, width: int, k: float = 1.0) -> list[int]:
+    """How wide each value column's heading may be: up to the previous heading (the first
+    one: up to the "Player" heading's word), less a gap."""
+    cols = _columns(view)
+    player = 52 * k + 22 * k + fonts.text_width(view.labels.player, round(22 * k), bold=True)
+    lefts = [player] + [width * fx for _, fx in cols[:-1]]
+    return [round(width * fx - left - GAP * k) for (_, fx), left in zip(cols, lefts, strict=True)]

@@ -190,6 +190,8 @@ class LeaderboardRow:
     wins: int
     value_text: str = ""
     """Shown in the first column instead of ``rating`` (other metrics), if set."""
+    extra_text: str = ""
+    """The last column's value, where the view has one (``extra_label``)."""
 
     @property
     def win_rate(self) -> float:
@@ -207,6 +209,10 @@ class LeaderboardView:
     """The first column's heading (the metric ranked by)."""
     show_wins: bool = True
     """Draw the Wins and Win % columns (off where the rows do not know them)."""
+    games_label: str = ""
+    """The count column's heading; empty: the labels' "Games"."""
+    extra_label: str = ""
+    """A last column's heading (rows' ``extra_text``) instead of the wins; empty: none."""
     labels: Labels = ENGLISH
     """The words drawn, in the language of whoever reads the image."""
 

@@ -354,7 +354,8 @@ class Daily:
             changes["preset"] = preset
         if channel_id is not None:
             changes["channel_id"] = channel_id
-            changes["summary_day"] = self.today().isoformat()  # from today's day on
+            # the last day summarized: yesterday, so that today's is the first posted
+            changes["summary_day"] = (self.today() - dt.timedelta(days=1)).isoformat()
         async with self.store.transaction() as tx:
             await tx.set_daily_settings(guild_id, **changes)
         return await self.store.daily_settings(guild_id)

@@ -21,6 +21,7 @@ from bot.game.duplicate import score_board
 from bot.game.presets import PRESETS
 from bot.game.rules import Rules
 from bot.game.serialize import move_from_json, move_to_json
+from bot.i18n import t
 from bot.i18n.values import TalonWord
 from bot.store import GuildSettings, LeaderRow, MatchInfo, MatchRow, Profile
 from bot.tables._analysis import StepMark
@@ -303,14 +304,15 @@ class PublicRecords:
         return DailyPage(day, preset, tuple(pages))
 
     async def daily_hand(self, guild_id: int, day_text: str, number: int,
-                         who: str) -> PublicHand:
+                         who: str, loc: str | None = None) -> PublicHand:
         """One result of a closed day's board (``who``: its place in the page's list, from
         1) or its par (``par``), step by step, as a match of one hand."""
         page = await self.daily(guild_id, day_text)  # checks the guild and the day
         if not 1 <= number <= len(page.boards):
             raise NotShown(number)
         b = day_boards(page.day, page.preset)[number - 1]
-        names = list(SEAT_NAMES[:b.rules.seats])
+        # the AI seats named as the /daily messages name them ("AI 1", "AI 2")
+        names = [t("daily.ai", loc, number=i + 1) for i in range(b.rules.seats)]
         if who == "par":
             stored = await self.store.daily_par(b.key)
             if stored is None:

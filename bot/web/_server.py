@@ -418,7 +418,8 @@ class WebServer:
         """The replay viewer of one result (or the par) of a closed day's board."""
         ctx = await self._context(request)
         day, number = request.match_info["day"], int(request.match_info["board"])
-        got = await self.public.daily_hand(ctx["gid"], day, number, request.match_info["who"])
+        got = await self.public.daily_hand(ctx["gid"], day, number, request.match_info["who"],
+                                           ctx["loc"])
         await self.pictures.ready()
         steps = steps_of(got, self.pictures.url, ctx["loc"])
         ctx.update(title=t("web.daily", ctx["loc"], day=day), day=day, number=number,

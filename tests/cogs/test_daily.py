@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 from typing import Any
 
+import pytest
 from PIL import Image
 
 from tests.fakediscord.models import Message, User
@@ -158,3 +159,102 @@ async def test_admin_daily_and_the_end_of_day_summary(world) -> None:
     await w.fd.settle()
     assert len([m for m in fd.store.channel_messages(w.channel)
                 if "the results" in (m.content or "")]) == 1
+
+
+@pytest.mark.parametrize("bot_options", [{"edit_limit": 45, "clock": "fake"}])
+async def test_the_summary_is_posted_once_when_the_day_closes_while_the_bot_runs(world) -> None:
+    """The service's clock moves past 24:00 UTC with the bot running: the day's podium is
+    posted in the channel chosen with /admin daily, once."""
+    import datetime as dt
+
+    from bot.store import DailyResultRow
+    from bot.tables import FakeClock
+
+    w = world
+    fd, alice, bob, cid = w.fd, *w.users[:3]
+    clock = w.service.clock
+    assert isinstance(clock, FakeClock)
+    summaries = fd.add_text_channel(w.guild, "daily-results")
+    await fd.settle()
+    fd.set_permissions(w.guild, alice, ["manage_guild", "manage_channels"])
+    r = await fd.slash(alice, w.channel, "admin daily", channel=summaries)
+    assert r.ephemeral and f"<#{summaries.id}>" in r.content, r.content
+    now = dt.datetime.fromtimestamp(clock.now(), dt.UTC)
+    today = now.date()
+    async with w.service.store.transaction() as tx:  # today: three players, one board
+        for user, result in ((bob, 120), (alice, 60), (cid, -60)):
+            await tx.add_daily_result(DailyResultRow(
+                user.id, f"{today}/russian/0", today.isoformat(), "russian", 0, w.guild.id,
+                user.display_name, result, 40, clock.now()))
+
+    def posted() -> list[Message]:
+        return [m for m in fd.store.channel_messages(summaries)
+                if "the results" in (m.content or "")]
+
+    midnight = dt.datetime.combine(today + dt.timedelta(days=1), dt.time(), dt.UTC)
+    await clock.advance(midnight.timestamp() - clock.now() - 60)  # 23:59: still played
+    await w.settle()
+    assert not posted()
+    await clock.advance(6 * 60)  # 00:05: the day is closed, the loop has looked
+    await fd.wait_until(lambda: bool(posted()), 10)
+    await clock.advance(3 * 3600)  # later looks post nothing more
+    await w.settle()
+    got = posted()
+    assert len(got) == 1 and not got[0].ephemeral
+    text = got[0].content
+    assert f"Daily challenge · {today}" in text
+    assert "🥇 1. Bob" in text and "🥈 2. Alice" in text and "🥉 3. Cid" in text
+    assert "3 players took part." in text
+    assert not [m for m in fd.store.channel_messages(w.channel)
+                if "the results" in (m.content or "")]
+
+
+async def test_the_standings_image_shows_the_period_asked(world) -> None:
+    """/daily show:standings period:week draws the week's ranking (mean %, boards, against
+    par), even on a day nobody has played yet."""
+    from bot.store import DailyResultRow
+
+    w = world
+    fd, alice, bob = w.fd, *w.users[:2]
+    async with w.service.store.transaction() as tx:  # Wednesday of the week of 2026-11-27
+        for user, result in ((bob, 120), (alice, -60)):
+            await tx.add_daily_result(DailyResultRow(
+                user.id, "2026-11-25/russian/0", "2026-11-25", "russian", 0, w.guild.id,
+                user.display_name, result, 40, 0.0))
+    r = await fd.slash(alice, w.channel, "daily", show="standings", date="2026-11-27")
+    assert r.ephemeral and not r.message.attachments  # nobody played that day
+    r = await fd.slash(alice, w.channel, "daily", show="standings", date="2026-11-27",
+                       period="week")
+    assert r.ephemeral and len(r.message.attachments) == 1, r.content
+    with Image.open(io.BytesIO(r.message.attachments[0].data)) as image:
+        assert image.width == 720  # 400 px on a phone: its 22 px letters show 12 px tall
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "uk", "pl", "de"])
+@pytest.mark.parametrize("period", ["day", "week", "month"])
+def test_the_standings_image_reads_boards_and_par_in_every_language(lang, period) -> None:
+    import datetime as dt
+
+    from bot.game.duplicate import DayScore
+    from bot.i18n import t
+    from bot.tables import StandingRow
+    from cogs.daily import standings_view
+    from render import fonts
+    from render.leaderboard import WIDTH, _columns, heading_room
+
+    rows = [StandingRow(i, f"Player {i}", DayScore(boards=12 - i, percent=90.0 - 10 * i,
+                                                   vs_par=80 - 40 * i)) for i in range(3)]
+    last = dt.date(2026, 11, 27)
+    first = {"day": last, "week": dt.date(2026, 11, 23), "month": dt.date(2026, 11, 1)}[period]
+    view = standings_view(rows, period, first, last, t("scope.global", lang), 1, lang)
+    heads = [label for label, _ in _columns(view)]
+    assert heads == [t("daily.standings.value", lang), t("daily.standings.boards", lang),
+                     t("daily.standings.vs_par", lang)]
+    assert "Games" not in heads and t("img.games", lang) not in heads
+    for label, room in zip(heads, heading_room(view, WIDTH), strict=True):
+        assert fonts.fit(label, 22, room, bold=True) == label, (label, room)
+    assert view.title.startswith(t(f"daily.standings.{period}", lang))
+    assert fonts.fit(view.title, 28, WIDTH - 44, bold=True) == view.title  # nothing cut
+    assert [(r.value_text, r.games, r.extra_text) for r in view.rows] == [
+        ("90.0%", 12, "+80"), ("80.0%", 11, "+40"), ("70.0%", 10, "+0")]
+    assert view.highlight == 2

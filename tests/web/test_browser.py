@@ -193,9 +193,9 @@ async def _page_kinds(site: Site, browser: Browser) -> list[tuple[str, str]]:
             ("replay", f"{site.url}{hand}#step-14"), ("missing", f"{g}/m/999999")]
 
 
-async def _overflow(page: Page, width: int) -> list[str]:
+async def _overflow(page: Page, width: int, tapped: str = TAPPED) -> list[str]:
     """What makes the page wider than the viewport's ``width``, and (on a phone) the
-    tapped things under 44 px."""
+    ``tapped`` things under 44 px."""
     return list(await page.evaluate("""([tapped, width]) => {
       const out = [];
       const touch = width < 500;
@@ -213,7 +213,7 @@ async def _overflow(page: Page, width: int) -> list[str]:
         }
       }
       return out;
-    }""", [TAPPED, width]))
+    }""", [tapped, width]))
 
 
 @pytest.mark.parametrize(("width", "lang"), [(390, "en"), (1280, "en"), (390, "ru"),
