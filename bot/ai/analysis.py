@@ -188,13 +188,7 @@ def _pick(o: Observation, action: Action, strong_choice: Action) -> list[Action]
     else:
         more = _candidates(o, strong_choice)
         out += more[:_PLAYOUT_CANDIDATES + 1]
-    seen: set[Action] = set()
-    unique = []
-    for a in out:
-        if a not in seen:
-            seen.add(a)
-            unique.append(a)
-    return unique
+    return list(dict.fromkeys(out))  # each once, in the order found
 
 
 def _worlds(o: Observation, rng: random.Random, count: int) -> list[State]:

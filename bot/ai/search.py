@@ -198,13 +198,7 @@ def _candidates(o: Observation, fallback: Action) -> list[Action]:
         out += [a for a in legal if a.verb is Verb.PLAY]
     elif phase is Phase.TALON:
         out += legal
-    seen: set[Action] = set()
-    unique = []
-    for a in out:
-        if a not in seen:
-            seen.add(a)
-            unique.append(a)
-    return unique
+    return list(dict.fromkeys(out))  # each once, in the order found
 
 
 def _playout(world: State, first: Action, me: int, rng: random.Random,
