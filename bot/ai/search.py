@@ -10,11 +10,13 @@ not one world can be solved within the budget, it plays the club player's card.
 A defender plays to defeat the contract, not for his own points: what counts is the score
 relative to the others, and a failed contract moves the declarer by twice its value.
 
-Bidding, the talon, gifts, the raise and rospisat are the club player's (``normal``) counting
-on the points strong's card play takes beyond the club player's (``STRONG``): the earlier
-version played them out over sampled talons with club players and overbid, and in the Python
-solver a solve from the first trick takes longer than the budget. Positions the solver does
-not cover (a stock to draw from, four aces to declare) are played out with club players.
+The contract is the one of the best expected score (+C made, -C failed, the barrel's worth)
+over sampled worlds solved double dummy from the first lead, each weighed like a card's; the
+club player's where too few are solved in time. Bidding, the talon, gifts and giving up are
+the club player's (``normal``) counting on the points strong's card play takes beyond the
+club player's (``STRONG``): bidding over sampled talons, played out with club players or
+solved, measured no better. Positions the solver does not cover (a stock to draw from, four
+aces to declare) are played out with club players.
 """
 
 from __future__ import annotations
@@ -257,8 +259,7 @@ def _candidates(o: Observation, fallback: Action) -> list[Action]:
     return unique
 
 
-def most_made(world: State, contract: Action, amounts: list[int],
-                    deadline: float) -> int:
+def most_made(world: State, contract: Action, amounts: list[int], deadline: float) -> int:
     """The highest of ``amounts`` (ascending) the declarer makes in ``world`` double dummy,
     or 0 when not even the lowest: a bisection of make tests, far cheaper than the value."""
     s = apply_into(world, contract, None)
