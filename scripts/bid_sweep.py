@@ -12,6 +12,12 @@ player (``base`` is the normal player itself):
 - ``cheat:TAU[:STYLE]``: the same with the real talon (it peeks: a bound, not a player);
 - ``seeall[:STYLE]``: strong's card play solving the real deal (it peeks: a bound);
 - ``seeall+cheat:TAU[:STYLE]``: that card play with the cheat's bidding;
+- ``ddbid:TAU[:STYLE]``: bids the next step when, in a share TAU of 20 sampled deals (the
+  others' hands and the talon), the club player's gifts leave a hand that makes it double
+  dummy;
+- ``raise:BONUS[:STYLE]``: the strong player with that style, its contract the best expected
+  score over solved sampled worlds, each counting BONUS points more than double dummy;
+- ``clubraise[:STYLE]``: the strong player with that style and the club player's contract;
 - ``noinfer[:STYLE]``: the strong player with that style, its worlds not weighed by the
   others' bids (``bot.ai.inference``).
 
@@ -45,6 +51,8 @@ from bot.ai.club import (
     urge,
 )
 from bot.ai.search import SearchPlayer
+from bot.ai.solver import Aborted, solver_for
+from bot.ai.worlds import Sampler, agrees
 from bot.game.actions import Action, Flag, Verb
 from bot.game.cards import cards_of, to_mask
 from bot.game.observation import Observation, observe
@@ -115,6 +123,53 @@ class TalonBidder(ClubPlayer):
         return step if p >= self.tau else passes[0]
 
 
+class SolvedBidder(ClubPlayer):
+    """Bids the next step while, in a share ``tau`` of sampled deals (the others' hands and
+    the talon, within what the auction showed), the club player's gifts leave a hand that
+    makes it double dummy; the club player's bid elsewhere (several talons, a stock)."""
+
+    def __init__(self, style: Style, tau: float, samples: int = 20) -> None:
+        super().__init__(style)
+        self.tau = tau
+        self.samples = samples
+
+    def _bid(self, o: Observation, legal: list[Action], rng: random.Random) -> Action:
+        bids = [a for a in legal if a.verb is Verb.BID and a.flag is Flag.NONE]
+        passes = [a for a in legal if a.verb is Verb.PASS]
+        me = o.seat
+        if (not bids or not passes or me is None or len(o.talon_sizes) != 1
+                or o.stock_size or any(a.verb is Verb.REDEAL for a in legal)):
+            return super()._bid(o, legal, rng)
+        step = bids[0]
+        sampler = Sampler(o)
+        srng = random.Random(hash((o.hand, o.hand_no, step.amount)))
+        made = n = tries = 0
+        while n < self.samples and tries < self.samples * 4:
+            tries += 1
+            w = sampler.world(srng)
+            if w is None or not agrees(o, w):
+                continue
+            n += 1
+            hands = list(w.held)
+            hand = hands[me] | w.talons[0]
+            receivers = [p for p in w.active if p != me]
+            cheap = sorted(cards_of(hand), key=gift_cost(hand))[:len(receivers)]
+            for c, to in zip(cheap, receivers, strict=True):
+                hand &= ~(1 << c)
+                hands[to] |= 1 << c
+            hands[me] = hand
+            solver = solver_for(w, frozenset({me}), node_limit=200_000)
+            try:
+                v = solver.value(hands, (), me, -1, 0, solver.may_declare_first,
+                                 step.amount - 1, step.amount)
+            except Aborted:
+                continue
+            made += v >= step.amount
+        if not n:
+            return super()._bid(o, legal, rng)
+        return step if made / n >= self.tau else passes[0]
+
+
 class SeeAll(SearchPlayer):
     """Strong's card play with the real deal as its only world."""
 
@@ -125,14 +180,16 @@ class SeeAll(SearchPlayer):
 
 
 def measure(spec: str, hands: int, seed: int, rules_name: str,
-            budget: float | None = None) -> dict[str, object]:
+            budget: float | None = None, per_deal: str | None = None) -> dict[str, object]:
     """One variant against two normals: the paired difference and the contracts."""
     kind, _, rest = spec.partition(":")
     tau = None
-    if kind in ("mc", "cheat", "seeall+cheat"):
+    if kind in ("mc", "cheat", "seeall+cheat", "ddbid"):
         tau_text, _, rest = rest.partition(":")
         tau = float(tau_text)
-    elif kind not in ("seeall", "seeall+cheat", "noinfer"):
+    elif kind == "raise":
+        bonus_text, _, rest = rest.partition(":")
+    elif kind not in ("seeall", "seeall+cheat", "noinfer", "clubraise"):
         kind, rest = "style", spec
     style = style_of(rest or "base")
     arena.observe = _peek if kind not in {"style", "mc"} else observe  # type: ignore[attr-defined,assignment]
@@ -147,6 +204,13 @@ def measure(spec: str, hands: int, seed: int, rules_name: str,
             return strong
         if kind == "noinfer":
             return SearchPlayer(budget or 0.5, style=style, infer=False)
+        if kind == "clubraise":
+            return SearchPlayer(budget or 0.5, style=style, raise_by="club")
+        if kind == "raise":
+            return SearchPlayer(budget or 0.5, style=style, raise_bonus=int(bonus_text))
+        if kind == "ddbid":
+            assert tau is not None
+            return SolvedBidder(style, tau)
         if tau is not None:
             return TalonBidder(style, tau, cheat=kind == "cheat")
         return ClubPlayer(style) if budget is None else SearchPlayer(budget, style=style)
@@ -154,6 +218,11 @@ def measure(spec: str, hands: int, seed: int, rules_name: str,
     t0 = time.perf_counter()
     e = arena.run(preset(rules_name), ["x", "normal", "normal"], hands=hands, seed=seed,
                   make=make)
+    if per_deal:
+        with open(per_deal, "a") as f:
+            f.write(json.dumps({"variant": spec, "seed": seed, "per_deal": [
+                a - (b + c) / 2 for a, b, c in zip(e[0].per_deal, e[1].per_deal,
+                                                   e[2].per_deal, strict=True)]}) + "\n")
     return {
         "variant": spec, "deals": hands, "seed": seed, "budget": budget, **paired(e),
         "p95_s": e[0].summary()["decision_p95_s"],
@@ -188,9 +257,12 @@ def main() -> int:
     p.add_argument("--preset", default="russian")
     p.add_argument("--budget", type=float, default=None,
                    help="seat the strong player with this budget and the variant's style")
+    p.add_argument("--per-deal", default=None, metavar="FILE",
+                   help="append each variant's difference per deal here (for paired variants)")
     args = p.parse_args()
     for spec in args.variants:
-        print(json.dumps(measure(spec, args.hands, args.seed, args.preset, args.budget)),
+        print(json.dumps(measure(spec, args.hands, args.seed, args.preset, args.budget,
+                                 args.per_deal)),
               flush=True)
     return 0
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
-from bot.ai.club import ClubPlayer, hand_value
-from bot.ai.search import STRONG, SearchPlayer
+from bot.ai.club import ClubPlayer, contract_worth, hand_value
+from bot.ai.search import RAISE_WORLDS, STRONG, SearchPlayer, most_made
 from bot.ai.solver import action_reaches, action_values, solver_for
 from bot.game.actions import Action, Verb
 from bot.game.cards import to_mask
-from bot.game.engine import legal_actions
+from bot.game.engine import apply_into, legal_actions
 from bot.game.observation import Observation, observe
 from bot.game.presets import PRESETS
 from bot.game.state import Phase, State
@@ -25,7 +25,7 @@ def _choices(phase: Phase, want: int, seed: int) -> list[Observation]:
 
 def _both(o: Observation, seed: int) -> tuple[Action, Action]:
     """What the strong and the club player choose, with the same dice."""
-    strong = SearchPlayer(budget=0.01).choose(o, random.Random(seed))
+    strong = SearchPlayer(budget=0.01, raise_by="club").choose(o, random.Random(seed))
     return strong, ClubPlayer().choose(o, random.Random(seed))
 
 
@@ -122,3 +122,59 @@ def test_strong_stops_once_it_has_enough_worlds() -> None:
         ai = SearchPlayer(budget=10.0)
         assert ai.choose(o, random.Random(i)) in o.legal
         assert ai.last_worlds == ENOUGH_WORLDS
+
+
+def _contracts(want: int, seed: int) -> list[State]:
+    """Declarers about to name their contract in club players' russian hands (the truth)."""
+    return self_play(PRESETS["russian"].rules, seed, want,
+                     lambda s: s.copy() if s.phase is Phase.CONTRACT else None)
+
+
+def _amounts(s: State) -> list[int]:
+    return sorted(a.amount for a in legal_actions(s, s.declarer) if a.verb is Verb.CONTRACT)
+
+
+def test_the_raise_finds_the_most_the_declarer_makes_double_dummy() -> None:
+    for s in _contracts(6, 7):
+        d = s.declarer
+        first = min((a for a in legal_actions(s, d) if a.verb is Verb.CONTRACT),
+                    key=lambda a: a.amount)
+        play = apply_into(s, first, None)
+        solver = solver_for(play, frozenset({d}))
+        total = play.points[d] + play.decl[d] + solver.value(
+            list(play.held), play.trick, play.to_act, play.trump, play.marriages_declared,
+            solver.may_declare_first)
+        amounts = _amounts(s)
+        most = max((c for c in amounts if c <= total), default=0)
+        assert most_made(s, first, amounts, float("inf")) == most
+
+
+def test_strong_raises_to_what_solved_worlds_make_and_scores_more_on_the_real_deals() -> None:
+    """Judged on the real deal double dummy (+C made, -C failed), the contract of the best
+    expected score over solved sampled worlds beats the club player's estimate."""
+    ai = SearchPlayer(budget=60.0, max_worlds=RAISE_WORLDS)
+    gain = changed = 0
+    for i, s in enumerate(_contracts(16, 11)):
+        o = observe(s, s.declarer)
+        club = ClubPlayer(STRONG).choose(o, random.Random(i))
+        strong = ai.choose(o, random.Random(i))
+        if club.verb is not Verb.CONTRACT:
+            assert strong == club  # giving up stays the club player's decision
+            continue
+        assert ai.last_worlds == RAISE_WORLDS
+        most = most_made(s, club, _amounts(s), float("inf"))
+
+        def score(amount: int, o: Observation = o, most: int = most) -> int:
+            return contract_worth(o, amount) if most >= amount else -amount
+
+        gain += score(strong.amount) - score(club.amount)
+        changed += strong != club
+    assert changed >= 5
+    assert gain > 0
+
+
+def test_strong_keeps_the_club_players_contract_when_too_few_worlds_are_solved() -> None:
+    ai = SearchPlayer(budget=60.0, max_worlds=RAISE_WORLDS - 1)
+    for i, s in enumerate(_contracts(8, 11)):
+        o = observe(s, s.declarer)
+        assert ai.choose(o, random.Random(i)) == ClubPlayer(STRONG).choose(o, random.Random(i))
