@@ -305,8 +305,10 @@ def add_routes(app: web.Application, emu: Emulator) -> None:
 
     async def create_message(request: web.Request) -> web.Response:
         chan = channel(request)
-        headers = rate_limit(chan, "msg-create", request)
+        # the whole request is read before any answer, as a real server does: a 429 sent while
+        # discord.py still writes a large multipart body would reset its connection
         body, files = await read_body(request)
+        headers = rate_limit(chan, "msg-create", request)
         validate(emu, "POST", "/channels/{channel_id}/messages", body, files=files,
                  flags=limits.CHANNEL_CREATE_FLAGS)
         writable(chan)
@@ -327,8 +329,8 @@ def add_routes(app: web.Application, emu: Emulator) -> None:
         msg = message(request, chan)
         if msg.author is not emu.bot_user:
             raise DiscordHTTPError(403, 50005, "Cannot edit a message authored by another user")
+        body, files = await read_body(request)  # read first, as for a new message
         headers = rate_limit(chan, "msg-edit", request)
-        body, files = await read_body(request)
         validate(emu, "PATCH", "/channels/{channel_id}/messages/{message_id}", body,
                  files=files, flags=limits.EDIT_FLAGS)
         writable(chan, edit=True)
