@@ -82,7 +82,7 @@ class Lobby(commands.Cog):
         parts = table_message(table, table.locale)
         await send(interaction, parts, update=True)
         if interaction.message is not None and interaction.message.id == table.message_id:
-            self.bot.publisher.settled(table, version, interaction)
+            self.bot.publisher.tables.settled(table, version, interaction)
 
     # ---- commands ------------------------------------------------------------------------------
     @table.command(name="new", description=ls("cmd.table.new"))
@@ -180,7 +180,7 @@ class Lobby(commands.Cog):
         table = self.service.in_channel(interaction.channel_id or 0)
         old = table.message_id
         await self.post_table(interaction, table)
-        self.bot.publisher.refresh_table(table)  # the answer carried no image: a paced edit
+        self.bot.publisher.tables.refresh(table)  # the answer carried no image: a paced edit
         if old is not None and old != table.message_id:
             channel = self.bot.get_partial_messageable(table.channel_id)
             try:

@@ -77,7 +77,7 @@ class Play(commands.Cog):
             await self._show_hand(interaction, self.service.get(table_id, actor), notice,
                                   update=update)
             return
-        self.bot.publisher.forget_hand(table_id, actor.user_id)
+        self.bot.publisher.hands.forget(table_id, actor.user_id)
         try:
             out = await within(interaction, self.service.act(
                 table_id, actor, press.verb, card=press.card, amount=press.amount,
@@ -117,15 +117,15 @@ class Play(commands.Cog):
         seat = table.seat_of(interaction.user.id)
         parts = hand_message(table, seat, locale_of(interaction), notice)
         publisher = self.bot.publisher
-        ref = publisher.remember_hand(interaction, table, seat) if seat is not None else None
+        ref = publisher.hands.remember(interaction, table, seat) if seat is not None else None
         try:
             await send(interaction, parts, update=update)
         except BaseException:
             if ref is not None:
-                publisher.forget_hand(table.id, interaction.user.id)
+                publisher.hands.forget(table.id, interaction.user.id)
             raise
         if ref is not None:
-            publisher.answered(ref, table)
+            publisher.hands.answered(ref, table)
 
     def _table(self, interaction: discord.Interaction[Any]) -> Table:
         return self.service.in_channel(interaction.channel_id or 0)
@@ -250,7 +250,7 @@ class Play(commands.Cog):
 
     async def _look_button(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
         actor, update = actor_of(interaction), _from_hand(interaction)
-        self.bot.publisher.forget_hand(p.table_id, actor.user_id)  # no refresh repaints it
+        self.bot.publisher.hands.forget(p.table_id, actor.user_id)  # no refresh repaints it
         out = await within(interaction, self.service.look(p.table_id, actor), update=update)
         await self._show_hand(interaction, out.table, t(out.key, locale_of(interaction)),
                               update=update)
@@ -259,7 +259,7 @@ class Play(commands.Cog):
         """"Next hand" (on the table message or the hand): answered with the player's hand,
         the new one if this press dealt it."""
         actor, update = actor_of(interaction), _from_hand(interaction)
-        self.bot.publisher.forget_hand(p.table_id, actor.user_id)
+        self.bot.publisher.hands.forget(p.table_id, actor.user_id)
         out = await within(interaction, self.service.next_hand(p.table_id, actor),
                            update=update)
         await self._show_hand(interaction, out.table,

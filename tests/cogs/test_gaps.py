@@ -256,7 +256,7 @@ async def test_a_paced_edit_that_waited_for_a_lane_never_undoes_a_newer_answer(w
     await fd.slash(alice, ch, "table new", timer=0)
     await w.settle()
     bot = w.bot
-    bot.publisher.lanes = bot.lanes = Lanes(1, least=1)
+    bot.publisher.outlet.lanes = bot.lanes = Lanes(1, least=1)
     hold = asyncio.Event()
 
     async def busy() -> None:

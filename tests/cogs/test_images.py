@@ -335,7 +335,7 @@ async def test_table_posted_again_gets_its_image(world):
 async def test_limiter_counts_a_send_when_it_goes_out_not_when_it_queued():
     """A send that waited for its image is stamped again when it leaves (Discord counts
     requests, not intentions); one that turned out unnecessary gives its place back."""
-    from cogs._publisher import RateLimiter
+    from cogs._channels import RateLimiter
 
     lim = RateLimiter(limit=2, per=1.0, margin=0.0)
     a = await lim.acquire()

@@ -17,9 +17,9 @@ import cogs._images as images_mod
 from bot.game.actions import Flag, Verb
 from bot.game.cards import SUIT_OF
 from bot.game.state import Phase
+from cogs._channels import RateLimiter
 from cogs._images import HAND_FILE
 from cogs._latest import Latest
-from cogs._publisher import RateLimiter
 from tests.fakediscord.models import walk_components
 
 from .conftest import hand_of, open_table, play_turn
@@ -78,8 +78,8 @@ async def test_a_closed_tables_message_is_closed_though_a_new_table_follows_at_o
     for _ in range(6):
         r = await fd.slash(alice, ch, "table show")
         assert r.message is not None and not r.ephemeral
-        pub.refresh_table(old)  # the lobby's hook after set_message
-        pub.note_sent(ch.id)  # a message created in the channel: the budget is spent
+        pub.tables.refresh(old)  # the lobby's hook after set_message
+        pub.channels.note_sent(ch.id)  # a message created in the channel: the budget is spent
     await w.service.settle()
     old_msg = r.message
     assert old_msg.id == old.message_id and old_msg.custom_ids
@@ -113,7 +113,7 @@ async def test_a_late_paced_edit_does_not_bring_back_the_seating_buttons(world):
     await w.settle()
     late = fd.inject("PATCH", f"/messages/{msg.id}", status=None, delay=1.0)
     fd.inject("PATCH", f"/messages/{msg.id}", status=None, delay=5.0)
-    w.bot.publisher.refresh_table(w.table())  # a paced edit of the seated table
+    w.bot.publisher.tables.refresh(w.table())  # a paced edit of the seated table
     await fd.wait_until(lambda: late.hits == 1, 5)
     start = await fd.click(alice, msg, f"t1000:{tid}:start:")
     assert start.type == 7 and f"t1000:{tid}:hand:" in msg.custom_ids
@@ -170,7 +170,7 @@ async def test_a_late_upload_of_an_old_hand_message_does_not_confuse_the_new_one
     assert [a.filename for a in m1.attachments] == [HAND_FILE]
     assert [a.filename for a in m2.attachments] == [HAND_FILE]
     assert uploads(m1) == 1 and uploads(m2) == 1
-    picture = w.bot.publisher._pictures[table.id][user.id]  # the user's latest hand message
+    picture = w.bot.publisher.hands._pictures[table.id][user.id]  # the user's latest hand message
     assert picture.message_id == m2.id
     assert picture.view == images_mod.seat_hand_view(table, seat)
     assert hand_of(w, user).id == m2.id
@@ -198,7 +198,7 @@ async def test_a_hand_whose_text_and_image_both_wait_for_a_lane_gets_one_edit(wo
     async with the_only_lane(w):  # every background edit waits
         assert await play_turn(w, rng)
         assert w.table().to_act() == nxt
-        ref = w.bot.publisher._hands[table.id][user.id]
+        ref = w.bot.publisher.hands._hands[table.id][user.id]
         await fd.wait_until(lambda: ref.rendered is not None, 5)  # drawn, waiting
     await w.settle()
     edits = msg.history[before:]
@@ -251,7 +251,7 @@ async def test_a_waiting_hand_image_carries_the_text_that_fell_due_after_it(worl
         assert await play_turn(w, rng, policy=_Plays(lead))
         msg = hand_of(w, user)
         before = len(msg.history)
-        ref = w.bot.publisher._hands[table.id][user.id]
+        ref = w.bot.publisher.hands._hands[table.id][user.id]
         await fd.wait_until(lambda: ref.rendered is not None, 5)  # drawn, waiting
         assert await play_turn(w, rng, policy=_Plays(follow))
         assert await play_turn(w, rng)  # the third card: the trick is over, not his
@@ -279,7 +279,7 @@ async def test_nothing_is_kept_for_a_closed_table_or_an_idle_channel(world):
     await asyncio.sleep(1.0)  # the channel's budget window (0.8 s) passes
     pub = w.bot.publisher
     assert not pub.busy()
-    assert pub._channels == {} and pub._hands == {} and pub._pictures == {}
+    assert pub.channels._channels == {} and pub.hands._hands == {} and pub.hands._pictures == {}
     assert publisher_tasks() == []
 
 
