@@ -14,16 +14,12 @@ import collections
 import contextlib
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 import discord
 
 from cogs._images import Images
 from cogs._lanes import Lanes
-
-if TYPE_CHECKING:
-    from cogs._posts import Post
 
 ChannelOf = Callable[[int], discord.PartialMessageable]
 
@@ -118,7 +114,6 @@ class Channel:
 
     id: int
     limiter: RateLimiter
-    posts: collections.deque[Post] = field(default_factory=collections.deque)
     active: int = 0  # its keys with pending sends (table messages, the posts)
     prune: asyncio.TimerHandle | None = None
 

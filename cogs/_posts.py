@@ -8,10 +8,11 @@ post retried, then given up so that the ones after it still go.
 
 from __future__ import annotations
 
+import collections
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
@@ -25,12 +26,21 @@ from cogs._images import SHEET_FILE, SUMMARY_FILE, MatchSnapshot, image_file
 from cogs._latest import Latest
 from cogs._plain import plain_params
 
-if TYPE_CHECKING:
-    from cogs._turn_pings import Ping
-
 log = logging.getLogger(__name__)
 
 Results = Callable[[int, int], Awaitable[list[HandResult]]]
+
+
+@dataclass(eq=False)
+class Ping:
+    """A "your turn" message (``cogs._turn_pings``): posted once if its user asked for it,
+    not posted or deleted once he acts or the turn passes."""
+
+    channel_id: int
+    user_id: int
+    locale: str  # the table's
+    message_id: int | None = None  # once posted
+    over: bool = False  # its turn was taken: not to be posted, or to be deleted
 
 
 @dataclass
@@ -71,18 +81,19 @@ def update_posts(update: Update, snap: MatchSnapshot | None) -> list[Post]:
 
 
 class Posts:
-    """Each channel's queue of posts. ``results(table_id, match_no)`` gives a match's hand
-    results (the sheet after a restart); ``posted(ping, message_id)`` is told where a turn
-    ping went."""
+    """Each channel's queue of posts (kept while it is not empty). ``results(table_id,
+    match_no)`` gives a match's hand results (the sheet after a restart); ``posted(ping,
+    message_id)`` is told where a turn ping went."""
 
     def __init__(self, outlet: Outlet, channels: Channels, results: Results, *,
                  posted: Callable[[Ping, int], None], debounce: float, retries: int,
                  backoff: float) -> None:
         self.outlet, self.channels, self.results, self.posted = outlet, channels, results, posted
+        self._queues: dict[int, collections.deque[Post]] = {}  # channel -> its posts, in order
         self._latest: Latest[int, Channel] = Latest(
             self._send, delay=debounce, budget=lambda cid, ch: ch.limiter,
             gone=lambda exc: isinstance(exc, discord.NotFound), failed=self._failed,
-            ended=lambda cid, ch: channels.release(ch), retries=retries, backoff=backoff)
+            ended=self._ended, retries=retries, backoff=backoff)
 
     def __len__(self) -> int:
         """Channels with posts pending or on their way."""
@@ -91,21 +102,28 @@ class Posts:
     def add(self, channel_id: int, posts: Iterable[Post]) -> None:
         """Queue ``posts`` after the channel's others."""
         ch = self.channels.get(channel_id)
-        ch.posts.extend(posts)
+        self._queues.setdefault(channel_id, collections.deque()).extend(posts)
         if self._latest.put(ch.id, ch):
             ch.active += 1
 
     async def aclose(self) -> None:
         """Stop: nothing more is posted."""
         await self._latest.aclose()
+        self._queues.clear()
+
+    def _ended(self, channel_id: int, ch: Channel) -> None:
+        if not self._queues.get(channel_id):
+            self._queues.pop(channel_id, None)
+        self.channels.release(ch)
 
     async def _send(self, channel_id: int, ch: Channel, going: Callable[[], None]) -> None:
-        if not ch.posts:
+        posts = self._queues.get(channel_id)
+        if not posts:
             return
-        out = ch.posts[0]  # taken off the queue once sent (a failed one is retried)
+        out = posts[0]  # taken off the queue once sent (a failed one is retried)
         if out.ping is not None and out.ping.over:  # the turn was taken before it went out
-            ch.posts.popleft()
-            if ch.posts:
+            posts.popleft()
+            if posts:
                 self._latest.put(channel_id, ch)
             return
         text = out.text if out.mention is None else f"<@{out.mention}> {out.text}"
@@ -118,22 +136,23 @@ class Posts:
             going()
             msg = await self.outlet.channel(channel_id).send(
                 text[:2000], allowed_mentions=allowed, files=files)
-        ch.posts.popleft()
+        posts.popleft()
         self.outlet.sent += 1
         if out.ping is not None:
             self.posted(out.ping, msg.id)
-        if ch.posts:
+        if posts:
             self._latest.put(channel_id, ch)
 
     def _failed(self, channel_id: int, ch: Channel, exc: Exception) -> None:
+        posts = self._queues.get(channel_id, collections.deque())
         if isinstance(exc, discord.NotFound):  # the channel is gone: so are its posts
             log.info("channel %s is gone", channel_id)
-            ch.posts.clear()
+            posts.clear()
             return
         log.error("posting to channel %s failed", channel_id, exc_info=exc)
-        if ch.posts:
-            ch.posts.popleft()
-        if ch.posts:
+        if posts:
+            posts.popleft()
+        if posts:
             self._latest.put(channel_id, ch)
 
     async def _match_files(self, out: Post) -> list[discord.File]:

@@ -28,9 +28,9 @@ from cogs._channels import ChannelOf, Channels, Outlet
 from cogs._hand_messages import HandMessages
 from cogs._images import Images
 from cogs._lanes import Lanes
-from cogs._posts import Posts, Results, update_posts
+from cogs._posts import Ping, Posts, Results, update_posts
 from cogs._table_message import TableMessages
-from cogs._turn_pings import Ping, TurnPings, WantsPing
+from cogs._turn_pings import TurnPings, WantsPing
 
 
 class Publisher:

@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 
 import discord
 
@@ -20,23 +19,11 @@ from bot.i18n import t
 from bot.tables import Table, Update
 from cogs._channels import Outlet
 from cogs._latest import Latest
-from cogs._posts import Post, Posts
+from cogs._posts import Ping, Post, Posts
 
 log = logging.getLogger(__name__)
 
 WantsPing = Callable[[int], Awaitable[bool]]
-
-
-@dataclass(eq=False)
-class Ping:
-    """A "your turn" message: posted once if its user asked for it, deleted when he acts
-    or the turn passes."""
-
-    channel_id: int
-    user_id: int
-    locale: str  # the table's
-    message_id: int | None = None  # once posted
-    over: bool = False  # its turn was taken: not to be posted, or to be deleted
 
 
 class TurnPings:

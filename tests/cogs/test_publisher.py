@@ -279,7 +279,8 @@ async def test_nothing_is_kept_for_a_closed_table_or_an_idle_channel(world):
     await asyncio.sleep(1.0)  # the channel's budget window (0.8 s) passes
     pub = w.bot.publisher
     assert not pub.busy()
-    assert pub.channels._channels == {} and pub.hands._hands == {} and pub.hands._pictures == {}
+    assert pub.channels._channels == {} and pub.posts._queues == {}
+    assert pub.hands._hands == {} and pub.hands._pictures == {}
     assert publisher_tasks() == []
 
 
