@@ -1,9 +1,10 @@
-"""The Discord client: start-up, the central error handler, component routing, ``main``.
+"""The Discord client: start-up, closing, component routing, ``main``.
 
 ``main(settings)`` is what ``python -m bot run`` calls with the settings it read once. The
 bot receives its parts (the table service, the publisher, the renderer, the lanes) built
 from those settings; the cogs receive the bot. The emulator is reached exactly as
-production Discord, after pointing discord.py at it.
+production Discord, after pointing discord.py at it. Errors end up in ``cogs._tree``; the
+cogs read and answer interactions with ``cogs._interaction``.
 """
 
 from __future__ import annotations
@@ -12,25 +13,21 @@ import asyncio
 import contextlib
 import gc
 import logging
-import secrets
 import signal
 import sys
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any
 
 import aiohttp
 import discord
-from discord import AppCommandOptionType, app_commands
 from discord.ext import commands
 
 from bot import __version__
 from bot.config import RenderIn, Settings
 from bot.game.state import HandResult
-from bot.i18n import has, t, translation
 from bot.logs import redact_handlers
 from bot.tables import (
-    Actor,
     Clock,
     DatabaseUnusable,
     Shards,
@@ -44,13 +41,11 @@ from bot.web import WebServer, raise_open_files_limit
 from cogs._ids import is_ours, known_verb
 from cogs._images import Images
 from cogs._lanes import Lanes
-from cogs._plain import plain, say
 from cogs._publisher import Publisher
-from cogs._views import MessageParts, Pressed, pressed_of
+from cogs._tree import CatalogTranslator, TysiacTree, report_error
+from cogs._views import Pressed, pressed_of
 
 log = logging.getLogger("tysiac")
-T = TypeVar("T")
-ACK_BUDGET = 2.0  # seconds of work before an interaction is deferred
 EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.help", "cogs.records", "cogs.admin",
               "cogs.analysis", "cogs.daily")
 
@@ -68,214 +63,6 @@ def point_discord_py_at(api_base: str, gateway_url: str | None) -> None:
         gateway_url = f"ws://{host}/gateway"
     discord.http.Route.BASE = api_base.rstrip("/")
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
-
-
-def locale_of(interaction: discord.Interaction[Any]) -> str:
-    """The user's Discord locale ("en-US", "pl", ...): every reply is written in it."""
-    return str(interaction.locale.value) if interaction.locale else "en-US"
-
-
-def guild_locale_of(interaction: discord.Interaction[Any]) -> str | None:
-    """The server's preferred language as Discord sends it (None outside a server)."""
-    guild = interaction.guild_locale
-    return str(guild.value) if guild is not None else None
-
-
-def public_locale(interaction: discord.Interaction[Any]) -> str:
-    """The language of a new table's public messages: the server's preferred language where
-    it has set one other than the default (Community servers), else the opener's."""
-    guild = interaction.guild_locale
-    if guild is not None and guild.value != "en-US":
-        return str(guild.value)
-    return locale_of(interaction)
-
-
-def ls(key: str) -> app_commands.locale_str:
-    """A command description or choice by catalog key (English now, translated at sync)."""
-    return app_commands.locale_str(t(key), key=key)
-
-
-def preset_choices(presets: Iterable[tuple[str, str]]) -> list[app_commands.Choice[str]]:
-    """The presets as command choices, named in every language (``choice.preset.<name>``;
-    a preset without a catalog entry keeps its title)."""
-    return [app_commands.Choice(name=ls(f"choice.preset.{name}") if has(f"choice.preset.{name}")
-                                else title[:100], value=name)
-            for name, title in presets][:25]
-
-
-class CatalogTranslator(app_commands.Translator):
-    """Command descriptions and choices in every language ``bot.i18n`` has."""
-
-    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
-                        context: app_commands.TranslationContextTypes) -> str | None:
-        key = string.extras.get("key")
-        return translation(key, locale.value) if key else None
-
-
-def actor_of(interaction: discord.Interaction[Any]) -> Actor:
-    """Who asks, from where, with the rights he has in that channel."""
-    user = interaction.user
-    perms = interaction.permissions
-    return Actor(user.id, user.display_name, can_manage=bool(perms.manage_channels),
-                 locale=locale_of(interaction), channel_id=interaction.channel_id,
-                 guild_id=interaction.guild_id, can_manage_guild=bool(perms.manage_guild))
-
-
-async def send(interaction: discord.Interaction[Any], parts: MessageParts, *,
-               ephemeral: bool = True, update: bool = False) -> None:
-    """Answer (or, after a defer, complete) an interaction with ``parts``."""
-    content = parts.content[:2000] if parts.content is not None else None
-    kwargs: dict[str, Any] = {"content": content, "embed": parts.embed}
-    if parts.view is not None:
-        kwargs["view"] = parts.view
-    if not interaction.response.is_done():
-        if update:
-            await interaction.response.edit_message(**kwargs)
-        else:
-            await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
-    elif update:
-        await interaction.edit_original_response(**kwargs)
-    else:
-        await interaction.followup.send(ephemeral=ephemeral, wait=False, **{
-            k: v for k, v in kwargs.items() if v is not None})
-
-
-async def within(interaction: discord.Interaction[Any], work: Awaitable[T], *,
-                 update: bool = False, ephemeral: bool = True) -> T:
-    """Run ``work``; if it takes longer than the budget, defer first (the 3 s rule).
-
-    The work runs in the caller's task (no extra task or wait on the fast path, which
-    matters when the loop is busy): a timer defers the interaction if the work is slow."""
-    loop = asyncio.get_running_loop()
-    deferral: asyncio.Task[Any] | None = None
-
-    def late() -> None:
-        nonlocal deferral
-        if interaction.response.is_done():
-            return
-        if update:
-            deferral = loop.create_task(interaction.response.defer())
-        else:
-            deferral = loop.create_task(
-                interaction.response.defer(ephemeral=ephemeral, thinking=True))
-
-    timer = loop.call_later(ACK_BUDGET, late)
-    try:
-        return await work
-    finally:
-        timer.cancel()
-        if deferral is not None:
-            with contextlib.suppress(discord.HTTPException):
-                await deferral
-
-
-class StaleCommand(app_commands.AppCommandError):
-    """A slash command whose payload does not match the command as it is now (a client with
-    the commands of before a change): what did not match."""
-
-
-_OPTION_TYPES: dict[AppCommandOptionType, type | tuple[type, ...]] = {
-    AppCommandOptionType.string: str, AppCommandOptionType.integer: int,
-    AppCommandOptionType.number: (int, float), AppCommandOptionType.boolean: bool,
-    AppCommandOptionType.user: str, AppCommandOptionType.channel: str,
-    AppCommandOptionType.role: str, AppCommandOptionType.mentionable: str,
-    AppCommandOptionType.attachment: str,
-}
-_NUMERIC = (AppCommandOptionType.integer, AppCommandOptionType.number)
-
-
-def _of_type(value: Any, kind: AppCommandOptionType) -> bool:
-    """``value`` is what Discord sends for an option of type ``kind`` (a bool is no number)."""
-    if isinstance(value, bool):
-        return kind is AppCommandOptionType.boolean
-    return isinstance(value, _OPTION_TYPES.get(kind, object))
-
-
-def stale_options(interaction: discord.Interaction[Any]) -> str | None:
-    """What in a slash command's options does not fit the command (an unknown option, a
-    value of another type or outside its range or choices, a missing one), or None."""
-    command = interaction.command
-    if not isinstance(command, app_commands.Command):
-        return None  # unknown (sub)commands: discord.py raises CommandNotFound
-    data: dict[str, Any] = dict(interaction.data or {})
-    options: list[dict[str, Any]] = list(data.get("options") or [])
-    while options and options[0].get("type") in (1, 2):  # subcommand (group)
-        options = list(options[0].get("options") or [])
-    params = {p.display_name: p for p in command.parameters}
-    for opt in options:
-        param = params.get(str(opt.get("name")))
-        if param is None:
-            return f"unknown option {str(opt.get('name'))[:40]!r}"
-        value: Any = opt.get("value")
-        if opt.get("type") != param.type.value or not _of_type(value, param.type):
-            return f"option {param.display_name!r} is not a {param.type.name}"
-        if param.type in _NUMERIC and not (
-                (param.min_value is None or value >= param.min_value)
-                and (param.max_value is None or value <= param.max_value)):
-            return f"option {param.display_name!r} is out of its range"
-        if param.choices and value not in [c.value for c in param.choices]:
-            return f"option {param.display_name!r} is not one of its choices"
-    given = {str(o.get("name")) for o in options}
-    missing = [p.display_name for p in command.parameters if p.required and p.display_name
-               not in given]
-    return f"option {missing[0]!r} is missing" if missing else None
-
-
-async def report_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
-    """Refusals become polite ephemeral answers; anything else is logged with an id."""
-    original: BaseException = error
-    while isinstance(original, app_commands.AppCommandError | commands.CommandError):
-        inner = getattr(original, "original", None)
-        if not isinstance(inner, BaseException):
-            break
-        original = inner
-    loc = locale_of(interaction)
-    if isinstance(original, TableError):
-        text = say(original.key, loc, original.params)
-    elif isinstance(original, StaleCommand | app_commands.CommandSignatureMismatch
-                    | app_commands.CommandNotFound):
-        # not a fault: Discord sends the new commands to the client in a while
-        log.warning("a command of before a change in %s: %s", _describe(interaction),
-                    str(original)[:120] or type(original).__name__)
-        text = t("error.stale_command", loc)
-    elif isinstance(original, app_commands.CheckFailure | app_commands.TransformerError):
-        text = plain(str(original))
-    else:
-        ref = secrets.token_hex(4)
-        log.error("unexpected error %s in %s", ref, _describe(interaction),
-                  exc_info=(type(original), original, original.__traceback__))
-        text = t("error.unexpected", loc, id=ref)
-    text = text[:2000]  # a reply Discord refuses would leave the user with nothing
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
-    except discord.HTTPException:
-        log.warning("could not tell the user about an error in %s", _describe(interaction))
-
-
-def _describe(interaction: discord.Interaction[Any]) -> str:
-    data: dict[str, Any] = dict(interaction.data or {})
-    what = str(data.get("name") or data.get("custom_id") or "?")[:80]
-    return f"interaction {interaction.id} ({what}) by {interaction.user.id}"
-
-
-class TysiacTree(app_commands.CommandTree[Any]):
-    """The one place errors of slash commands end up."""
-
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        """A slash command's options must fit the command as it is now, before anything
-        reads them (a stale client sends them as they were)."""
-        if interaction.type is discord.InteractionType.application_command:
-            stale = stale_options(interaction)
-            if stale is not None:
-                raise StaleCommand(stale)
-        return True
-
-    async def on_error(self, interaction: discord.Interaction[Any],
-                       error: app_commands.AppCommandError) -> None:
-        await report_error(interaction, error)
 
 
 class TysiacBot(commands.AutoShardedBot):

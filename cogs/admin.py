@@ -12,16 +12,10 @@ from discord.ext import commands
 from bot.i18n import t
 from bot.tables import GuildSettings, TableError, TableService, preset_of_language, presets
 from bot.web import page_url
-from cogs._bot import (
-    TysiacBot,
-    actor_of,
-    guild_locale_of,
-    locale_of,
-    ls,
-    preset_choices,
-    report_error,
-)
+from cogs._bot import TysiacBot
 from cogs._ids import ADMIN_TEMPLATE, admin_id
+from cogs._interaction import actor_of, guild_locale_of, locale_of
+from cogs._tree import ls, preset_choices, report_error
 
 PRESET_CHOICES = preset_choices(presets())
 ON_OFF = [app_commands.Choice(name=ls("choice.on"), value="on"),

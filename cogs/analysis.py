@@ -21,9 +21,11 @@ from bot.i18n import t
 from bot.i18n.rule_text import action_phrase
 from bot.i18n.values import Msg
 from bot.tables import HandAnalysis, TableError, TableService
-from cogs._bot import TysiacBot, actor_of, locale_of, ls, within
+from cogs._bot import TysiacBot
 from cogs._images import image_file, labels_for
+from cogs._interaction import actor_of, locale_of, within
 from cogs._plain import plain
+from cogs._tree import ls
 from cogs._views import Pressed, Rows
 from render.analysis import AnalysisRow, AnalysisView
 

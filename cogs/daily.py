@@ -24,11 +24,13 @@ from bot.i18n import t
 from bot.i18n.rule_text import move_message
 from bot.i18n.values import PresetTitle
 from bot.tables import Finished, Playing, StandingRow, Standings, TableError, parse_day
-from cogs._bot import TysiacBot, actor_of, locale_of, ls, report_error, within
+from cogs._bot import TysiacBot
 from cogs._format import cards_text
 from cogs._ids import DAILY_TEMPLATE, PREFIX
 from cogs._images import image_file, labels_for
+from cogs._interaction import actor_of, locale_of, within
 from cogs._plain import plain, say
+from cogs._tree import ls, report_error
 from render.adapter import hand_view, table_view
 from render.model import LeaderboardRow, LeaderboardView
 

@@ -16,7 +16,9 @@ from discord.ext import commands
 
 from bot.i18n import language, t
 from bot.i18n.values import Clauses
-from cogs._bot import TysiacBot, guild_locale_of, locale_of, ls, send
+from cogs._bot import TysiacBot
+from cogs._interaction import guild_locale_of, locale_of, send
+from cogs._tree import ls
 from cogs._views import MessageParts, Pressed, Rows
 
 # Every command the bot registers, by group, in the order a newcomer meets them; each line

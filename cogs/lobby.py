@@ -12,18 +12,10 @@ from discord.ext import commands
 
 from bot.i18n import language, t
 from bot.tables import RulesSummary, Table, TableService, TableStatus, ai_levels, presets
-from cogs._bot import (
-    TysiacBot,
-    actor_of,
-    guild_locale_of,
-    locale_of,
-    ls,
-    preset_choices,
-    public_locale,
-    send,
-    within,
-)
+from cogs._bot import TysiacBot
+from cogs._interaction import actor_of, guild_locale_of, locale_of, public_locale, send, within
 from cogs._plain import say
+from cogs._tree import ls, preset_choices
 from cogs._views import (
     MessageParts,
     Pressed,

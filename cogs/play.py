@@ -27,9 +27,11 @@ from bot.tables import (
     card_from_text,
     seat_from_text,
 )
-from cogs._bot import TysiacBot, actor_of, locale_of, ls, send, within
+from cogs._bot import TysiacBot
 from cogs._ids import Press, read_press
+from cogs._interaction import actor_of, locale_of, send, within
 from cogs._plain import say
+from cogs._tree import ls
 from cogs._views import Pressed, hand_message
 
 CONFIRM_SECONDS = 10  # a second press of Give up within this many seconds gives the hand up

@@ -33,10 +33,12 @@ from bot.tables import (
     whole_number,
 )
 from bot.web import page_url
-from cogs._bot import TysiacBot, actor_of, locale_of, ls, preset_choices, report_error, within
+from cogs._bot import TysiacBot
 from cogs._ids import PAGE_TEMPLATE, page_id
 from cogs._images import image_file, labels_for
+from cogs._interaction import actor_of, locale_of, within
 from cogs._plain import plain
+from cogs._tree import ls, preset_choices, report_error
 from render.model import LeaderboardRow, LeaderboardView
 from render.sheet import ROWS as SHEET_ROWS  # hands on one page of a sheet
 

@@ -1,0 +1,95 @@
+"""Reading an interaction and answering it: who asks and in which language, the answer
+sent (or completed after a defer), and slow work deferred before Discord's 3 s run out."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable
+from typing import Any, TypeVar
+
+import discord
+
+from bot.tables import Actor
+from cogs._views import MessageParts
+
+T = TypeVar("T")
+ACK_BUDGET = 2.0  # seconds of work before an interaction is deferred
+
+
+def locale_of(interaction: discord.Interaction[Any]) -> str:
+    """The user's Discord locale ("en-US", "pl", ...): every reply is written in it."""
+    return str(interaction.locale.value) if interaction.locale else "en-US"
+
+
+def guild_locale_of(interaction: discord.Interaction[Any]) -> str | None:
+    """The server's preferred language as Discord sends it (None outside a server)."""
+    guild = interaction.guild_locale
+    return str(guild.value) if guild is not None else None
+
+
+def public_locale(interaction: discord.Interaction[Any]) -> str:
+    """The language of a new table's public messages: the server's preferred language where
+    it has set one other than the default (Community servers), else the opener's."""
+    guild = interaction.guild_locale
+    if guild is not None and guild.value != "en-US":
+        return str(guild.value)
+    return locale_of(interaction)
+
+
+def actor_of(interaction: discord.Interaction[Any]) -> Actor:
+    """Who asks, from where, with the rights he has in that channel."""
+    user = interaction.user
+    perms = interaction.permissions
+    return Actor(user.id, user.display_name, can_manage=bool(perms.manage_channels),
+                 locale=locale_of(interaction), channel_id=interaction.channel_id,
+                 guild_id=interaction.guild_id, can_manage_guild=bool(perms.manage_guild))
+
+
+async def send(interaction: discord.Interaction[Any], parts: MessageParts, *,
+               ephemeral: bool = True, update: bool = False) -> None:
+    """Answer (or, after a defer, complete) an interaction with ``parts``."""
+    content = parts.content[:2000] if parts.content is not None else None
+    kwargs: dict[str, Any] = {"content": content, "embed": parts.embed}
+    if parts.view is not None:
+        kwargs["view"] = parts.view
+    if not interaction.response.is_done():
+        if update:
+            await interaction.response.edit_message(**kwargs)
+        else:
+            await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+    elif update:
+        await interaction.edit_original_response(**kwargs)
+    else:
+        await interaction.followup.send(ephemeral=ephemeral, wait=False, **{
+            k: v for k, v in kwargs.items() if v is not None})
+
+
+async def within(interaction: discord.Interaction[Any], work: Awaitable[T], *,
+                 update: bool = False, ephemeral: bool = True) -> T:
+    """Run ``work``; if it takes longer than the budget, defer first (the 3 s rule).
+
+    The work runs in the caller's task (no extra task or wait on the fast path, which
+    matters when the loop is busy): a timer defers the interaction if the work is slow."""
+    loop = asyncio.get_running_loop()
+    deferral: asyncio.Task[Any] | None = None
+
+    def late() -> None:
+        nonlocal deferral
+        if interaction.response.is_done():
+            return
+        if update:
+            deferral = loop.create_task(interaction.response.defer())
+        else:
+            deferral = loop.create_task(
+                interaction.response.defer(ephemeral=ephemeral, thinking=True))
+
+    timer = loop.call_later(ACK_BUDGET, late)
+    try:
+        return await work
+    finally:
+        timer.cancel()
+        if deferral is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await deferral
+
