@@ -4,7 +4,9 @@ A presentation layer like ``cogs/`` without Discord: it reads through the table 
 records (``bot.tables.PublicRecords``), words from ``bot.i18n``, pictures from ``render``.
 """
 
+from bot.web._format import metric_value, page_url
 from bot.web._guard import raise_open_files_limit
-from bot.web._server import GuildInfo, WebServer, metric_value, page_url
+from bot.web._pages import GuildInfo
+from bot.web._server import WebServer
 
 __all__ = ["GuildInfo", "WebServer", "metric_value", "page_url", "raise_open_files_limit"]

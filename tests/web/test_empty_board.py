@@ -10,7 +10,7 @@ from bot.i18n import t
 from bot.store import Store
 from bot.tables import FakeClock, TableService, TableStatus
 from bot.web import WebServer
-from bot.web._server import inline_code
+from bot.web._format import inline_code
 from tests.tables.conftest import play_human_turn
 
 from .conftest import ANN, GUILD
