@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from render import cards, fonts, samples, sheet, table
+from render import _plates, _table_middle, cards, fonts, samples, sheet, table
 from render.labels import ENGLISH
 from render.model import SeatView, SheetCell, SheetRow, SheetView, TableView
 
@@ -26,7 +26,7 @@ def test_a_trick_cards_name_tag_never_covers_a_card(n):
     w, h = short.size
     csize = cards.size_for("table", 1.0)
     for seat in range(n):
-        cx, cy = table._card_spot(seat, n, (w / 2, h * 0.5), csize)
+        cx, cy = _table_middle._card_spot(seat, n, (w / 2, h * 0.5), csize)
         box = (round(cx - csize[0] / 2), round(cy - csize[1] / 2),
                round(cx + csize[0] / 2), round(cy + csize[1] / 2))
         assert short.crop(box).tobytes() == long.crop(box).tobytes(), seat
@@ -36,7 +36,7 @@ def test_a_trick_cards_name_tag_never_covers_a_card(n):
 def test_four_players_names_show_whole(name):
     size = table.px(table.LETTER, 1.0)
     for seat in range(4):
-        assert fonts.fit(name, size, table.name_room(4, seat=seat), bold=True) == name, seat
+        assert fonts.fit(name, size, _plates.name_room(4, seat=seat), bold=True) == name, seat
 
 
 def test_the_dealer_on_the_score_sheet_is_a_letter():

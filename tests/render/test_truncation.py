@@ -6,7 +6,7 @@ import pytest
 
 from bot.game.cards import SUIT_NAMES
 from bot.game.presets import PRESETS
-from render import fonts, hand, sheet, table
+from render import _plates, fonts, hand, sheet, table
 from render.model import HandView
 
 LONG_NAMES = {
@@ -52,9 +52,9 @@ def test_sixteen_characters_of_a_name_fit_a_two_player_table(script: str) -> Non
     keep = 10 if script == "emoji" else 16
     name = "".join(fonts.clusters(LONG_NAMES[script])[:keep])
     size = table.px(table.LETTER, 1.0)
-    assert fonts.fit(name, size, table.name_room(2), bold=True) == name
+    assert fonts.fit(name, size, _plates.name_room(2), bold=True) == name
     longer = "".join(fonts.clusters(LONG_NAMES[script])) * 2
-    assert fonts.fit(longer, size, table.name_room(2), bold=True).endswith(fonts.ELLIPSIS)
+    assert fonts.fit(longer, size, _plates.name_room(2), bold=True).endswith(fonts.ELLIPSIS)
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
