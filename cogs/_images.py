@@ -383,10 +383,10 @@ def _warm_up() -> None:
     with contextlib.suppress(OSError):
         os.nice(RENDER_NICENESS)
     with contextlib.suppress(Exception):
-        from render import samples
+        from render import sample_views
 
-        _hand_png(next(iter(samples.hands().values())))
-        render_table(next(iter(samples.tables().values())))
+        _hand_png(next(iter(sample_views.hands().values())))
+        render_table(next(iter(sample_views.tables().values())))
 
 
 def _hand_png(view: HandView) -> bytes:

@@ -4,13 +4,13 @@
 as trump), hands with legal/illegal/new/marriage marks, a 45-hand score sheet, a
 leaderboard and a match summary, with names in Latin (Polish/German/Lithuanian), Cyrillic,
 Persian, CJK and emoji; and ``engine_<preset>_*`` images of a seeded game of every preset,
-built from the engine's own observations and results through ``render.adapter``.
+built from the engine's own observations and results through ``render.adapter``. The
+hand-made views are ``render.sample_views``, the sample match ``render._sample_match``.
 """
 
 from __future__ import annotations
 
 import io
-import random
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -20,305 +20,19 @@ from PIL import Image
 from bot.game.observation import observe, observe_public
 from bot.game.presets import PRESETS
 from render import cards
+from render._sample_match import match_sheet
 from render.adapter import hand_view, sheet_view, summary_view, table_view
-from render.analysis import AnalysisRow, AnalysisView, render_analysis
+from render.analysis import render_analysis
 from render.display import display_scale
 from render.hand import render_hand
 from render.labels import ENGLISH, Labels
 from render.leaderboard import render_leaderboard
-from render.model import (
-    HandView,
-    LeaderboardRow,
-    LeaderboardView,
-    SeatView,
-    SheetCell,
-    SheetRow,
-    SheetView,
-    SummaryPlayer,
-    SummaryView,
-    TableView,
-)
+from render.model import SheetView, SummaryView
 from render.playthrough import match_results, snapshots
+from render.sample_views import NAMES, analysis, hands, leaderboard, tables
 from render.sheet import render_sheet
 from render.summary import render_summary
 from render.table import render_table
-
-NAMES = (
-    "Zażółć Gęślą Jaźń",  # Polish
-    "Алексей Иванов",  # Cyrillic
-    "علی رضایی",  # Persian
-    "李小龙",  # CJK
-    "🎉 Party 🇵🇱 👍🏽",  # emoji
-    "Ünterwäßer Müller-Lüdenscheidt",  # German, too long
-    "Žemaitė Ąžuolaitytė",  # Lithuanian
-    "さくら 김민준",  # Japanese + Korean
-)
-
-
-def _seats(n: int, over: Mapping[str, Mapping[str, object]] | None = None) -> tuple[SeatView, ...]:
-    base = [SeatView(NAMES[i], total=(120, 340, -40, 880)[i], hand_count=7) for i in range(n)]
-    out = []
-    for i, s in enumerate(base):
-        kw = dict(s.__dict__)
-        kw.update((over or {}).get(str(i), {}))
-        out.append(SeatView(**kw))  # type: ignore[arg-type,unused-ignore]
-    return tuple(out)
-
-
-def tables(lab: Labels = ENGLISH) -> dict[str, TableView]:
-    """Named table views: every layout and phase, each suit as trump, in ``lab``'s words."""
-    t: dict[str, TableView] = {}
-    t["table3_bidding"] = TableView(
-        seats=_seats(
-            3,
-            {
-                "0": {"bid": "100", "is_dealer": True},
-                "1": {"bid": lab.passed},
-                "2": {"bid": "115", "is_turn": True},
-            },
-        ),
-        talon_backs=3,
-        phase=lab.phase_bidding,
-        hand_number=4,
-        high_bid=115,
-        title="Russian 1000",
-    )
-    t["table3_prikup"] = TableView(
-        seats=_seats(
-            3,
-            {
-                "1": {"is_declarer": True, "is_turn": True, "hand_count": 10},
-                "2": {"is_dealer": True},
-            },
-        ),
-        talon=("AS", "QD", "KD"),
-        declarer=1,
-        high_bid=120,
-        phase=lab.phase_exchange,
-        hand_number=4,
-    )
-    for i, suit in enumerate("CDHS"):
-        trick = ((1, f"K{suit}"), (2, f"10{suit}"), (0, f"A{'CDHS'[(i + 1) % 4]}"))
-        t[f"table3_trump_{suit}"] = TableView(
-            seats=_seats(
-                3,
-                {
-                    "1": {
-                        "is_declarer": True,
-                        "on_barrel": True,
-                        "barrel_hands": 1,
-                        "total": 880,
-                        "hand_count": 5,
-                        "taken": 57,
-                    },
-                    "0": {"dashes": 2, "hand_count": 5, "is_dealer": True, "taken": 0},
-                    "2": {"hand_count": 5, "taken": 24},
-                },
-            ),
-            trick=trick,
-            last_trick_winner=2 if i % 2 else None,
-            trump=suit,
-            contract=140,
-            declarer=1,
-            phase=lab.phase_play,
-            hand_number=12,
-            title="Russian 1000",
-        )
-    t["table2_play"] = TableView(
-        seats=_seats(
-            2,
-            {
-                "0": {"is_turn": True, "hand_count": 9},
-                "1": {"is_declarer": True, "is_dealer": True, "hand_count": 8},
-            },
-        ),
-        trick=((1, "QH"),),
-        trump=None,
-        contract=110,
-        declarer=1,
-        phase=lab.phase_play,
-        hand_number=2,
-        title="Tysiąc for two",
-    )
-    t["table4_play"] = TableView(
-        seats=_seats(
-            4,
-            {
-                "3": {"is_sitter": True, "hand_count": 0, "on_barrel": True, "barrel_hands": 2},
-                "2": {"is_dealer": True, "is_turn": True, "locked": True, "taken": 31},
-                "0": {"is_declarer": True, "taken": 108},
-                "1": {"taken": 0},
-            },
-        ),
-        trick=((0, "AD"), (1, "9D")),
-        trump="D",
-        contract=160,
-        declarer=0,
-        phase=lab.phase_play,
-        hand_number=31,
-        title="Polish 4",
-    )
-    t["table4_bidding"] = TableView(
-        seats=_seats(
-            4,
-            {
-                "0": {"bid": lab.passed},
-                "1": {"bid": lab.say(lab.blind, amount=120)},
-                "2": {"bid": "125", "is_turn": True},
-                "3": {"is_sitter": True, "is_dealer": True, "hand_count": 0},
-            },
-        ),
-        talon_backs=3,
-        phase=lab.phase_bidding,
-        hand_number=7,
-        high_bid=125,
-    )
-    talon = lab.talon("prikup")
-    return {k: replace(v, labels=lab, talon_label=talon) for k, v in t.items()}
-
-
-def hands(lab: Labels = ENGLISH) -> dict[str, HandView]:
-    h: dict[str, HandView] = {}
-    h["hand_lead"] = HandView(
-        cards=("9C", "AC", "KH", "QH", "10S", "JD", "KD", "QD", "AH", "9S"),
-        legal=None,
-        new_cards=frozenset({"AC", "9S"}),
-        marriages=frozenset({"H", "D"}),
-        marriage_values=(("H", 100), ("D", 80)),
-        name=NAMES[1],
-        note=lab.note_give,
-    )
-    h["hand_follow"] = HandView(
-        cards=("9C", "AC", "KH", "QH", "10S", "JD", "KD", "AH"),
-        legal=frozenset({"KH", "QH", "AH"}),
-        new_cards=frozenset({"AC"}),
-        marriages=frozenset({"H"}),
-        marriage_values=(("H", 100),),
-        trump="D",
-        name=NAMES[2],
-        note=lab.follow_H,
-    )
-    h["hand_32"] = HandView(
-        cards=("7S", "8S", "AS", "7H", "10H", "8C", "KC", "QC", "AD", "7D", "8D", "JD"),
-        legal=frozenset({"7S", "8S", "AS"}),
-        marriages=frozenset({"C"}),
-        trump="S",
-        name=NAMES[4],
-        note=lab.your_turn,
-    )
-    return {k: replace(v, labels=lab) for k, v in h.items()}
-
-
-def match_sheet(
-    hands_count: int = 45, players: tuple[str, ...] = NAMES[:4], seed: int = 7
-) -> tuple[SheetView, SummaryView]:
-    """A possible Russian match (totals and barrel as the rules allow, not every detail):
-    it ends, with a winner, on the hand a declarer reaches 1000; a shorter sample is a
-    match still going on, without a winner."""
-    rng = random.Random(seed)
-    n = len(players)
-    tot, dashes, barrel = [0] * n, [0] * n, [0] * n
-    made_c, fail_c, best = [0] * n, [0] * n, [0] * n
-    rows, history = [], []
-    for hnum in range(1, hands_count + 1):
-        dec = rng.randrange(n)
-        sitter = (hnum % n) if n == 4 else None
-        if dec == sitter:
-            dec = (dec + 1) % n
-        ros = rng.random() < 0.06
-        contract = rng.choice((100, 105, 110, 120, 130, 140, 160))
-        made = rng.random() < 0.7
-        cells = []
-        for p in range(n):
-            pen, fell = 0, False
-            if p == sitter:
-                delta = 0
-            elif p == dec:
-                delta = 0 if ros else (contract if made else -contract)
-                if not ros:
-                    made_c[p] += made
-                    fail_c[p] += not made
-                    best[p] = max(best[p], contract if made else 0)
-            else:
-                delta = 60 if ros else rng.choice((0, 5, 15, 20, 35, 40, 55, 70))
-            dash = p not in (dec, sitter) and delta == 0 and not barrel[p]
-            if dash:
-                dashes[p] += 1
-                if dashes[p] == 3:
-                    dashes[p], pen = 0, -120
-            if barrel[p] and p != dec:
-                delta = 0
-            tot[p] += delta + pen
-            if tot[p] >= 1000 and p != dec:
-                tot[p] = 880  # only the declarer can go out; a defender stops at 880
-            if 880 <= tot[p] < 1000:
-                tot[p] = 880
-                barrel[p] += 1
-                if barrel[p] > 3:
-                    tot[p], barrel[p], fell = 760, 0, True
-            else:
-                barrel[p] = 0
-            cells.append(
-                SheetCell(
-                    total=tot[p],
-                    delta=delta,
-                    contract=contract if p == dec else None,
-                    made=(None if ros else made) if p == dec else None,
-                    barrel=barrel[p],
-                    barrel_fell=fell,
-                    dash=dash,
-                    rospisat=ros and p == dec,
-                    penalty=pen,
-                    sitter=p == sitter,
-                )
-            )
-        rows.append(SheetRow(hand=hnum, cells=tuple(cells), dealer=(hnum - 1) % n))
-        history.append(tuple(tot))
-        if max(tot) >= 1000:
-            break  # the match is won: no hand after it
-    best_p = max(range(n), key=lambda p: tot[p])
-    winners = frozenset({best_p}) if tot[best_p] >= 1000 else frozenset()
-    sheet = SheetView(
-        players=players,
-        rows=tuple(rows),
-        winner=winners,
-        title="Russian 1000 · #card-room · score sheet",
-    )
-    summary = SummaryView(
-        players=tuple(
-            SummaryPlayer(
-                players[p],
-                tot[p],
-                made_c[p],
-                fail_c[p],
-                best[p] or None,
-                (24 if p == best_p else -8),
-            )
-            for p in range(n)
-        ),
-        winner=winners,
-        history=tuple(history),
-        title="Russian 1000 · match over",
-        hands=len(rows),
-        duration_minutes=hands_count * 2,
-    )
-    return sheet, summary
-
-
-def leaderboard(lab: Labels = ENGLISH) -> LeaderboardView:
-    rows = tuple(
-        LeaderboardRow(
-            rank=i + 1,
-            name=NAMES[i % len(NAMES)],
-            rating=1720 - 37 * i,
-            games=40 + 7 * i,
-            wins=max(0, 22 - 2 * i),
-        )
-        for i in range(10)
-    )
-    return LeaderboardView(rows=rows, title=f"{lab.leaderboard} · #card-room", highlight=4,
-                           labels=lab)
-
 
 TALON_LABELS = {
     "russian": "prikup",
@@ -396,11 +110,11 @@ def renderers(lab: Labels = ENGLISH,
         out[name] = lambda tv=tv: render_table(tv)  # type: ignore[misc]
     for name, hv in hands(lab).items():
         out[name] = lambda hv=hv: render_hand(hv)  # type: ignore[misc]
-    sheet45, summary4 = _localized(match_sheet(45), lab, russian)
-    sheet12, _ = _localized(match_sheet(12, NAMES[4:7], seed=3), lab, russian)
-    sheet2, _ = _localized(match_sheet(8, NAMES[1:3], seed=5), lab, russian)
-    _, summary3 = _localized(match_sheet(200, NAMES[4:7], seed=3), lab, russian)
-    _, summary2 = _localized(match_sheet(200, NAMES[1:3], seed=5), lab, russian)
+    sheet45, summary4 = _localized(match_sheet(NAMES[:4], 45), lab, russian)
+    sheet12, _ = _localized(match_sheet(NAMES[4:7], 12, seed=3), lab, russian)
+    sheet2, _ = _localized(match_sheet(NAMES[1:3], 8, seed=5), lab, russian)
+    _, summary3 = _localized(match_sheet(NAMES[4:7], 200, seed=3), lab, russian)
+    _, summary2 = _localized(match_sheet(NAMES[1:3], 200, seed=5), lab, russian)
     out["sheet4_45_hands"] = lambda: render_sheet(sheet45)
     out["sheet3_12_hands"] = lambda: render_sheet(sheet12)
     out["sheet2_8_hands"] = lambda: render_sheet(sheet2)
@@ -414,20 +128,6 @@ def renderers(lab: Labels = ENGLISH,
     for preset in PRESETS:
         out.update(engine_samples(preset, lab=lab, title=titles.get(preset)))
     return out
-
-
-def analysis(lab: Labels = ENGLISH) -> AnalysisView:
-    """A declarer's analysis: a marriage led without declaring it, and smaller slips."""
-    rows = (AnalysisRow(1, "", "bid 100", "", 0),
-            AnalysisRow(4, "?", "give 9♠ to Zofia Wąsowska", "give J♦ to Zofia Wąsowska", 28),
-            AnalysisRow(6, "?!", "set the contract at 125", "set the contract at 115", 9),
-            AnalysisRow(7, "", "play A♦", "", 0),
-            AnalysisRow(10, "??", "play Q♦", "play Q♦ with a marriage", 250),
-            AnalysisRow(13, "", "play A♠", "", 0))
-    return AnalysisView(title="Analysis · Олександра Ковальчук · hand 7",
-                        cards=("9D", "JD", "KD", "AD", "10H", "JS", "AS"), rows=rows,
-                        summary="Points lost — auction: 0, exchange: 37, play: 250.",
-                        footer="?! 5+ points lost · ? 15+ · ?? 40+", labels=lab)
 
 
 def _localized(pair: tuple[SheetView, SummaryView], lab: Labels,

@@ -385,12 +385,12 @@ async def test_the_render_process_draws_and_a_dying_one_is_replaced_then_given_u
     import os
 
     from cogs._images import MAX_RENDERER_STARTS, Images
-    from render import samples
+    from render import sample_views
     from render.table import render_table
 
     images = Images(in_process=False, enabled=True)
     try:
-        view = next(iter(samples.tables().values()))
+        view = next(iter(sample_views.tables().values()))
         out = await images._render(lambda: (view, None), render_table)
         assert out is not None and out[1].startswith(b"\x89PNG")
         for _ in range(MAX_RENDERER_STARTS):  # a renderer that dies mid-job
@@ -409,7 +409,7 @@ async def test_the_render_process_is_started_before_the_first_image():
     import asyncio
 
     from cogs._images import Images
-    from render import samples
+    from render import sample_views
     from render.table import render_table
 
     images = Images(in_process=False, enabled=True)
@@ -425,7 +425,7 @@ async def test_the_render_process_is_started_before_the_first_image():
         assert len(workers) == 1
         images.start()  # once only
         assert images._pool is pool
-        view = next(iter(samples.tables().values()))
+        view = next(iter(sample_views.tables().values()))
         out = await images._render(lambda: (view, None), render_table)
         assert out is not None and out[1].startswith(b"\x89PNG")
         assert set(pool._processes) == workers  # type: ignore[attr-defined]

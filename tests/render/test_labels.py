@@ -11,7 +11,7 @@ from PIL import Image
 
 from bot.i18n import CATALOGS
 from cogs._images import labels_for
-from render import cards, fonts, samples
+from render import cards, fonts, sample_views
 from render.labels import ENGLISH, Labels
 from render.leaderboard import _COLS, WIDTH, _columns
 from render.table import _PHASE_LINES, phase_lines, render_table
@@ -66,7 +66,7 @@ def test_the_phase_line_fits_where_the_english_one_does(lang):
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_leaderboard_headings_do_not_run_into_each_other(lang):
     lab = labels_for(lang)
-    view = samples.leaderboard(lab)
+    view = sample_views.leaderboard(lab)
     cols = _columns(view)
     size = 22
     for (label, fx), (_, prev) in zip(cols[1:], [(None, _COLS[0][1]), *cols[1:-1]],
@@ -76,7 +76,7 @@ def test_leaderboard_headings_do_not_run_into_each_other(lang):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_table_image_is_drawn_in_the_views_language(lang):
-    view = samples.tables()["table3_bidding"]
+    view = sample_views.tables()["table3_bidding"]
     en = render_table(view)
     other = render_table(replace(view, labels=labels_for(lang)))
     assert other != en

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from render import _plates, _table_middle, cards, fonts, samples, sheet, table
+from render import _plates, _table_middle, cards, fonts, sample_views, sheet, table
 from render.labels import ENGLISH
 from render.model import SeatView, SheetCell, SheetRow, SheetView, TableView
 
@@ -52,7 +52,7 @@ def test_the_dealer_on_the_score_sheet_is_a_letter():
 
 
 def test_the_points_taken_are_drawn_in_play():
-    view = samples.tables()["table3_trump_C"]
+    view = sample_views.tables()["table3_trump_C"]
     seats = tuple(replace(s, taken=t) for s, t in zip(view.seats, (20, 57, 0), strict=True))
     counted = replace(view, seats=seats)
     assert table.draw_table(counted).tobytes() != table.draw_table(view).tobytes()

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageStat
 
-from render import cards, fonts, samples
+from render import cards, fonts, sample_views, samples
 from render.hand import render_hand
 from render.model import HandView, SeatView, TableView, split_card
 from render.table import render_table
@@ -68,7 +68,7 @@ def test_sizes_and_modes(name: str, size: tuple[int, int] | None, mode: str) -> 
 
 
 def test_scale() -> None:
-    view = samples.tables()["table3_prikup"]
+    view = sample_views.tables()["table3_prikup"]
     assert _open(render_table(view, scale=0.5)).size == (450, 300)
 
 
@@ -118,7 +118,7 @@ def test_fit_shortens_with_ellipsis() -> None:
 
 
 def test_card_faces_drawn_once() -> None:
-    view = samples.tables()["table3_trump_S"]
+    view = sample_views.tables()["table3_trump_S"]
     render_table(view)
     before = dict(cards.DRAWN)
     for _ in range(3):
