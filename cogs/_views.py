@@ -11,6 +11,7 @@ service (``Table.offer``): this module only lays it out.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -236,36 +237,9 @@ def hand_view(table: Table, seat: int | None, loc: str | None = None) -> Rows:
     if offer.face_down:
         return _face_down_view(view, offer.actions, loc, button, select)
     legal = list(offer.actions)
-    names = table.names()
-    row = 0
-    plain = {a.card for a in legal if a.verb is Verb.PLAY and a.flag is Flag.NONE}
-    if obs.phase is not Phase.EXCHANGE and obs.hand:
-        for i, c in enumerate(shown_order(obs.hand)[:15]):
-            button("play", card_str(c), card_word(c, loc), _card_style(c), i // 5,
-                   disabled=c not in plain)
-        row = (min(len(obs.hand), 15) + 4) // 5
-    selects: list[tuple[str, str, list[tuple[str, str]]]] = []
-    bids = [a for a in legal if a.verb is Verb.BID and a.flag is not Flag.MISERE]
-    if bids:
-        opts = [(str(a.amount), str(a.amount)) for a in stepped_bids(bids)]
-        placeholder = t("select.bid" if len(bids) <= MAX_OPTIONS else "select.bid_more", loc)
-        selects.append(("bid", placeholder, opts))
-    contracts = [a for a in legal if a.verb is Verb.CONTRACT]
-    if contracts:
-        opts = [(str(a.amount), str(a.amount)) for a in stepped_bids(contracts)]
-        placeholder = t("select.contract" if len(contracts) <= MAX_OPTIONS
-                        else "select.contract_more", loc)
-        selects.append(("contract", placeholder, opts))
-    for target in sorted({a.target for a in legal if a.verb is Verb.GIVE}):
-        opts = [(card_word(a.card, loc), card_str(a.card))
-                for a in _by_card(legal) if a.verb is Verb.GIVE and a.target == target][:25]
-        placeholder = label_text(t("select.give", loc, name=names[target]), 150)
-        selects.append((f"give{target}", placeholder, opts))
-    discards = [a for a in _by_card(legal) if a.verb is Verb.DISCARD]
-    if discards:
-        opts = [(card_word(a.card, loc), card_str(a.card)) for a in discards[:25]]
-        selects.append(("discard", t("select.discard", loc), opts))
-    for arg, placeholder, opts in selects:
+    row = _card_buttons(button, obs.phase, obs.hand, legal, loc)
+    for arg, placeholder, opts in [*_amount_selects(legal, loc),
+                                   *_card_selects(legal, table.names(), loc)]:
         if row < 5 and opts:
             select(arg, opts, placeholder, row)
             row += 1
@@ -282,6 +256,54 @@ def hand_view(table: Table, seat: int | None, loc: str | None = None) -> Rows:
         for verb, arg, label, style in others[:5]:
             button(verb, arg, label, style, row)
     return view
+
+
+_Select = tuple[str, str, list[tuple[str, str]]]  # (arg, placeholder, options)
+
+
+def _card_buttons(button: Callable[..., None], phase: Phase, hand: tuple[int, ...],
+                  legal: list[Action], loc: str | None) -> int:
+    """The hand's cards as buttons, five a row (those that may be played now enabled);
+    returns the first free row."""
+    if phase is Phase.EXCHANGE or not hand:
+        return 0
+    plain = {a.card for a in legal if a.verb is Verb.PLAY and a.flag is Flag.NONE}
+    for i, c in enumerate(shown_order(hand)[:15]):
+        button("play", card_str(c), card_word(c, loc), _card_style(c), i // 5,
+               disabled=c not in plain)
+    return (min(len(hand), 15) + 4) // 5
+
+
+def _amount_selects(legal: list[Action], loc: str | None) -> list[_Select]:
+    """The menus of amounts: the bids, and the contracts the declarer may set."""
+    selects: list[_Select] = []
+    bids = [a for a in legal if a.verb is Verb.BID and a.flag is not Flag.MISERE]
+    if bids:
+        opts = [(str(a.amount), str(a.amount)) for a in stepped_bids(bids)]
+        placeholder = t("select.bid" if len(bids) <= MAX_OPTIONS else "select.bid_more", loc)
+        selects.append(("bid", placeholder, opts))
+    contracts = [a for a in legal if a.verb is Verb.CONTRACT]
+    if contracts:
+        opts = [(str(a.amount), str(a.amount)) for a in stepped_bids(contracts)]
+        placeholder = t("select.contract" if len(contracts) <= MAX_OPTIONS
+                        else "select.contract_more", loc)
+        selects.append(("contract", placeholder, opts))
+    return selects
+
+
+def _card_selects(legal: list[Action], names: Sequence[str], loc: str | None) -> list[_Select]:
+    """The menus of cards: one per player a card may be given to, and the discard."""
+    selects: list[_Select] = []
+    for target in sorted({a.target for a in legal if a.verb is Verb.GIVE}):
+        opts = [(card_word(a.card, loc), card_str(a.card))
+                for a in _by_card(legal) if a.verb is Verb.GIVE and a.target == target][:25]
+        placeholder = label_text(t("select.give", loc, name=names[target]), 150)
+        selects.append((f"give{target}", placeholder, opts))
+    discards = [a for a in _by_card(legal) if a.verb is Verb.DISCARD]
+    if discards:
+        opts = [(card_word(a.card, loc), card_str(a.card)) for a in discards[:25]]
+        selects.append(("discard", t("select.discard", loc), opts))
+    return selects
 
 
 def _face_down_view(view: Rows, legal: tuple[Action, ...], loc: str | None,
