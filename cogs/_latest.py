@@ -121,48 +121,63 @@ class Latest(Generic[K, V]):
                     if budget is not None:
                         budget.release(stamp)
                     break
-                slot.dirty = False
-                value = slot.value
-                went = False
-
-                def going(budget: Budget | None = budget, stamp: float = stamp) -> None:
-                    nonlocal went
-                    if not went and budget is not None:
-                        budget.restamp(stamp)
-                    went = True
-
-                try:
-                    await self._send(key, value, going)
-                except asyncio.CancelledError:
-                    raise
-                except Exception as exc:
-                    if not went and budget is not None:
-                        budget.release(stamp)
-                    if self._gone(exc):
-                        slot.dirty = False
-                        self._give_up(key, value, exc)
-                        break
-                    failures += 1
-                    if failures <= self.retries:
-                        log.debug("send of %r failed (%s): retrying", key, exc)
-                        slot.dirty = True  # the latest version, after a back-off
-                    else:
-                        failures = 0  # a newer version put meanwhile starts afresh
-                        self._give_up(key, value, exc)
-                    continue
-                failures = 0
-                if went:
-                    self.sends += 1
-                elif budget is not None:
-                    budget.release(stamp)
+                failures = await self._attempt(key, slot, budget, stamp, failures)
         finally:
-            if self._slots.get(key) is slot:
-                del self._slots[key]
-            if self._ended is not None and not self._closed:
-                try:
-                    self._ended(key, slot.value)
-                except Exception:
-                    log.exception("end handler of %r failed", key)
+            self._finish(key, slot)
+
+    async def _attempt(self, key: K, slot: _Slot[V], budget: Budget | None, stamp: float,
+                       failures: int) -> int:
+        """Send the slot's latest value once, within the place taken in ``budget``; returns
+        the failures in a row so far (0 after a success or a failure given up)."""
+        slot.dirty = False
+        value = slot.value
+        went = False
+
+        def going(budget: Budget | None = budget, stamp: float = stamp) -> None:
+            nonlocal went
+            if not went and budget is not None:
+                budget.restamp(stamp)
+            went = True
+
+        try:
+            await self._send(key, value, going)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            if not went and budget is not None:
+                budget.release(stamp)
+            return self._failed_attempt(key, slot, value, exc, failures)
+        if went:
+            self.sends += 1
+        elif budget is not None:
+            budget.release(stamp)
+        return 0
+
+    def _failed_attempt(self, key: K, slot: _Slot[V], value: V, exc: Exception,
+                        failures: int) -> int:
+        """A send failed: retried (the latest version, after a back-off) unless the message
+        is gone or it failed too often; returns the failures in a row."""
+        if self._gone(exc):
+            slot.dirty = False
+            self._give_up(key, value, exc)
+            return 0
+        failures += 1
+        if failures <= self.retries:
+            log.debug("send of %r failed (%s): retrying", key, exc)
+            slot.dirty = True  # the latest version, after a back-off
+            return failures
+        self._give_up(key, value, exc)
+        return 0  # a newer version put meanwhile starts afresh
+
+    def _finish(self, key: K, slot: _Slot[V]) -> None:
+        """The key's task ends: it has nothing pending any more."""
+        if self._slots.get(key) is slot:
+            del self._slots[key]
+        if self._ended is not None and not self._closed:
+            try:
+                self._ended(key, slot.value)
+            except Exception:
+                log.exception("end handler of %r failed", key)
 
     def _give_up(self, key: K, value: V, exc: Exception) -> None:
         if self._failed is not None:
