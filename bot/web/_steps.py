@@ -82,77 +82,112 @@ def _cards_html(cards: Sequence[int]) -> Markup:
     return Markup(" ").join(card_html(c) for c in sorted(cards, key=display_key))
 
 
-def _caption(ev: Event, hand: PublicHand, loc: str | None) -> Markup | None:
-    names = hand.names
+@dataclass(frozen=True, slots=True)
+class _Words:
+    """How a step's caption names players and fills the catalog's sentences."""
 
-    def n(seat: int) -> str:
+    hand: PublicHand
+    loc: str | None
+
+    def n(self, seat: int) -> str:
+        names = self.hand.names
         return names[seat] if 0 <= seat < len(names) else "?"
 
-    def say(key: str, **kw: object) -> Markup:
+    def say(self, key: str, **kw: object) -> Markup:
         # the catalog's text is plain (escaped here); names are escaped, cards are markup
         safe = {k: v if isinstance(v, Markup) else escape(str(v)) for k, v in kw.items()}
-        return _fill(t(key, loc, **{k: "{" + k + "}" for k in safe}), safe)
+        return _fill(t(key, self.loc, **{k: "{" + k + "}" for k in safe}), safe)
 
+
+def _caption(ev: Event, hand: PublicHand, loc: str | None) -> Markup | None:
+    words = _Words(hand, loc)
+    for caption in (_auction_caption, _talon_caption, _play_caption, _score_caption):
+        got = caption(ev, words)
+        if got is not None:
+            return got
+    return None  # CardsDealt, TrumpChanged: shown by the table itself
+
+
+def _auction_caption(ev: Event, w: _Words) -> Markup | None:
+    """The deal and the auction."""
     if isinstance(ev, HandStarted):
-        return say("web.step.deal", name=n(ev.dealer), no=ev.hand_no)
+        return w.say("web.step.deal", name=w.n(ev.dealer), no=ev.hand_no)
     if isinstance(ev, BidMade):
         key = "web.step.bid_blind" if ev.blind else "web.step.bid"
-        return say(key, name=n(ev.seat), amount=ev.amount)
+        return w.say(key, name=w.n(ev.seat), amount=ev.amount)
     if isinstance(ev, Passed):
-        return say("web.step.pass", name=n(ev.seat))
+        return w.say("web.step.pass", name=w.n(ev.seat))
     if isinstance(ev, AuctionWon):
-        return say("web.step.auction_won", name=n(ev.seat), amount=ev.amount)
+        return w.say("web.step.auction_won", name=w.n(ev.seat), amount=ev.amount)
     if isinstance(ev, AllPassed):
-        return say("web.step.all_passed")
+        return w.say("web.step.all_passed")
     if isinstance(ev, (RedealClaimed, HandAnnulled)):
-        return say("web.step.redeal")
+        return w.say("web.step.redeal")
+    return None
+
+
+def _talon_caption(ev: Event, w: _Words) -> Markup | None:
+    """The talon taken, the cards given and discarded, the contract set, doubled or given
+    up."""
+    loc = w.loc
     if isinstance(ev, TalonTaken):
         cards = _cards_html(ev.cards) if ev.cards else Markup("—")
-        return say("web.step.talon", name=n(ev.seat), cards=cards,
-                   talon=hand.talon_word().localize(language(loc)))
+        return w.say("web.step.talon", name=w.n(ev.seat), cards=cards,
+                     talon=w.hand.talon_word().localize(language(loc)))
     if isinstance(ev, CardGiven):
         card = card_html(ev.card) if ev.card is not None else Markup("🂠")
-        return say("web.step.give", name=n(ev.giver), card=card, to=n(ev.receiver))
+        return w.say("web.step.give", name=w.n(ev.giver), card=card, to=w.n(ev.receiver))
     if isinstance(ev, CardDiscarded):
         card = card_html(ev.card) if ev.card is not None else Markup("🂠")
-        return say("web.step.discard", name=n(ev.seat), card=card)
+        return w.say("web.step.discard", name=w.n(ev.seat), card=card)
     if isinstance(ev, ContractSet):
-        return say("web.step.contract", name=n(ev.seat), amount=ev.amount)
+        return w.say("web.step.contract", name=w.n(ev.seat), amount=ev.amount)
     if isinstance(ev, Doubled):
-        return say("web.step.doubled" if ev.level else "web.step.not_doubled",
-                   name=n(ev.seat))
+        return w.say("web.step.doubled" if ev.level else "web.step.not_doubled",
+                     name=w.n(ev.seat))
     if isinstance(ev, GaveUp):
-        return say("web.step.gave_up", name=n(ev.seat), kind=t(f"web.end.{ev.kind.value}", loc))
+        return w.say("web.step.gave_up", name=w.n(ev.seat),
+                     kind=t(f"web.end.{ev.kind.value}", loc))
+    return None
+
+
+def _play_caption(ev: Event, w: _Words) -> Markup | None:
+    """The play: cards, marriages and aces declared, tricks won, cards drawn."""
     if isinstance(ev, CardPlayed):
-        return say("web.step.play", name=n(ev.seat), card=card_html(ev.card))
+        return w.say("web.step.play", name=w.n(ev.seat), card=card_html(ev.card))
     if isinstance(ev, MarriageDeclared):
         suit = Markup('<b class="{}">{}</b>').format(
             "red" if ev.suit in (1, 2) else "black", SUIT_SYMBOLS[ev.suit])
-        return say("web.step.marriage", name=n(ev.seat), suit=suit, value=ev.value)
+        return w.say("web.step.marriage", name=w.n(ev.seat), suit=suit, value=ev.value)
     if isinstance(ev, FourAcesDeclared):
-        return say("web.step.aces", name=n(ev.seat), value=ev.value)
+        return w.say("web.step.aces", name=w.n(ev.seat), value=ev.value)
     if isinstance(ev, TrickWon):
-        return say("web.step.trick", name=n(ev.seat), no=ev.trick_no + 1, points=ev.points)
+        return w.say("web.step.trick", name=w.n(ev.seat), no=ev.trick_no + 1,
+                     points=ev.points)
     if isinstance(ev, CardDrawn):
-        return say("web.step.drawn", name=n(ev.seat))
+        return w.say("web.step.drawn", name=w.n(ev.seat))
+    return None
+
+
+def _score_caption(ev: Event, w: _Words) -> Markup | None:
+    """The scoring: penalties, dashes, the barrel, the hand's result, the match won."""
     if isinstance(ev, DealerPenalized):
-        return say("web.step.penalty", name=n(ev.seat), amount=ev.amount)
+        return w.say("web.step.penalty", name=w.n(ev.seat), amount=ev.amount)
     if isinstance(ev, DashGiven):
-        return say("web.step.dash", name=n(ev.seat))
+        return w.say("web.step.dash", name=w.n(ev.seat))
     if isinstance(ev, ClimbedBarrel):
-        return say("web.step.barrel", name=n(ev.seat))
+        return w.say("web.step.barrel", name=w.n(ev.seat))
     if isinstance(ev, LeftBarrel):
-        return say("web.step.left_barrel", name=n(ev.seat))
+        return w.say("web.step.left_barrel", name=w.n(ev.seat))
     if isinstance(ev, HandScored):
         r = ev.result
-        if r.made is not None and 0 <= r.declarer < len(names):
-            return say("web.step.made" if r.made else "web.step.failed",
-                       name=n(r.declarer), contract=r.contract)
-        return say("web.step.scored")
+        if r.made is not None and 0 <= r.declarer < len(w.hand.names):
+            return w.say("web.step.made" if r.made else "web.step.failed",
+                         name=w.n(r.declarer), contract=r.contract)
+        return w.say("web.step.scored")
     if isinstance(ev, MatchWon):
-        return say("web.step.match_won",
-                   names=", ".join(n(s) for s in ev.winners))
-    return None  # CardsDealt, TrumpChanged: shown by the table itself
+        return w.say("web.step.match_won", names=", ".join(w.n(s) for s in ev.winners))
+    return None
 
 
 def _fill(template: str, values: dict[str, Markup]) -> Markup:
