@@ -97,6 +97,30 @@ def _markers(img: Image.Image, sv: SeatView, box: tuple[int, int, int, int], k: 
     left, right, y = box[0] + pad, box[2] - pad, box[3] - px(11, k)
     s = px(LETTER, k)
     gap = px(2.5, k)
+    marks = _badges(sv, lab)
+    dash_text = "".join("—" * sv.dashes)
+    dash_w = fonts.text_width(dash_text, s, bold=True) + gap if sv.dashes else 0
+    taken_text = _taken_text(sv, lab, contract)
+    reserve = _right_reserve(sv, taken_text, s, gap, k)
+
+    def width(short: bool) -> float:
+        return (
+            sum(_draw.badge_width(m[1] if short else m[0], s, pad=0.3) + gap for m in marks)
+            + dash_w
+        )
+
+    short = width(False) > right - left - reserve
+    x = left
+    for full, brief, fill, ink in marks:
+        b = _draw.badge(img, (x, y), brief if short else full, s, fill=fill, ink=ink, pad=0.3)
+        x = b[2] + gap
+    if sv.dashes:
+        fonts.draw_text(img, (x, y), dash_text, s, fill=_DASH, bold=True)
+    _right_mark(img, sv, taken_text, contract, (right, y), s, k)
+
+
+def _badges(sv: SeatView, lab: Labels) -> list[_MARK]:
+    """The seat's badges, each with its full and short label and colours."""
     attempt = f"{min(sv.barrel_hands + 1, sv.barrel_limit)}/{sv.barrel_limit}"
     marks: list[_MARK] = []
     if sv.is_dealer:
@@ -112,45 +136,47 @@ def _markers(img: Image.Image, sv: SeatView, box: tuple[int, int, int, int], k: 
         marks.append((lab.barrel, "🛢", (150, 96, 40), INK))
     if sv.locked:
         marks.append((lab.locked, "🔒", (120, 60, 60), INK))
-    dash_text = "".join("—" * sv.dashes)
-    dash_w = fonts.text_width(dash_text, s, bold=True) + gap if sv.dashes else 0
-    delta_text = (f"{sv.delta:+d}" if sv.delta else "±0") if sv.delta is not None else ""
-    taken_text = ""
-    if sv.taken is not None and sv.delta is None:
-        taken_text = (f"{sv.taken}/{contract}" if contract
-                      else lab.say(lab.points, points=sv.taken))
-    if taken_text:
-        reserve = _draw.badge_width(taken_text, s, pad=0.3) + gap
-    elif sv.delta is not None:
-        reserve = _draw.badge_width(delta_text, s, pad=0.3) + gap
-    elif sv.hand_count:
-        reserve = _backs_width(sv.hand_count, k) + gap
-    else:
-        reserve = 0
+    return marks
 
-    def width(short: bool) -> float:
-        return (
-            sum(_draw.badge_width(m[1] if short else m[0], s, pad=0.3) + gap for m in marks)
-            + dash_w
-        )
 
-    short = width(False) > right - left - reserve
-    x = left
-    for full, brief, fill, ink in marks:
-        b = _draw.badge(img, (x, y), brief if short else full, s, fill=fill, ink=ink, pad=0.3)
-        x = b[2] + gap
-    if sv.dashes:
-        fonts.draw_text(img, (x, y), dash_text, s, fill=_DASH, bold=True)
+def _taken_text(sv: SeatView, lab: Labels, contract: int | None) -> str:
+    """The points taken so far in play ("" once the hand is scored, or before play)."""
+    if sv.taken is None or sv.delta is not None:
+        return ""
+    return f"{sv.taken}/{contract}" if contract else lab.say(lab.points, points=sv.taken)
+
+
+def _delta_text(sv: SeatView) -> str:
+    """The hand's change of the seat's total ("" before the hand is scored)."""
+    if sv.delta is None:
+        return ""
+    return f"{sv.delta:+d}" if sv.delta else "±0"
+
+
+def _right_reserve(sv: SeatView, taken_text: str, s: int, gap: int, k: float) -> int:
+    """Room the right end of the row takes (with its gap), kept free of badges."""
     if taken_text:
-        _draw.badge(img, (right, y), taken_text, s, anchor="rm",
+        return _draw.badge_width(taken_text, s, pad=0.3) + gap
+    if sv.delta is not None:
+        return _draw.badge_width(_delta_text(sv), s, pad=0.3) + gap
+    if sv.hand_count:
+        return _backs_width(sv.hand_count, k) + gap
+    return 0
+
+
+def _right_mark(img: Image.Image, sv: SeatView, taken_text: str, contract: int | None,
+                right_mid: tuple[int, int], s: int, k: float) -> None:
+    """The right end of the row: the points taken, the hand's change or the cards held."""
+    if taken_text:
+        _draw.badge(img, right_mid, taken_text, s, anchor="rm",
                     fill=GOLD if contract else (70, 90, 80),
                     ink=(40, 30, 0) if contract else INK, pad=0.3)
     elif sv.delta is not None:
         good = sv.delta > 0
         _draw.badge(
             img,
-            (right, y),
-            delta_text,
+            right_mid,
+            _delta_text(sv),
             s,
             anchor="rm",
             fill=(46, 140, 80) if good else (170, 50, 50) if sv.delta < 0 else (70, 90, 80),
@@ -158,7 +184,7 @@ def _markers(img: Image.Image, sv: SeatView, box: tuple[int, int, int, int], k: 
             pad=0.3,
         )
     elif sv.hand_count:
-        _backs(img, sv.hand_count, (right, y), k)
+        _backs(img, sv.hand_count, right_mid, k)
 
 
 def _backs_width(count: int, k: float) -> int:
