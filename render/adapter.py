@@ -108,50 +108,12 @@ def table_view(
     ``talon_label`` is the preset's name for the talon, drawn in ``labels``' words.
     """
     r = obs.rules
-    n = r.seats
-    who = _names(names, n, labels)
     phase = obs.phase
     bidding = phase is Phase.BIDDING
-    last_bid: dict[int, str] = {}
-    if bidding:
-        for seat, amount, blind in obs.bids:
-            last_bid[seat] = _bid_label(amount, blind, labels)
     after = obs.last_result if phase in (Phase.DEALING, Phase.MATCH_OVER) else None
-    count = tally(obs) if phase is Phase.PLAY else None
-    seats = tuple(
-        SeatView(
-            name=who[p],
-            total=obs.totals[p],
-            is_dealer=p == (after.dealer if after is not None else obs.dealer),
-            is_declarer=p == obs.declarer and obs.declarer >= 0,
-            is_sitter=p == obs.sitter,
-            is_turn=p == obs.to_act,
-            on_barrel=obs.on_barrel[p] and r.barrel is not Barrel.NONE,
-            barrel_hands=obs.barrel_hands[p] if r.barrel is Barrel.CLASSIC else 0,
-            barrel_limit=r.barrel_hands if r.barrel is Barrel.CLASSIC else 0,
-            dashes=obs.dashes[p] if r.zero_penalty > 0 else 0,
-            locked=obs.locked[p],
-            bid=last_bid.get(p),
-            hand_count=obs.hand_sizes[p],
-            delta=after.delta[p] if after is not None and after.end not in _UNWRITTEN else None,
-            taken=count.of(p) if count is not None else None,
-        )
-        for p in range(n)
-    )
-    trick = obs.trick
-    winner: int | None = None
-    if not trick and obs.last_trick and (phase is Phase.PLAY or after is not None):
-        trick, winner = obs.last_trick, obs.last_winner
-    talon: tuple[str, ...] | None = None
-    piles: tuple[int, ...] = ()
-    backs = 0
-    if obs.talon_index < 0:
-        if phase in (Phase.BIDDING, Phase.TALON) and obs.talon_sizes:
-            if len(obs.talon_sizes) > 1:
-                piles = obs.talon_sizes
-            backs = sum(obs.talon_sizes)
-    elif phase in (Phase.EXCHANGE, Phase.CONTRACT):
-        talon = _talon_visible(obs)
+    seats = _seat_views(obs, _names(names, r.seats, labels), after, labels)
+    trick, winner = _shown_trick(obs, after)
+    talon, piles, backs = _talon_shown(obs)
     declarer = obs.declarer if obs.declarer >= 0 else None
     stock_on = r.stock and obs.stock_size > 0 and phase is Phase.PLAY
     return TableView(
@@ -175,6 +137,60 @@ def table_view(
         high_bid=obs.high if bidding and obs.high > 0 else None,
         labels=labels,
     )
+
+
+def _seat_views(obs: Observation, who: list[str], after: HandResult | None,
+                labels: Labels) -> tuple[SeatView, ...]:
+    """Each seat's plate: total and marks, its last call in the auction, the cards it
+    holds, the points taken in play or (``after`` a hand) the hand's change."""
+    r = obs.rules
+    last_bid: dict[int, str] = {}
+    if obs.phase is Phase.BIDDING:
+        for seat, amount, blind in obs.bids:
+            last_bid[seat] = _bid_label(amount, blind, labels)
+    count = tally(obs) if obs.phase is Phase.PLAY else None
+    return tuple(
+        SeatView(
+            name=who[p],
+            total=obs.totals[p],
+            is_dealer=p == (after.dealer if after is not None else obs.dealer),
+            is_declarer=p == obs.declarer and obs.declarer >= 0,
+            is_sitter=p == obs.sitter,
+            is_turn=p == obs.to_act,
+            on_barrel=obs.on_barrel[p] and r.barrel is not Barrel.NONE,
+            barrel_hands=obs.barrel_hands[p] if r.barrel is Barrel.CLASSIC else 0,
+            barrel_limit=r.barrel_hands if r.barrel is Barrel.CLASSIC else 0,
+            dashes=obs.dashes[p] if r.zero_penalty > 0 else 0,
+            locked=obs.locked[p],
+            bid=last_bid.get(p),
+            hand_count=obs.hand_sizes[p],
+            delta=after.delta[p] if after is not None and after.end not in _UNWRITTEN else None,
+            taken=count.of(p) if count is not None else None,
+        )
+        for p in range(r.seats)
+    )
+
+
+def _shown_trick(obs: Observation,
+                 after: HandResult | None) -> tuple[tuple[tuple[int, int], ...], int | None]:
+    """The trick on the table and who won it: the current one, or between tricks (and
+    after the hand) the one just won."""
+    if not obs.trick and obs.last_trick and (obs.phase is Phase.PLAY or after is not None):
+        return obs.last_trick, obs.last_winner
+    return obs.trick, None
+
+
+def _talon_shown(obs: Observation) -> tuple[tuple[str, ...] | None, tuple[int, ...], int]:
+    """The talon as everybody sees it: its cards once shown, else its backs (and piles,
+    where there are several talons) while it lies face down."""
+    if obs.talon_index < 0:
+        if obs.phase in (Phase.BIDDING, Phase.TALON) and obs.talon_sizes:
+            piles = obs.talon_sizes if len(obs.talon_sizes) > 1 else ()
+            return None, piles, sum(obs.talon_sizes)
+        return None, (), 0
+    if obs.phase in (Phase.EXCHANGE, Phase.CONTRACT):
+        return _talon_visible(obs), (), 0
+    return None, (), 0
 
 
 def _marriage_suits(hand: Sequence[int]) -> list[int]:
@@ -291,45 +307,56 @@ def sheet_view(
         sitter = seats_for_hand(rules, res.dealer)[1]
         cells = []
         for p in range(n):
-            total = res.totals[p]
-            on = on_any_barrel(rules, total)
-            if not on:
-                strokes[p] = 0
-            elif rules.barrel is Barrel.CLASSIC:
-                if not on_any_barrel(rules, start[p]):
-                    strokes[p] = 1
-                elif p != sitter:
-                    strokes[p] = min(strokes[p] + 1, rules.barrel_hands)
-            else:
-                strokes[p] = 1
-            declarer = p == res.declarer and res.end not in _UNWRITTEN
-            dash = (
-                res.end is HandEnd.PLAYED
-                and rules.zero_penalty > 0
-                and p != res.declarer
-                and res.taken.get(p) == 0
-                and not on_any_barrel(rules, start[p])
-            )
-            made: bool | None = None
-            if declarer and res.end is not HandEnd.ROSPISAT:
-                made = bool(res.made) if res.end is HandEnd.PLAYED else False
-            cells.append(
-                SheetCell(
-                    total=total,
-                    delta=res.delta[p],
-                    contract=res.contract if declarer and res.contract else None,
-                    made=made,
-                    barrel=strokes[p],
-                    barrel_fell=_fell(res, p),
-                    dash=dash,
-                    rospisat=declarer and res.end is HandEnd.ROSPISAT,
-                    penalty=penalties[p],
-                    sitter=p == sitter,
-                )
-            )
+            strokes[p] = _barrel_strokes(rules, strokes[p], start[p], res.totals[p],
+                                         p == sitter)
+            cells.append(_sheet_cell(rules, res, p, start[p], strokes[p], penalties[p],
+                                     sitter))
         rows.append(SheetRow(hand=len(rows) + 1, cells=tuple(cells), dealer=res.dealer))
     winners = frozenset(results[-1].winners) if results else frozenset()
     return SheetView(players=who, rows=tuple(rows), winner=winners, title=title, labels=labels)
+
+
+def _barrel_strokes(rules: Rules, strokes: int, start: int, total: int, sitting: bool) -> int:
+    """A seat's barrel strokes after a hand that took it from ``start`` to ``total``: a
+    classic barrel is circled on the hand it is reached and gets one stroke more for each
+    hand spent on it (not a hand the seat sat out)."""
+    if not on_any_barrel(rules, total):
+        return 0
+    if rules.barrel is not Barrel.CLASSIC:
+        return 1
+    if not on_any_barrel(rules, start):
+        return 1
+    if not sitting:
+        return min(strokes + 1, rules.barrel_hands)
+    return strokes
+
+
+def _sheet_cell(rules: Rules, res: HandResult, p: int, start: int, strokes: int,
+                penalty: int, sitter: int) -> SheetCell:
+    """Seat ``p``'s cell of the hand's row."""
+    declarer = p == res.declarer and res.end not in _UNWRITTEN
+    dash = (
+        res.end is HandEnd.PLAYED
+        and rules.zero_penalty > 0
+        and p != res.declarer
+        and res.taken.get(p) == 0
+        and not on_any_barrel(rules, start)
+    )
+    made: bool | None = None
+    if declarer and res.end is not HandEnd.ROSPISAT:
+        made = bool(res.made) if res.end is HandEnd.PLAYED else False
+    return SheetCell(
+        total=res.totals[p],
+        delta=res.delta[p],
+        contract=res.contract if declarer and res.contract else None,
+        made=made,
+        barrel=strokes,
+        barrel_fell=_fell(res, p),
+        dash=dash,
+        rospisat=declarer and res.end is HandEnd.ROSPISAT,
+        penalty=penalty,
+        sitter=p == sitter,
+    )
 
 
 def summary_view(
