@@ -102,9 +102,9 @@ def image_width(n: int, *, scale: float = 1.0) -> int:
 
 
 def draw_hand(view: HandView, *, scale: float = 1.0) -> Image.Image:
+    """The hand image: the header (name, notes, trump), the fan of cards, the marriages."""
     k = scale
-    size = cards.size_for("hand", scale)
-    cw, ch = size
+    ch = cards.size_for("hand", scale)[1]
     ordered = sort_cards(view.cards, view.trump)
     n = len(ordered)
     margin = round(18 * k)
@@ -118,8 +118,20 @@ def draw_hand(view: HandView, *, scale: float = 1.0) -> Image.Image:
     height = header + tag + lift + ch + bracket + margin // 2
     img = _draw.felt(width, height)
     _header(img, view, k, margin, name, notes, line)
-    d = ImageDraw.Draw(img)
     top = header + tag + lift
+    positions = _fan(img, view, ordered, k, (margin, top), step, lift)
+    _marriages(img, view, positions, k, top + ch, step, margin)
+    return img
+
+
+def _fan(img: Image.Image, view: HandView, ordered: list[str], k: float,
+         origin: tuple[int, int], step: int, lift: int) -> dict[str, tuple[int, int]]:
+    """The cards side by side from ``origin``: those that may be played raised on gold,
+    the others dimmed, new ones tagged; returns where each card lies."""
+    size = cards.size_for("hand", k)
+    cw, ch = size
+    margin, top = origin
+    d = ImageDraw.Draw(img)
     positions: dict[str, tuple[int, int]] = {}
     for i, c in enumerate(ordered):
         x = margin + i * step
@@ -135,23 +147,37 @@ def draw_hand(view: HandView, *, scale: float = 1.0) -> Image.Image:
         _draw.paste(img, cards.face(c, size, view.labels) if legal
                     else _dimmed(c, size, view.labels), (x, y))
         if c in view.new_cards:
-            # the tag starts at the card's own left edge, and a bar under it spans the
-            # card's visible strip: it cannot be read as the neighbour's
-            seen = cw if i == n - 1 else step
-            r = round(4 * k)
-            d.rounded_rectangle(
-                (x, y - round(8 * k), x + seen - r, y + round(2 * k)), radius=r, fill=NEW
-            )
-            _draw.badge(
-                img,
-                (x, y - round(4 * k)),
-                view.labels.new,
-                round(LETTER * k),
-                fill=NEW,
-                ink=(255, 255, 255),
-                anchor="lb",
-                pad=0.25,
-            )
+            _new_tag(img, view, (x, y), cw if i == len(ordered) - 1 else step, k)
+    return positions
+
+
+def _new_tag(img: Image.Image, view: HandView, xy: tuple[int, int], seen: int,
+             k: float) -> None:
+    """The "new" tag over a card: it starts at the card's own left edge, and a bar under
+    it spans the card's visible strip (``seen`` px), so it cannot be read as the
+    neighbour's."""
+    x, y = xy
+    r = round(4 * k)
+    ImageDraw.Draw(img).rounded_rectangle(
+        (x, y - round(8 * k), x + seen - r, y + round(2 * k)), radius=r, fill=NEW
+    )
+    _draw.badge(
+        img,
+        (x, y - round(4 * k)),
+        view.labels.new,
+        round(LETTER * k),
+        fill=NEW,
+        ink=(255, 255, 255),
+        anchor="lb",
+        pad=0.25,
+    )
+
+
+def _marriages(img: Image.Image, view: HandView, positions: dict[str, tuple[int, int]],
+               k: float, bottom: int, step: int, margin: int) -> None:
+    """A bracket under each marriage held (king and queen), with its suit and value."""
+    d = ImageDraw.Draw(img)
+    width = img.width
     values = dict(view.marriage_values)
     for suit in SUIT_ORDER:
         kq = (f"K{suit}", f"Q{suit}")
@@ -159,7 +185,7 @@ def draw_hand(view: HandView, *, scale: float = 1.0) -> Image.Image:
             continue
         x0 = min(positions[c][0] for c in kq)
         x1 = max(positions[c][0] for c in kq) + step
-        yb = top + ch + round(8 * k)
+        yb = bottom + round(8 * k)
         lw = max(2, round(3 * k))
         d.line((x0 + 6 * k, yb, x1 - 6 * k, yb), fill=GOLD, width=lw)
         for xx in (x0 + 6 * k, x1 - 6 * k):
@@ -171,8 +197,6 @@ def draw_hand(view: HandView, *, scale: float = 1.0) -> Image.Image:
         fonts.draw_text(
             img, (mid, yb + 20 * k), label, round(LETTER * k), fill=GOLD, bold=True, anchor="mm"
         )
-    return img
-
 
 def _header(
     img: Image.Image,
