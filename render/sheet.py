@@ -142,9 +142,28 @@ def _cell(
     dealer: bool,
     labels: Labels,
 ) -> None:
-    right = x0 + col_w - 10 * k
-    size = round(26 * k)
+    """One player's cell of a row: the total on the right (circled on the barrel, with
+    its strokes), the marks on the left, and the hand's change in between."""
+    box = _cell_total(img, d, cell, (x0 + col_w - 10 * k, y), row_h, k)
+    left = _cell_marks(img, d, cell, (x0 + 6 * k, y), k, dealer, labels)
+    room = max(10, round(box[0] - 4 * k - left))
     small = round(LETTER * k)
+    if cell.barrel_fell:
+        fonts.draw_text(img, (left, y), "↓", small, fill=PEN_RED, bold=True)
+    elif cell.sitter:
+        sat = f"{labels.sat} {cell.delta:+d}" if cell.delta else labels.sat
+        fonts.draw_text(img, (left, y), sat, small, fill=GREY, max_width=room)
+    elif cell.delta and cell.contract is None and not (cell.penalty or cell.dash):
+        fonts.draw_text(img, (left, y), f"{cell.delta:+d}", small, fill=GREY, max_width=room)
+
+
+def _cell_total(img: Image.Image, d: ImageDraw.ImageDraw, cell: SheetCell,
+                right_mid: tuple[float, float], row_h: int,
+                k: float) -> tuple[float, float, float, float]:
+    """The total (a dash for a defender's zero), circled with its strokes on the barrel;
+    returns the box it takes."""
+    right, y = right_mid
+    size = round(26 * k)
     ink = GREY if cell.sitter else PEN
     if cell.dash and not cell.penalty:
         box = fonts.draw_text(img, (right, y), "—", size, fill=ink, bold=True, anchor="rm")
@@ -161,13 +180,22 @@ def _cell(
             img,
             (box[0] - pad - 3 * k, y),
             "|" * cell.barrel,
-            small,
+            round(LETTER * k),
             fill=PEN,
             bold=True,
             anchor="rm",
         )
         box = (strokes[0], *box[1:])
-    left = x0 + 6 * k
+    return box
+
+
+def _cell_marks(img: Image.Image, d: ImageDraw.ImageDraw, cell: SheetCell,
+                left_mid: tuple[float, float], k: float, dealer: bool,
+                labels: Labels) -> float:
+    """The marks from the left: the dealer, the contract (made or not), a concession and
+    a penalty; returns where the next thing may start."""
+    left, y = left_mid
+    small = round(LETTER * k)
     if dealer:  # a letter tag, as on the table's plates (a dot said nothing)
         b = _draw.badge(img, (left, y), labels.dealer_mark, small, fill=GREY, ink=PAPER,
                         pad=0.2)
@@ -192,15 +220,7 @@ def _cell(
     if cell.penalty:
         b2 = fonts.draw_text(img, (left, y), f"{cell.penalty:+d}", small, fill=PEN_RED, bold=True)
         left = b2[2] + 4 * k
-    room = max(10, round(box[0] - 4 * k - left))
-    if cell.barrel_fell:
-        fonts.draw_text(img, (left, y), "↓", small, fill=PEN_RED, bold=True)
-    elif cell.sitter:
-        sat = f"{labels.sat} {cell.delta:+d}" if cell.delta else labels.sat
-        fonts.draw_text(img, (left, y), sat, small, fill=GREY, max_width=room)
-    elif cell.delta and cell.contract is None and not (cell.penalty or cell.dash):
-        fonts.draw_text(img, (left, y), f"{cell.delta:+d}", small, fill=GREY, max_width=room)
-
+    return left
 
 def _footer(
     img: Image.Image,
