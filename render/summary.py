@@ -19,11 +19,26 @@ def render_summary(view: SummaryView, *, scale: float = 1.0) -> bytes:
 
 
 def draw_summary(view: SummaryView, *, scale: float = 1.0) -> Image.Image:
+    """The match summary: who won, how long it took, the standings and the totals' chart."""
     k = scale
     W, H = round(WIDTH * k), round(HEIGHT * k)
     img = _draw.felt(W, H)
-    d = ImageDraw.Draw(img)
     m = round(22 * k)
+    _heading(img, view, k, m)
+    # standings (left)
+    order = sorted(range(len(view.players)), key=lambda i: -view.players[i].total)
+    y = 140 * k
+    colw = round(330 * k)
+    for place, i in enumerate(order):
+        _standing(img, view, i, place, (m, y, colw), k)
+        y += 112 * k
+    _chart(img, view, (m + colw + 20 * k, 140 * k, W - m, H - m), k)
+    return img
+
+
+def _heading(img: Image.Image, view: SummaryView, k: float, m: int) -> None:
+    """The title, the winners, and the hands and minutes the match took."""
+    W = img.width
     winners = [view.players[i].name for i in sorted(view.winner) if i < len(view.players)]
     lab = view.labels
     head = lab.winner if len(winners) == 1 else lab.shared_win
@@ -51,61 +66,62 @@ def draw_summary(view: SummaryView, *, scale: float = 1.0) -> Image.Image:
         bits.append(lab.say(lab.minutes, count=view.duration_minutes))
     if bits:
         fonts.draw_text(img, (m, 110 * k), " · ".join(bits), round(22 * k), fill=INK_DIM)
-    # standings (left)
-    order = sorted(range(len(view.players)), key=lambda i: -view.players[i].total)
-    y = 140 * k
-    colw = round(330 * k)
-    for place, i in enumerate(order):
-        p = view.players[i]
-        color = LINE_COLORS[i % len(LINE_COLORS)]
-        d.rounded_rectangle(
-            (m, y, m + colw, y + 104 * k),
-            radius=round(12 * k),
-            fill=(40, 66, 40) if i in view.winner else (12, 52, 35),
-            outline=GOLD if i in view.winner else None,
-            width=max(1, round(2 * k)),
-        )
-        d.ellipse((m + 12 * k, y + 20 * k, m + 24 * k, y + 32 * k), fill=color)
+
+
+def _standing(img: Image.Image, view: SummaryView, i: int, place: int,
+              spot: tuple[int, float, int], k: float) -> None:
+    """Player ``i``'s card in the standings at ``spot`` (left, top, width): place, name,
+    total, contracts and the rating's change."""
+    m, y, colw = spot
+    p = view.players[i]
+    lab = view.labels
+    d = ImageDraw.Draw(img)
+    color = LINE_COLORS[i % len(LINE_COLORS)]
+    d.rounded_rectangle(
+        (m, y, m + colw, y + 104 * k),
+        radius=round(12 * k),
+        fill=(40, 66, 40) if i in view.winner else (12, 52, 35),
+        outline=GOLD if i in view.winner else None,
+        width=max(1, round(2 * k)),
+    )
+    d.ellipse((m + 12 * k, y + 20 * k, m + 24 * k, y + 32 * k), fill=color)
+    fonts.draw_text(
+        img,
+        (m + 32 * k, y + 26 * k),
+        f"{place + 1}. {p.name}",
+        round(24 * k),
+        fill=INK,
+        bold=True,
+        max_width=round(colw - 130 * k),
+    )
+    fonts.draw_text(
+        img,
+        (m + colw - 12 * k, y + 26 * k),
+        str(p.total),
+        round(28 * k),
+        fill=GOLD if i in view.winner else INK,
+        bold=True,
+        anchor="rm",
+    )
+    stats = lab.say(lab.contracts, made=p.contracts_made, failed=p.contracts_failed)
+    if p.best_contract:
+        stats += " · " + lab.say(lab.best, contract=p.best_contract)
+    fonts.draw_text(
+        img,
+        (m + 14 * k, y + 60 * k),
+        stats,
+        round(22 * k),
+        fill=INK_DIM,
+        max_width=round(colw - 28 * k),
+    )
+    if p.rating_change is not None:
         fonts.draw_text(
             img,
-            (m + 32 * k, y + 26 * k),
-            f"{place + 1}. {p.name}",
-            round(24 * k),
-            fill=INK,
-            bold=True,
-            max_width=round(colw - 130 * k),
-        )
-        fonts.draw_text(
-            img,
-            (m + colw - 12 * k, y + 26 * k),
-            str(p.total),
-            round(28 * k),
-            fill=GOLD if i in view.winner else INK,
-            bold=True,
-            anchor="rm",
-        )
-        stats = lab.say(lab.contracts, made=p.contracts_made, failed=p.contracts_failed)
-        if p.best_contract:
-            stats += " · " + lab.say(lab.best, contract=p.best_contract)
-        fonts.draw_text(
-            img,
-            (m + 14 * k, y + 60 * k),
-            stats,
+            (m + 14 * k, y + 88 * k),
+            lab.say(lab.rating_change, change=f"{p.rating_change:+d}"),
             round(22 * k),
             fill=INK_DIM,
-            max_width=round(colw - 28 * k),
         )
-        if p.rating_change is not None:
-            fonts.draw_text(
-                img,
-                (m + 14 * k, y + 88 * k),
-                lab.say(lab.rating_change, change=f"{p.rating_change:+d}"),
-                round(22 * k),
-                fill=INK_DIM,
-            )
-        y += 112 * k
-    _chart(img, view, (m + colw + 20 * k, 140 * k, W - m, H - m), k)
-    return img
 
 
 def _chart(
