@@ -29,6 +29,7 @@ def test_the_documented_link_grants_the_declared_permissions(doc):
         assert permission_names(int(number)) == permission_names(PERMISSIONS.value), doc
 
 
+@pytest.mark.slow
 def test_the_invite_command_prints_the_link():
     out = subprocess.run([sys.executable, "-m", "bot", "invite", "--client-id", "123"],
                          capture_output=True, text=True, timeout=60, check=False, cwd=ROOT)

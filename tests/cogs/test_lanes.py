@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
+
 from cogs._lanes import Lanes
 
 
@@ -65,6 +67,7 @@ async def test_lanes_shrink_while_the_loop_runs_late():
     lanes.close()
 
 
+@pytest.mark.slow
 async def test_a_loop_short_of_cpu_leaves_one_background_job_running():
     """By default, while the loop runs late, background work goes one job at a time, so
     that the answers to people get the CPU (the floor is one lane)."""

@@ -18,6 +18,8 @@ from tests.cogs.conftest import World, play_turn, start_bot, stop_bot
 from tests.fakediscord import FakeDiscord, RateLimitConfig
 from tests.fakediscord.models import Message, User
 
+pytestmark = pytest.mark.e2e
+
 LOCALES = ("ru", "pl", "de")
 DISCORD_LOCALES = ("ru", "pl", "uk", "de")  # the four besides English (en-US, en-GB)
 

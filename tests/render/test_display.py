@@ -13,6 +13,7 @@ RENDERERS = samples.renderers()
 
 
 @pytest.mark.parametrize("name", sorted(RENDERERS))
+@pytest.mark.slow
 def test_smallest_letter_is_readable_on_a_phone(name: str) -> None:
     with fonts.recording() as sizes:
         data = RENDERERS[name]()

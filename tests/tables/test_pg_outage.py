@@ -20,6 +20,8 @@ from tests.pgserver import PgServer, PgUnavailable
 
 from .conftest import ANN, BOB, CID, make_harness, play_human_turn
 
+pytestmark = pytest.mark.postgres
+
 ACTORS = {a.user_id: a for a in (ANN, BOB, CID)}
 
 

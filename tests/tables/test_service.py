@@ -174,6 +174,7 @@ async def test_racing_moves_one_wins(harness):
     assert len(await harness.store.moves(tid, 1)) == table.seq
 
 
+@pytest.mark.slow
 async def test_human_and_two_ais_finish_a_match(harness):
     s = harness.service
     tid = await seated(s, ais=2)
@@ -259,6 +260,7 @@ async def test_end_needs_host_or_manager(harness):
 
 
 @pytest.mark.parametrize("preset", ["polish4", "elwood2", "polish2_stock"])
+@pytest.mark.slow
 async def test_other_sizes_play_with_ais(tmp_path, preset):
     h = await make_harness(str(tmp_path / "x.db"))
     try:

@@ -13,6 +13,8 @@ from bot.ai import pool
 
 from .conftest import GUILD, close_site, open_site
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(autouse=True, scope="module")
 def _stop_the_pool():
