@@ -29,8 +29,7 @@ from cogs._images import (
 from render.adapter import hand_view, table_view
 from render.hand import render_hand
 from render.table import render_table
-
-from .conftest import CARD_RE, hand_of, open_table, play_turn, short_match
+from tests.helpers.cogs import CARD_RE, hand_of, open_table, play_turn, short_match
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -9,8 +9,8 @@ import pytest
 
 from bot.ai import pool
 from bot.tables import TableError, TableStatus
+from tests.helpers.tables import ANN, BOB, CID, DOT, play_human_turn
 
-from .conftest import ANN, BOB, CID, DOT, play_human_turn
 from .test_records import _short_match
 
 ACTORS = {a.user_id: a for a in (ANN, BOB, CID)}

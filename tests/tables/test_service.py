@@ -17,8 +17,7 @@ from bot.game.serialize import move_from_json
 from bot.game.state import Phase
 from bot.i18n import t
 from bot.tables import Notice, TableError, TableStatus, presets
-
-from .conftest import ANN, BOB, CID, DOT, make_harness, play_human_turn
+from tests.helpers.tables import ANN, BOB, CID, DOT, make_harness, play_human_turn
 
 ACTORS = {a.user_id: a for a in (ANN, BOB, CID, DOT)}
 
@@ -281,7 +280,7 @@ async def test_other_sizes_play_with_ais(tmp_path, preset):
 
 async def test_gate_holds_automatic_moves_back(tmp_path):
     """The caller's gate (the bot: "answers first") is entered around every AI move."""
-    from .conftest import make_harness
+    from tests.helpers.tables import make_harness
 
     opened = asyncio.Event()
     waits = 0

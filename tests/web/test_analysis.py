@@ -10,8 +10,7 @@ import aiohttp
 import pytest
 
 from bot.ai import pool
-
-from .conftest import GUILD, close_site, open_site
+from tests.helpers.web import GUILD, close_site, open_site
 
 pytestmark = pytest.mark.slow
 

@@ -7,8 +7,7 @@ import aiohttp
 import pytest
 
 from bot.game.cards import card_pretty, cards_of
-
-from .conftest import ANN, BOB, CID, GUILD, Site, close_site, open_site
+from tests.helpers.web import ANN, BOB, CID, GUILD, Site, close_site, open_site
 
 pytestmark = pytest.mark.slow
 
