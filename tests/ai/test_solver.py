@@ -147,12 +147,20 @@ def test_the_make_test_stops_where_the_points_left_cannot_reach_the_contract() -
 _ALL = list(PRESETS)
 
 
+def _players_dealt(rules: Rules) -> int:
+    """How many seats a hand of ``rules`` deals cards to (a fourth seat may sit out)."""
+    s = new_match(rules, 0)
+    for move in random_deal(s, random.Random(0)):
+        s = apply_into(s, move, None)
+    return len(s.active)
+
+
 def _random_position(rules: Rules, rng: random.Random) -> tuple[dict[str, object], ...]:
     """A random play position of ``rules``: one to five tricks left, a trick under way,
     any trump (none, locked by four aces where they do that), marriages declared before
     (valued by order or by suit, or nothing on the Lviv barrel), either side maximising.
     Returns the solver's arguments and the position."""
-    k = rules.active_players
+    k = _players_dealt(rules)
     seats = list(range(rules.seats))
     sitter = rng.randrange(rules.seats) if k < rules.seats else -1
     order = [p for p in seats if p != sitter]
