@@ -41,12 +41,6 @@ DISPLAYS: dict[str, Display] = {
 }
 
 
-def display_widths(kind: str) -> tuple[int, int]:
-    """(desktop, phone) display widths of ``kind`` in pixels."""
-    d = DISPLAYS[kind]
-    return d.desktop, d.phone
-
-
 def display_scale(kind: str, image_width: int, *, phone: bool = True) -> float:
     """How much Discord shrinks an ``image_width`` px wide image of ``kind`` (≤ 1)."""
     d = DISPLAYS[kind]

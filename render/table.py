@@ -491,10 +491,6 @@ def _bid(img: Image.Image, bid: str, spot: tuple[float, float], h: float, k: flo
     )
 
 
-def trump_names() -> dict[str, str]:
-    return {s: _draw.suit_label(s) for s in ("C", "D", "H", "S")}
-
-
 def check_cards(view: TableView) -> None:
     """Raise ``ValueError`` on a malformed card in ``view`` (the renderer would too)."""
     for _seat, c in view.trick:
