@@ -61,7 +61,7 @@ async def test_lanes_shrink_while_the_loop_runs_late():
     for _ in range(20):  # a loop busy with work that does not yield
         time.sleep(0.02)  # noqa: ASYNC251 (the point: the loop is blocked)
         await asyncio.sleep(0.006)
-    assert lanes.limit < 10 and lanes.late_ticks > 0
+    assert lanes.limit < 10
     release.set()
     await asyncio.gather(*jobs)
     lanes.close()
