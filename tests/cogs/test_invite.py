@@ -7,14 +7,20 @@ import subprocess
 import sys
 from pathlib import Path
 
+import discord
 import pytest
 
-from cogs._invite import PERMISSIONS, client_id_of, permission_names
+from cogs._invite import PERMISSIONS, client_id_of
 
 ROOT = Path(__file__).resolve().parents[2]
 LINK = re.compile(r"https://discord\.com/oauth2/authorize\?\S*?permissions=(\d+)")
 NEEDED = ["attach_files", "embed_links", "read_message_history", "read_messages",
           "send_messages", "send_messages_in_threads"]  # read_messages: View Channels
+
+
+def permission_names(value: int) -> list[str]:
+    """The names of the permissions ``value`` grants, as discord.py spells them."""
+    return sorted(name for name, on in discord.Permissions(value) if on)
 
 
 def test_the_declared_permissions_are_what_the_bot_needs():
