@@ -46,8 +46,3 @@ def display_scale(kind: str, image_width: int, *, phone: bool = True) -> float:
     d = DISPLAYS[kind]
     return min(1.0, (d.phone if phone else d.desktop) / max(1, image_width))
 
-
-def min_font_for(kind: str, image_width: int) -> int:
-    """The smallest font size (image pixels) that stays readable on a phone."""
-    need = MIN_LETTER_PX / display_scale(kind, image_width)
-    return int(need) + (0 if need == int(need) else 1)

@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw
 from render import _draw, cards, fonts
 from render._draw import GOLD, INK, INK_DIM, TURN
 from render.labels import Labels
-from render.model import SeatView, TableView, split_card
+from render.model import SeatView, TableView
 
 WIDTH, HEIGHT = 900, 600
 U = WIDTH / 360
@@ -489,9 +489,3 @@ def _bid(img: Image.Image, bid: str, spot: tuple[float, float], h: float, k: flo
         ink=INK if passed else (20, 20, 24),
         pad=0.3,
     )
-
-
-def check_cards(view: TableView) -> None:
-    """Raise ``ValueError`` on a malformed card in ``view`` (the renderer would too)."""
-    for _seat, c in view.trick:
-        split_card(c)
