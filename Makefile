@@ -37,6 +37,7 @@ test-fast: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/vulture
 
 bench: $(STAMP)
 	$(PY) -m bot simulate --preset russian --hands 20000 --seed 1
