@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install system run test lint bench clean
+.PHONY: install system run test test-fast lint bench clean
 
 # setup.py builds the compiled solver (bot/ai/_dds.c) where a C compiler is found; without one
 # the install succeeds all the same and the AI uses the Python solver.
@@ -29,9 +29,15 @@ run: $(STAMP)
 test: system $(STAMP)
 	$(PY) -m pytest
 
+# the tests that need neither PostgreSQL, Chromium, the Discord emulator nor seconds each
+# (markers in pyproject.toml): under a minute, for the edit-test loop
+test-fast: $(STAMP)
+	$(PY) -m pytest -m "not postgres and not browser and not e2e and not slow"
+
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/vulture
 
 bench: $(STAMP)
 	$(PY) -m bot simulate --preset russian --hands 20000 --seed 1

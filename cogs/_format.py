@@ -9,14 +9,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from bot.game.actions import Action, Flag, Verb
 from bot.game.cards import SUIT_SYMBOLS, display_key, suit_of
 from bot.game.notes import Note
 from bot.game.observation import Observation, tally
 from bot.game.state import HandEnd, HandResult, Phase
 from bot.i18n import language, t
 from bot.i18n.notes import note_text
-from bot.i18n.rule_text import action_phrase
 from bot.i18n.values import card_text
 from bot.tables import Table, TableStatus
 from cogs._plain import plain, plain_names
@@ -210,20 +208,6 @@ def taken_text(table: Table, obs: Observation) -> str:
     return " · ".join(
         f"{names[p]} {points} / {count.contract}" if p == count.declarer and count.contract
         else f"{names[p]} {points}" for p, points in count.taken)
-
-
-def action_label(a: Action, table: Table, loc: str | None = None) -> str:
-    """A short label for a legal action (buttons and the 'you can' line)."""
-    if a.verb is Verb.PLAY:
-        if a.flag is Flag.MARRIAGE:
-            return t("button.marriage", loc, card=card_word(a.card, loc))
-        if a.flag is Flag.ACES:
-            return t("button.aces", loc, card=card_word(a.card, loc))
-        return card_word(a.card, loc)
-    if a.verb in (Verb.GIVE, Verb.DISCARD):
-        return card_word(a.card, loc)
-    return t("word.action", loc, action=action_phrase(a, plain_names(table.names()),
-                                                        table.talon_word()))
 
 
 def hand_text(table: Table, seat: int | None, loc: str | None = None,

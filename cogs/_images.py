@@ -31,7 +31,6 @@ import logging
 import multiprocessing
 import os
 import signal
-import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -147,8 +146,6 @@ class Images:
         self._closed = False
         self.broken = 0  # render processes that died
         self.rendered = 0
-        self.render_seconds = 0.0
-        self.reused = 0
         self.failed = 0
 
     def start(self) -> None:
@@ -184,10 +181,8 @@ class Images:
                     return None
                 view, data = got
                 if data is not None:
-                    self.reused += 1
                     return view, data
                 loop = asyncio.get_running_loop()
-                t0 = time.perf_counter()
                 data = await loop.run_in_executor(pool, draw, view)
             except Exception as exc:  # the message goes out without its image
                 log.exception("rendering %s failed", getattr(draw, "__name__", draw))
@@ -199,7 +194,6 @@ class Images:
                         log.error("the render process keeps dying: drawing in a thread")
                         self.in_process = True
                 return None
-            self.render_seconds += time.perf_counter() - t0
             self.rendered += 1
             return view, data
 

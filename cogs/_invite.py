@@ -42,8 +42,3 @@ def client_id_of(token: str) -> int | None:
     except (binascii.Error, UnicodeDecodeError):
         return None
     return int(text) if text.isdigit() else None
-
-
-def permission_names(value: int) -> list[str]:
-    """The names of the permissions ``value`` grants, as discord.py spells them."""
-    return sorted(name for name, on in discord.Permissions(value) if on)

@@ -53,7 +53,6 @@ class Lanes:
         self.busy = 0  # lanes in use
         self._waiters: collections.deque[asyncio.Future[None]] = collections.deque()
         self._ticker: asyncio.Task[None] | None = None
-        self.late_ticks = 0  # ticks that found the loop late (for benchmarks)
 
     @property
     def waiting(self) -> int:
@@ -110,7 +109,6 @@ class Lanes:
             await asyncio.sleep(self.tick)
             late = loop.time() - start - self.tick
             if late > self.target:
-                self.late_ticks += 1
                 self.limit = max(float(self.least), self.limit * CUT)
             elif late < self.slack and self._waiters and self.busy >= int(self.limit):
                 self.limit = min(float(self.most), self.limit + 1.0)

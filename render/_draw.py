@@ -17,7 +17,6 @@ RGB = tuple[int, int, int]
 # through them).
 FELT = (22, 88, 58)
 FELT_DARK = (14, 62, 41)
-FELT_LINE = (44, 120, 84)
 INK = (245, 245, 240)
 INK_DIM = (178, 206, 190)
 GOLD = (247, 197, 72)
@@ -29,7 +28,6 @@ PEN = (28, 44, 110)
 PEN_RED = (190, 30, 40)
 GRID = (176, 196, 222)
 
-SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 SUIT_SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 SS = 4  # supersampling factor for shapes
 
@@ -188,7 +186,3 @@ def badge(
     ImageDraw.Draw(img).rounded_rectangle(box, radius=h // 2, fill=fill)
     fonts.draw_text(img, (box[0] + px, (box[1] + box[3]) / 2), text, size, fill=ink, bold=True)
     return box
-
-
-def suit_label(suit: str) -> str:
-    return f"{SUIT_SYMBOL[suit]} {SUIT_NAMES[suit]}"

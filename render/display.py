@@ -41,19 +41,8 @@ DISPLAYS: dict[str, Display] = {
 }
 
 
-def display_widths(kind: str) -> tuple[int, int]:
-    """(desktop, phone) display widths of ``kind`` in pixels."""
-    d = DISPLAYS[kind]
-    return d.desktop, d.phone
-
-
 def display_scale(kind: str, image_width: int, *, phone: bool = True) -> float:
     """How much Discord shrinks an ``image_width`` px wide image of ``kind`` (≤ 1)."""
     d = DISPLAYS[kind]
     return min(1.0, (d.phone if phone else d.desktop) / max(1, image_width))
 
-
-def min_font_for(kind: str, image_width: int) -> int:
-    """The smallest font size (image pixels) that stays readable on a phone."""
-    need = MIN_LETTER_PX / display_scale(kind, image_width)
-    return int(need) + (0 if need == int(need) else 1)

@@ -15,7 +15,7 @@ from render._draw import GOLD, INK, INK_DIM
 from render._plates import draw_plate
 from render._table_middle import piles, stock, talon, trick
 from render._table_units import HEIGHT, LETTER, WIDTH, px
-from render.model import TableView, split_card
+from render.model import TableView
 
 # Plate centres as fractions of the image, by number of seats (seat order = clockwise).
 _SEATS: dict[int, list[tuple[float, float]]] = {
@@ -157,13 +157,3 @@ def _trump(img: Image.Image, view: TableView, k: float) -> None:
     _draw.paste(img, _draw.pip(view.trump, p), (cx - p / 2, cy - p / 2))
     fonts.draw_text(img, (cx + r, label_y), view.labels.trump, size, fill=GOLD, bold=True,
                     anchor="rm")
-
-
-def trump_names() -> dict[str, str]:
-    return {s: _draw.suit_label(s) for s in ("C", "D", "H", "S")}
-
-
-def check_cards(view: TableView) -> None:
-    """Raise ``ValueError`` on a malformed card in ``view`` (the renderer would too)."""
-    for _seat, c in view.trick:
-        split_card(c)

@@ -31,7 +31,7 @@ from bot.store.bench import fill
 from bot.tables import Actor, FakeClock, TableService, TableStatus
 from tests.bench_tables import ROOT, Bench, Stats, percentile, spawn_bot
 from tests.fakediscord import FakeDiscord, RateLimitConfig
-from tests.tables.conftest import play_human_turn
+from tests.helpers.tables import play_human_turn
 
 GUILD = 1000  # the filler's first guild; its pages are on
 KINDS = ("board", "player", "match", "hand", "scenario")

@@ -5,6 +5,7 @@ a cycle is a knot for the reader whether or not Python resolves it)."""
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -41,7 +42,8 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def imports_of(path: Path) -> set[str]:
+@functools.cache  # each test reads every file: parse each once
+def imports_of(path: Path) -> frozenset[str]:
     """Every module ``path`` imports (absolute names; ``from a import b`` gives a and a.b)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = _module_name(path)
@@ -59,7 +61,7 @@ def imports_of(path: Path) -> set[str]:
                 base = ".".join([*parent, base] if base else parent)
             out.add(base)
             out |= {f"{base}.{a.name}" for a in node.names}
-    return out
+    return frozenset(out)
 
 
 def _hits(name: str, banned: set[str]) -> bool:

@@ -5,8 +5,11 @@ from __future__ import annotations
 import asyncio
 
 import asyncpg
+import pytest
 
 from tests.pgserver import SETTLE_SEGMENTS, PgServer
+
+pytestmark = pytest.mark.postgres
 
 
 async def _future_segments(server: PgServer) -> int:

@@ -75,6 +75,7 @@ def test_one_version_in_changelog_pyproject_and_package() -> None:
     assert changelog_version() == declared == bot.__version__
 
 
+@pytest.mark.slow
 def test_version_on_the_command_line() -> None:
     done = subprocess.run([sys.executable, "-m", "bot", "--version"], cwd=ROOT, check=False,
                           capture_output=True, text=True, timeout=60)
@@ -82,6 +83,7 @@ def test_version_on_the_command_line() -> None:
     assert done.stdout.strip() == f"python -m bot {changelog_version()}"
 
 
+@pytest.mark.slow
 async def test_the_start_up_log_line_names_the_version(tmp_path: Path) -> None:
     with socket.socket() as s:  # a port nothing listens on: the bot logs, then gives up
         s.bind(("127.0.0.1", 0))

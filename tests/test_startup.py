@@ -26,6 +26,8 @@ import pytest
 
 from bot.store import Store
 
+pytestmark = pytest.mark.slow
+
 TIMEOUT = 60.0  # seconds; a healthy refusal takes well under one
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -210,6 +212,7 @@ def test_a_new_database_in_a_folder_it_cannot_write(shared_dir):
     assert_refused(started, str(folder), "not writable")
 
 
+@pytest.mark.e2e
 async def test_a_second_process_on_the_same_sqlite_file_is_refused(tmp_path):
     """Two real ``python -m bot run`` on one file: the second exits with one line before it
     contacts Discord; once the first is killed (-9), a new one starts on the same file."""

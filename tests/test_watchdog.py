@@ -9,6 +9,8 @@ import sys
 import threading
 import time
 
+import pytest
+
 from bot.watchdog import ROOT, LoopWatchdog, describe
 
 LOGGER = "tysiac.watchdog"
@@ -18,6 +20,7 @@ async def hog_the_loop() -> None:
     time.sleep(0.4)  # noqa: ASYNC251 -- the mistake the watchdog exists for: blocking inside a coroutine
 
 
+@pytest.mark.slow
 async def test_blocking_call_is_reported_with_its_function(caplog):
     caplog.set_level(logging.INFO, logger=LOGGER)
     dog = LoopWatchdog(threshold=0.25)

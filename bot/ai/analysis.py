@@ -102,11 +102,6 @@ class Analysis:
         worst = max(self.decisions, key=lambda d: (d.loss, -d.step), default=None)
         return worst if worst is not None and worst.loss > 0 else None
 
-    @property
-    def marked(self) -> tuple[Decision, ...]:
-        """The decisions with a mark."""
-        return tuple(d for d in self.decisions if d.mark)
-
 
 def mark_for(loss: int) -> str:
     """The mark of a decision that lost ``loss`` points."""

@@ -21,7 +21,6 @@ class Memory:
     played: int  # every card played to a trick this hand
     forbidden: tuple[int, ...]  # per seat: cards play has shown it cannot hold
     voids: tuple[int, ...]  # per seat: bitmask of suits it has shown it lacks
-    trick_trumps: tuple[int, ...]  # the trump in force at each trick played so far
 
 
 def _beats(c: int, best: int, trump: int) -> bool:
@@ -38,7 +37,6 @@ def recall(o: Observation) -> Memory:
     pending = list(o.declarations)  # declarations happen on leads, in this order
     trump = -1
     locked = False
-    trumps: list[int] = []
     history = o.played
     stock_left = r.stock_size
     for start in range(0, len(history), k):
@@ -54,7 +52,6 @@ def recall(o: Observation) -> Memory:
                 pending.pop(0)
                 if r.four_aces_effect is FourAcesEffect.NO_TRUMP:
                     trump, locked = -1, True
-        trumps.append(trump)
         free = stock_left > 0
         stock_left -= k
         if free:
@@ -87,4 +84,4 @@ def recall(o: Observation) -> Memory:
                         voids[p] |= 1 << trump
             if _beats(c, best, trump):
                 best = c
-    return Memory(to_mask(c for _, c in history), tuple(forbidden), tuple(voids), tuple(trumps))
+    return Memory(to_mask(c for _, c in history), tuple(forbidden), tuple(voids))

@@ -119,14 +119,6 @@ def digest(boards: Sequence[Board]) -> str:
     return h.hexdigest()[:16]
 
 
-@dataclass(frozen=True, slots=True)
-class Played:
-    """A board played to its end: the moves and each seat's change of total."""
-
-    moves: tuple[Action, ...]
-    delta: tuple[int, ...]
-
-
 def board_over(s: State) -> bool:
     """Whether the board's one hand is over (scored, thrown in or annulled)."""
     return s.phase in (Phase.DEALING, Phase.MATCH_OVER)

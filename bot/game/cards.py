@@ -57,11 +57,6 @@ def rank_of(c: int) -> int:
     return c & 7
 
 
-def same_suit(a: int, b: int) -> bool:
-    """Whether two cards are of one suit."""
-    return a >> 3 == b >> 3
-
-
 def is_red(c: int) -> bool:
     """Diamonds and hearts are red, clubs and spades black."""
     return c >> 3 in (DIAMONDS, HEARTS)

@@ -194,11 +194,6 @@ class Rules:
 
     # ---- derived values the engine asks often -------------------------------------
     @property
-    def active_players(self) -> int:
-        """Players dealt cards in a hand (2 or 3)."""
-        return self._active
-
-    @property
     def deck_mask(self) -> int:
         return self._deck_mask
 

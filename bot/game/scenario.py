@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,13 +23,6 @@ _START_KEYS = {"totals", "barrel", "dashes", "rospisat", "barrel_falls", "spisat
 
 class ScenarioError(ValueError):
     """A scenario file that is not well formed (as opposed to an illegal action in it)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Failure:
-    hand: int | None
-    action: int | None
-    error: str
 
 
 def load_rules(data: dict[str, Any]) -> Rules:

@@ -251,10 +251,6 @@ class State:
     def dealer(self) -> int:
         return self.match.dealer
 
-    @property
-    def is_over(self) -> bool:
-        return self.phase is Phase.MATCH_OVER
-
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
             return NotImplemented

@@ -91,15 +91,6 @@ def winning_card(trick: Sequence[tuple[int, int]], trump: int) -> int:
     return best
 
 
-def trick_winner(trick: Sequence[tuple[int, int]], trump: int) -> int:
-    """The seat whose card heads a trick of (seat, card) pairs so far."""
-    best = winning_card(trick, trump)
-    for p, c in trick:
-        if c == best:
-            return p
-    raise AssertionError("winning card not in trick")
-
-
 def legal_plays(s: State, seat: int) -> list[Action]:
     """The cards and declarations ``seat`` may play now (none when it is not his turn)."""
     if seat != s.to_act:

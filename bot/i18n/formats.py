@@ -17,14 +17,9 @@ def number(value: int | float, locale: str | None, *, decimals: int | None = Non
     return str(format_decimal(value, format=pattern, locale=language(locale)))
 
 
-def signed(value: int, locale: str | None) -> str:
-    """A change of score: always with its sign, "+40", "−120"."""
-    return ("+" if value > 0 else "") + number(value, locale) if value else "0"
-
-
 def date(value: dt.date | dt.datetime, locale: str | None) -> str:
     """A date in ``locale``'s medium format: "24 Nov 2026", "24 нояб. 2026 г."."""
     return str(format_date(value, format="medium", locale=language(locale)))
 
 
-__all__ = ["date", "number", "signed"]
+__all__ = ["date", "number"]

@@ -19,7 +19,6 @@ MESSAGES: dict[str, str] = {
     "word.talon_no": "{talon} {no}",
     "word.talon_title": "{talon}",
     "word.talon_cards": "{talon}: {cards}",
-    "word.action": "{action}",
     "word.phase.talon": "Wahl des {talon}s",
     "act.bid": "{amount} reizen",
     "act.bid_blind": "{amount} blind reizen",

@@ -22,7 +22,6 @@ MESSAGES: dict[str, str] = {
     "word.talon_no": "{talon} {no}",
     "word.talon_title": "{talon}",
     "word.talon_cards": "{talon}: {cards}",
-    "word.action": "{action}",
     "word.phase.talon": "choosing a {talon}",
     # ---- moves, as they follow "you cannot" -----------------------------------------------
     "act.bid": "bid {amount}",

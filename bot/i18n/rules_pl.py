@@ -20,7 +20,6 @@ MESSAGES: dict[str, str] = {
     "word.talon_no": "Musik {no}",
     "word.talon_title": "Musik",
     "word.talon_cards": "Musik: {cards}",
-    "word.action": "{action}",
     "word.phase.talon": "wybór musiku",
     "act.bid": "zalicytować {amount}",
     "act.bid_blind": "zalicytować {amount} w ciemno",

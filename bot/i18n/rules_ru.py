@@ -17,7 +17,6 @@ MESSAGES: dict[str, str] = {
     "word.talon_no": "Прикуп {no}",
     "word.talon_title": "Прикуп",
     "word.talon_cards": "Прикуп: {cards}",
-    "word.action": "{action}",
     "word.phase.talon": "выбор прикупа",
     "act.bid": "заявить {amount}",
     "act.bid_blind": "заявить {amount} втёмную",

@@ -20,7 +20,6 @@ MESSAGES: dict[str, str] = {
     "word.talon_no": "Прикуп {no}",
     "word.talon_title": "Прикуп",
     "word.talon_cards": "Прикуп: {cards}",
-    "word.action": "{action}",
     "word.phase.talon": "вибір прикупу",
     "act.bid": "заявити {amount}",
     "act.bid_blind": "заявити {amount} наосліп",

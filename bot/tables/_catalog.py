@@ -237,11 +237,6 @@ def rules_summary(preset: str, rules: Rules) -> RulesSummary:
                         explained, by_phase, options_by_phase)
 
 
-def option_sentence(name: str) -> str:
-    """The one sentence that explains an option (docs/rules.md), or "" for an unknown name."""
-    return OPTION_DOCS.get(name, "")
-
-
 def rules_digest(preset: str, rules: Rules) -> tuple[Clauses, ...]:
     """A table's rules in five sentences (the deal, the auction, the play, the score, the
     end of the match), each clause written from the value of ``rules`` it names."""

@@ -41,10 +41,6 @@ class FakeClock:
         heapq.heappush(self._sleepers, (self._now + max(0.0, seconds), next(self._ids), fut))
         await fut
 
-    @property
-    def sleepers(self) -> int:
-        return sum(1 for *_, f in self._sleepers if not f.done())
-
     async def advance(self, seconds: float) -> None:
         """Move time forward, waking each sleeper due and letting it run before the next."""
         end = self._now + seconds

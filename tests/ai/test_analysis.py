@@ -24,6 +24,7 @@ def test_marks_by_points_lost() -> None:
         "", "", "?!", "?!", "?", "?", "??", "??"]
 
 
+@pytest.mark.slow
 def test_a_marriage_led_without_declaring_it_is_marked_at_its_step() -> None:
     names, hand = _hand("marriage_not_declared.json")
     result = analyse(hand.start, hand.actions, names.index("B"), real=True)
@@ -38,6 +39,7 @@ def test_a_marriage_led_without_declaring_it_is_marked_at_its_step() -> None:
 
 
 @pytest.mark.parametrize("name", ["strong_every_seat.json", "strong_every_seat_2.json"])
+@pytest.mark.slow
 def test_strong_in_every_seat_has_no_double_question_mark(name: str) -> None:
     names, hand = _hand(name)
     for seat in hand.start.active:
@@ -46,17 +48,20 @@ def test_strong_in_every_seat_has_no_double_question_mark(name: str) -> None:
         assert all(d.mark != "??" for d in result.decisions), names[seat]
 
 
+@pytest.mark.slow
 def test_the_analysis_is_the_same_every_time() -> None:
     _, hand = _hand("marriage_not_declared.json")
     assert analyse(hand.start, hand.actions, 1) == analyse(hand.start, hand.actions, 1)
 
 
+@pytest.mark.slow
 def test_without_real_values_cards_carry_none() -> None:
     _, hand = _hand("marriage_not_declared.json")
     result = analyse(hand.start, hand.actions, 1, real=False)
     assert all(d.real_loss is None for d in result.decisions)
 
 
+@pytest.mark.slow
 def test_the_command_prints_a_line_per_decision_and_a_summary(
         capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["analyze", str(HANDS / "marriage_not_declared.json"), "--hand", "1",
@@ -87,6 +92,7 @@ def test_an_unknown_seat_or_hand_exits_2(capsys: pytest.CaptureFixture[str]) -> 
     assert "the finished ones are 1" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_bench_analysis_ends_with_the_json_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "analysis", "--hands", "2"]) == 0
     last = json.loads(capsys.readouterr().out.splitlines()[-1])
@@ -94,6 +100,7 @@ def test_bench_analysis_ends_with_the_json_line(capsys: pytest.CaptureFixture[st
     assert 0 < last["p50_s"] <= last["p95_s"]
 
 
+@pytest.mark.slow
 def test_the_python_solver_finds_the_same_blunder() -> None:
     """Where the compiled solver is not built: fewer worlds, a node allowance, same mark."""
     from bot.ai.solver import Kind, active, use
@@ -108,6 +115,7 @@ def test_the_python_solver_finds_the_same_blunder() -> None:
     assert [d.step for d in result.decisions if d.mark == "??"] == [9]
 
 
+@pytest.mark.slow
 def test_analyses_have_their_own_process_below_the_ai_seats() -> None:
     from bot.ai import pool
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import pytest
+
 from bot.ai.club import ClubPlayer, contract_worth, declarer_estimate, hand_value
 from bot.game.actions import Flag, Verb
 from bot.game.cards import (
@@ -49,6 +51,7 @@ def _last_to_play(rules_name: str, options: dict[str, object] | None,
     return self_play(rules, 5, want, pick)
 
 
+@pytest.mark.slow
 def test_a_defender_takes_over_the_other_defenders_trick_when_he_can() -> None:
     """The other defender's points are not mine: as the last to play, I take the trick."""
     rng = random.Random(1)
@@ -57,6 +60,7 @@ def test_a_defender_takes_over_the_other_defenders_trick_when_he_can() -> None:
         assert beats(ClubPlayer().choose(o, rng).card, best, o.trump), o.trick
 
 
+@pytest.mark.slow
 def test_a_partners_trick_gets_points() -> None:
     """With partnerships the partner's trick is ours: the last player adds a counting card
     (not a nine) when he holds one he does not need (no ace, trump or marriage card)."""
@@ -119,6 +123,7 @@ def test_on_the_barrel_only_a_contract_reaching_1000_counts() -> None:
     assert contract_worth(_at(o, 500), 100) == 100
 
 
+@pytest.mark.slow
 def test_on_the_barrel_a_likely_120_is_declared_not_a_worthless_100() -> None:
     """With a hand expected to take 125 or more, the declarer on the barrel sets a contract
     that reaches 1000 (the old raise, to the estimate less 25, settled for 100-115)."""
@@ -133,6 +138,7 @@ def test_on_the_barrel_a_likely_120_is_declared_not_a_worthless_100() -> None:
     assert checked >= 20
 
 
+@pytest.mark.slow
 def test_the_club_player_lets_the_opener_play_unless_its_hand_is_much_better() -> None:
     """Off the barrel a hand counting under 20 over the next bid passes; on the barrel the
     same hand bids when it counts the bid (only a contract scores there)."""

@@ -84,6 +84,7 @@ def test_a_raised_contract_makes_a_marriage_in_the_declarers_hand_likelier() -> 
     assert weighted > plain + 0.1
 
 
+@pytest.mark.slow
 def test_a_pass_makes_the_passers_weak_hands_likelier() -> None:
     passed = [(s, o) for s, o in _first_trick("russian", 60, 6)
               if any(p != o.seat and p != o.declarer for p in o.passed)]

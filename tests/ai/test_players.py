@@ -52,6 +52,7 @@ def _mixes(seats: int) -> list[list[str]]:
 
 
 @pytest.mark.parametrize("name", list(PRESETS))
+@pytest.mark.slow
 def test_every_preset_by_every_mix_plays_legal_actions(name: str) -> None:
     rules = PRESETS[name].rules
     for i, levels in enumerate(_mixes(rules.seats)):
@@ -146,6 +147,7 @@ def test_strong_respects_its_budget() -> None:
     assert a in o.legal
 
 
+@pytest.mark.slow
 def test_strong_decides_in_the_process_pool() -> None:
     from bot.ai.pool import shutdown
     from bot.tables._thinking import choose_off_loop
@@ -159,6 +161,7 @@ def test_strong_decides_in_the_process_pool() -> None:
     assert a in o.legal
 
 
+@pytest.mark.slow
 def test_the_pool_thinks_below_the_bots_priority() -> None:
     """A search takes only the CPU the answering processes leave (fails at equal priority)."""
     import os

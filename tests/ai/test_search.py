@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.ai.club import ClubPlayer, contract_worth, hand_value
 from bot.ai.search import RAISE_WORLDS, STRONG, SearchPlayer, most_made
 from bot.ai.solver import action_reaches, action_values, solver_for
@@ -41,6 +43,7 @@ def test_strong_bids_on_what_its_card_play_takes() -> None:
     assert more >= 5
 
 
+@pytest.mark.slow
 def test_strong_passes_hopeless_hands_and_bids_strong_ones() -> None:
     first = [o for o in _choices(Phase.BIDDING, 400, 2)
              if o.high == o.rules.min_bid and any(a.verb is Verb.PASS for a in o.legal)]
@@ -52,6 +55,7 @@ def test_strong_passes_hopeless_hands_and_bids_strong_ones() -> None:
         assert ai.choose(o, random.Random(3)).verb is Verb.BID
 
 
+@pytest.mark.slow
 def test_strong_raises_higher_and_gives_up_less_often() -> None:
     contracts = _choices(Phase.CONTRACT, 150, 3)
     higher = gave_up = 0
@@ -89,6 +93,7 @@ def _late_defences() -> list[State]:
     return self_play(PRESETS["russian"].rules, 6, 40, pick)
 
 
+@pytest.mark.slow
 def test_a_strong_defender_plays_to_defeat_the_contract_or_for_his_points() -> None:
     """Judged on the real deal: "fail" defeats more contracts, "own" takes more points."""
     fail = SearchPlayer(budget=5.0, max_worlds=12)
@@ -149,6 +154,7 @@ def test_the_raise_finds_the_most_the_declarer_makes_double_dummy() -> None:
         assert most_made(s, first, amounts, float("inf")) == most
 
 
+@pytest.mark.slow
 def test_strong_raises_to_what_solved_worlds_make_and_scores_more_on_the_real_deals() -> None:
     """Judged on the real deal double dummy (+C made, -C failed), the contract of the best
     expected score over solved sampled worlds beats the club player's estimate."""
@@ -173,6 +179,7 @@ def test_strong_raises_to_what_solved_worlds_make_and_scores_more_on_the_real_de
     assert gain > 0
 
 
+@pytest.mark.slow
 def test_strong_keeps_the_club_players_contract_when_too_few_worlds_are_solved() -> None:
     ai = SearchPlayer(budget=60.0, max_worlds=RAISE_WORLDS - 1)
     for i, s in enumerate(_contracts(8, 11)):

@@ -147,12 +147,20 @@ def test_the_make_test_stops_where_the_points_left_cannot_reach_the_contract() -
 _ALL = list(PRESETS)
 
 
+def _players_dealt(rules: Rules) -> int:
+    """How many seats a hand of ``rules`` deals cards to (a fourth seat may sit out)."""
+    s = new_match(rules, 0)
+    for move in random_deal(s, random.Random(0)):
+        s = apply_into(s, move, None)
+    return len(s.active)
+
+
 def _random_position(rules: Rules, rng: random.Random) -> tuple[dict[str, object], ...]:
     """A random play position of ``rules``: one to five tricks left, a trick under way,
     any trump (none, locked by four aces where they do that), marriages declared before
     (valued by order or by suit, or nothing on the Lviv barrel), either side maximising.
     Returns the solver's arguments and the position."""
-    k = rules.active_players
+    k = _players_dealt(rules)
     seats = list(range(rules.seats))
     sitter = rng.randrange(rules.seats) if k < rules.seats else -1
     order = [p for p in seats if p != sitter]
@@ -207,6 +215,7 @@ def _answers(solver: DoubleDummy, pos: dict[str, object],
 
 @needs_compiled
 @pytest.mark.parametrize("name", _ALL)
+@pytest.mark.slow
 def test_the_compiled_solver_gives_the_python_solvers_values_and_moves(name: str) -> None:
     """1,000 random positions of the preset's play rules, and the positions of played hands:
     the same moves, values, best move and make tests, after as many positions searched."""
@@ -260,6 +269,7 @@ def _run_bot(tmp_path: Path, prelude: str = "", **env: str) -> subprocess.Comple
 
 
 @needs_compiled
+@pytest.mark.slow
 def test_the_bot_says_at_start_which_solver_runs(tmp_path: Path) -> None:
     done = _run_bot(tmp_path)
     assert "the strong AI's double-dummy solver: compiled" in done.stderr, done.stderr
@@ -267,6 +277,7 @@ def test_the_bot_says_at_start_which_solver_runs(tmp_path: Path) -> None:
     assert "the strong AI's double-dummy solver: python" in done.stderr, done.stderr
 
 
+@pytest.mark.slow
 def test_without_the_compiled_solver_the_bot_runs_the_python_one(tmp_path: Path) -> None:
     done = _run_bot(tmp_path, _WITHOUT_COMPILED)
     assert "the compiled one is not available" in done.stderr, done.stderr
@@ -277,6 +288,7 @@ def test_without_the_compiled_solver_the_bot_runs_the_python_one(tmp_path: Path)
         "the compiled solver is not available here"), done.stderr
 
 
+@pytest.mark.slow
 def test_without_the_compiled_solver_the_tests_run_on_the_python_one() -> None:
     """The solver's tests where the compiled one cannot be loaded: they pass on the Python
     one, and the comparisons with the compiled one are skipped (not failed)."""
@@ -308,6 +320,7 @@ def test_the_ai_pool_searches_with_the_solver_chosen_at_start() -> None:
 
 
 @needs_compiled
+@pytest.mark.slow
 def test_bench_solver_prints_both_speeds_and_their_ratio(capsys: pytest.CaptureFixture[str]
                                                         ) -> None:
     from bot.__main__ import main
@@ -325,6 +338,7 @@ def test_bench_solver_prints_both_speeds_and_their_ratio(capsys: pytest.CaptureF
     assert result["nodes_per_position"] > result["mid_nodes_per_position"] > 0
 
 
+@pytest.mark.slow
 def test_bench_solver_without_the_compiled_solver_measures_the_python_one() -> None:
     code = (_WITHOUT_COMPILED + "from bot.__main__ import main; "
             "sys.exit(main(['bench', 'solver', '--positions', '1']))")

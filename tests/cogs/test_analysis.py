@@ -13,8 +13,7 @@ from PIL import Image
 from bot.ai import pool
 from bot.game.state import Phase
 from cogs.analysis import ANALYSIS_FILE
-
-from .conftest import open_table, play_turn, short_match
+from tests.helpers.cogs import open_table, play_turn, short_match
 
 PAUSED = {"edit_limit": 45, "clock": "fake", "hand_pause": 30}
 

@@ -72,7 +72,7 @@ async def test_blind_bids_read_in_the_players_language(world):
 async def test_the_contract_menu_reaches_the_highest_contract(world):
     """A declarer who may raise to more contracts than a menu holds gets the nearest ones one
     by one, then steps up to the highest; one from the far end of the menu is accepted."""
-    from .conftest import _click_action
+    from tests.helpers.cogs import click_action
 
     w, fd, alice = world, world.fd, world.users[0]
     await fd.slash(alice, w.channel, "table new", preset="russian", timer=0)
@@ -95,7 +95,7 @@ async def test_the_contract_menu_reaches_the_highest_contract(world):
             (a for a in sorted(legal, key=lambda a: a.amount)
              if a.verb is Verb.BID and a.flag is Flag.NONE), None) or legal[0]
         bid = bid or wanted.verb is Verb.BID
-        await _click_action(w, w.user(table.seats[seat].user_id), wanted)
+        await click_action(w, w.user(table.seats[seat].user_id), wanted)
         await w.settle()
     assert table.state.phase is Phase.CONTRACT
     seat = table.to_act()

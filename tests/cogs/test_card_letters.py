@@ -25,8 +25,7 @@ from bot.i18n import CATALOGS
 from bot.i18n.values import card_text
 from bot.tables import TableError, card_from_text
 from cogs._format import cards_text
-
-from .conftest import open_table, play_turn
+from tests.helpers.cogs import open_table, play_turn
 
 ACE_S, TEN_S = card(RA, SPADES), card(R10, SPADES)
 QUEEN_H, JACK_D = card(RQ, HEARTS), card(RJ, DIAMONDS)

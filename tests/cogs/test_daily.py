@@ -10,8 +10,7 @@ import pytest
 from PIL import Image
 
 from tests.fakediscord.models import Message, User
-
-from .conftest import start_bot, stop_bot
+from tests.helpers.cogs import start_bot, stop_bot
 
 BOARDS = 6
 

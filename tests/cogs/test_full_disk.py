@@ -14,7 +14,7 @@ import random
 import pytest
 
 from bot.ai.simple import SimplePlayer
-from tests.cogs.conftest import component_for, open_table
+from tests.helpers.cogs import component_for, open_table
 
 NOT_SAVED = "That could not be saved"
 UNLIMITED = 1073741823  # SQLite's default max_page_count

@@ -10,8 +10,7 @@ import pytest
 from bot.game.actions import Flag, Verb
 from bot.game.cards import card_pretty, card_str
 from bot.tables import FakeClock
-
-from .conftest import hand_id, hand_of, open_table, play_turn, start_bot, stop_bot
+from tests.helpers.cogs import hand_id, hand_of, open_table, play_turn, start_bot, stop_bot
 
 
 async def test_table_show_reposts_at_the_bottom(world):

@@ -14,8 +14,7 @@ from bot.i18n import t
 from bot.tables import FakeClock
 from cogs._images import TABLE_FILE, public_table_view
 from render.table import render_table
-
-from .conftest import hand_of, open_table, play_turn
+from tests.helpers.cogs import hand_of, open_table, play_turn
 
 PAUSED = {"edit_limit": 45, "clock": "fake", "hand_pause": 8}
 

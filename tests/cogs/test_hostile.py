@@ -10,8 +10,7 @@ from typing import Any
 from bot.game.actions import Verb
 from bot.game.state import Phase
 from tests.fakediscord.models import walk_components
-
-from .conftest import hand_id, hand_of, open_table, play_turn, short_match
+from tests.helpers.cogs import hand_id, hand_of, open_table, play_turn, short_match
 
 LONGEST = 6000  # characters Discord allows in a string option
 

@@ -29,8 +29,7 @@ from cogs._images import (
 from render.adapter import hand_view, table_view
 from render.hand import render_hand
 from render.table import render_table
-
-from .conftest import CARD_RE, hand_of, open_table, play_turn, short_match
+from tests.helpers.cogs import CARD_RE, hand_of, open_table, play_turn, short_match
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -379,6 +378,7 @@ async def test_background_hand_refresh_speaks_the_owners_language(world, monkeyp
     assert "**Twój ruch.**" not in (hand_of(w, other).content or "")
 
 
+@pytest.mark.slow
 async def test_the_render_process_draws_and_a_dying_one_is_replaced_then_given_up():
     """The production renderer is a worker process; if it dies, the next image starts a
     new one, and after three deaths drawing moves to a thread (the bot goes on either way)."""
@@ -402,6 +402,7 @@ async def test_the_render_process_draws_and_a_dying_one_is_replaced_then_given_u
         images.close()
 
 
+@pytest.mark.slow
 async def test_the_render_process_is_started_before_the_first_image():
     """``start`` (called as the bot starts) spawns the renderer and warms it up, so that
     the first images of a busy start do not pay for a new interpreter; the first image
@@ -436,6 +437,7 @@ async def test_the_render_process_is_started_before_the_first_image():
     assert closed._pool is None
 
 
+@pytest.mark.slow
 def test_a_render_process_ends_when_the_bot_died_while_it_was_starting():
     """A bot that dies (a failed start, kill -9) right after starting its renderer leaves
     no render process behind, even one that was still loading when the bot was gone."""

@@ -14,9 +14,11 @@ from bot.game.state import Phase
 from bot.i18n import CATALOGS, t
 from cogs._images import _hand_png, labels_for, public_table_view, seat_hand_view
 from render.table import render_table
-from tests.cogs.conftest import World, play_turn, start_bot, stop_bot
 from tests.fakediscord import FakeDiscord, RateLimitConfig
 from tests.fakediscord.models import Message, User
+from tests.helpers.cogs import World, play_turn, start_bot, stop_bot
+
+pytestmark = pytest.mark.e2e
 
 LOCALES = ("ru", "pl", "de")
 DISCORD_LOCALES = ("ru", "pl", "uk", "de")  # the four besides English (en-US, en-GB)

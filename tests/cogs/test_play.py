@@ -9,8 +9,7 @@ import pytest
 
 from bot.game.observation import observe, observe_public
 from bot.game.state import Phase
-
-from .conftest import CARD_RE, hand_of, open_table, play_turn
+from tests.helpers.cogs import CARD_RE, hand_of, open_table, play_turn
 
 
 def results(w):

@@ -17,6 +17,8 @@ import pytest
 
 from tests.fakediscord import FakeDiscord
 
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

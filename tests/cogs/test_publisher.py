@@ -21,8 +21,7 @@ from cogs._channels import RateLimiter
 from cogs._images import HAND_FILE
 from cogs._latest import Latest
 from tests.fakediscord.models import walk_components
-
-from .conftest import hand_of, open_table, play_turn
+from tests.helpers.cogs import hand_of, open_table, play_turn
 
 
 def publisher_tasks() -> list[asyncio.Task]:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.fakediscord.errors import SchemaError
-
-from .conftest import open_table
+from tests.helpers.cogs import open_table
 
 
 def _embed_text(msg) -> str:

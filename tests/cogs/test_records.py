@@ -9,8 +9,7 @@ import pytest
 from bot.game.scenario import run
 from bot.store import HandLine, MatchRecord, PlayerKind, PlayerRef
 from bot.tables import Metric
-
-from .conftest import open_table, short_match, start_bot, stop_bot
+from tests.helpers.cogs import open_table, short_match, start_bot, stop_bot
 
 
 async def finish_match(w, seed: int = 1) -> None:

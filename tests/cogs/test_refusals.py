@@ -8,8 +8,7 @@ import random
 from bot.ai.simple import SimplePlayer
 from bot.game.actions import Verb
 from bot.game.cards import card_str
-
-from .conftest import component_for, hand_of, open_table, play_turn, start_bot, stop_bot
+from tests.helpers.cogs import component_for, hand_of, open_table, play_turn, start_bot, stop_bot
 
 
 def seat_user(w, seat):

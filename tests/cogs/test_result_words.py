@@ -6,8 +6,7 @@ import re
 
 from bot.game.state import Phase
 from bot.i18n import CATALOGS
-
-from .conftest import short_match
+from tests.helpers.cogs import short_match
 
 # the engine's English result lines, which a Russian table must no longer show
 ENGLISH = re.compile(r"\b(made|failed|took|loses|climbed|barrel|wins the match|share|"

@@ -9,8 +9,7 @@ import pytest
 from bot.game.actions import Verb
 from bot.game.state import Phase
 from bot.tables import FakeClock
-
-from .conftest import hand_id, open_table, play_turn
+from tests.helpers.cogs import hand_id, open_table, play_turn
 
 CONFIRM = "again within 10 s to confirm"
 

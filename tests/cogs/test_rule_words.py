@@ -8,8 +8,7 @@ import re
 from bot.game.cards import card_pretty, card_str
 from bot.game.state import Phase
 from bot.i18n.values import card_text
-
-from .conftest import open_table, play_turn
+from tests.helpers.cogs import open_table, play_turn
 
 CODE = re.compile(r"\b(?:[789JQKA]|10)[CDHS]\b")  # the scenario notation: AS, 10S
 

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from bot.game.rules import OPTION_NAMES
-
-from .conftest import start_bot, stop_bot
+from tests.helpers.cogs import start_bot, stop_bot
 
 
 def _embed(msg) -> dict:

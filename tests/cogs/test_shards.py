@@ -17,10 +17,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
+import pytest
+
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.models import Channel, User
 
 from .test_process import human_moves, move, my_turn
+
+pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
 COUNT = 2

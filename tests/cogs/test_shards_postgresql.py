@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import asyncpg
+import pytest
 
 from bot.store import LIVE_STATUSES
 from tests.fakediscord import FakeDiscord
@@ -23,6 +24,8 @@ from tests.fakediscord.models import Channel, Guild, Message, User
 
 from .test_process import move, my_turn
 from .test_shards import COUNT, open_and_play, spawn
+
+pytestmark = pytest.mark.e2e
 
 MATCH_WITHIN = 45.0  # seconds for a match to 100 of two humans (first moves) and an AI
 BOARD_LINE = re.compile(r"\*\*\d+\.\*\* (?P<name>.+) — \S+ \((?P<matches>\d+)\)")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .conftest import open_table
+from tests.helpers.cogs import open_table
 
 
 async def test_table_new_join_start(world):

@@ -8,7 +8,11 @@ import socket
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.fakediscord import FakeDiscord
+
+pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -8,8 +8,7 @@ import random
 import pytest
 
 from tests.fakediscord.models import Message
-
-from .conftest import open_table, play_turn, start_bot, stop_bot
+from tests.helpers.cogs import open_table, play_turn, start_bot, stop_bot
 
 PING = "🔔 Your turn."
 

@@ -12,8 +12,7 @@ from discord.components import ActionRow, _component_factory
 
 from cogs._ids import BUTTON_TEMPLATE, SELECT_TEMPLATE
 from cogs._views import Rows
-
-from .conftest import open_table, play_turn
+from tests.helpers.cogs import open_table, play_turn
 
 
 def _parsed(view: Rows) -> list[list[discord.Component]]:

@@ -8,7 +8,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from .conftest import short_match
+from tests.helpers.cogs import short_match
 
 BASE = "https://cards.example.org"
 

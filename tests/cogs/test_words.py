@@ -7,8 +7,7 @@ import re
 
 from bot.game.state import Phase
 from bot.i18n import CATALOGS, t
-
-from .conftest import short_match
+from tests.helpers.cogs import short_match
 
 
 async def test_an_ai_level_is_said_in_the_readers_language(world):

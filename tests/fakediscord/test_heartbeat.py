@@ -9,10 +9,14 @@ import math
 import threading
 from collections.abc import AsyncIterator
 
+import pytest
+
 from . import FakeDiscord
 from .client_setup import point_discord_py_at
 from .gateway import Gateway
 from .testbot import build_bot
+
+pytestmark = pytest.mark.e2e
 
 
 @contextlib.asynccontextmanager

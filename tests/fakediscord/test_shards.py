@@ -18,6 +18,8 @@ from discord.ext import commands
 from . import FakeDiscord
 from .client_setup import point_discord_py_at
 
+pytestmark = pytest.mark.e2e
+
 
 def sharded_bot(label: str, intents: discord.Intents | None = None,
                 **shards: Any) -> commands.AutoShardedBot:

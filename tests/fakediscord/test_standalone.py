@@ -6,10 +6,13 @@ import asyncio
 import contextlib
 
 import aiohttp
+import pytest
 
 from .__main__ import Standalone
 from .client_setup import point_discord_py_at
 from .testbot import build_bot
+
+pytestmark = pytest.mark.e2e
 
 
 async def test_control_api_drives_a_bot():

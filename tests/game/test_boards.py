@@ -36,6 +36,7 @@ def test_one_days_boards_are_pinned() -> None:
     assert first["hands"][0]["deal"]["talon"] == ["QC", "KH", "9S"]
 
 
+@pytest.mark.slow
 def test_two_runs_print_the_same_boards_and_each_replays(tmp_path: Path) -> None:
     a = run_cli("boards", "--date", "2026-11-27", "--preset", "polish")
     b = run_cli("boards", "--date", "2026-11-27", "--preset", "polish", "--count", "6")
@@ -71,6 +72,7 @@ def test_days_and_presets_differ() -> None:
     assert digest(day_boards(DAY, "russian")) != digest(day_boards(DAY, "russian_online"))
 
 
+@pytest.mark.slow
 def test_a_count_that_is_not_a_multiple_of_the_seats_is_refused() -> None:
     with pytest.raises(RulesError, match="multiple of 3"):
         day_boards(DAY, "russian", 4)

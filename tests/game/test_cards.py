@@ -20,7 +20,6 @@ from bot.game.cards import (
     mask_points,
     parse_card,
     rank_of,
-    same_suit,
     sorted_for_display,
     suit_of,
     to_mask,
@@ -62,7 +61,6 @@ def test_marriages_found_by_suit() -> None:
 def test_suit_and_rank_of_a_card() -> None:
     qh = parse_card("QH")
     assert (suit_of(qh), rank_of(qh)) == (HEARTS, RQ)
-    assert same_suit(qh, parse_card("7H")) and not same_suit(qh, parse_card("QS"))
     assert suit_of(parse_card("AS")) == SPADES
 
 

@@ -59,16 +59,3 @@ def test_polish_must_head_the_trick_when_following() -> None:
         "C cannot play 9H: he must follow suit (hearts) and beat the trick when he can")
     s, _ = run(s, names, "C play 10H")
     assert legal_cards(s) == ["AH"]  # A must head the 10 with the ace
-
-
-def test_trick_winner_highest_trump_else_highest_of_led_suit() -> None:
-    from bot.game.tricks import trick_winner
-
-    def t(*cards: str) -> tuple[tuple[int, int], ...]:
-        from bot.game.cards import parse_card
-
-        return tuple((i, parse_card(c)) for i, c in enumerate(cards))
-
-    assert trick_winner(t("KH", "AH", "10S"), -1) == 1
-    assert trick_winner(t("KH", "AH", "9S"), 3) == 2
-    assert trick_winner(t("9D", "AH", "AS"), -1) == 0

@@ -171,6 +171,7 @@ def check_privacy(s: State) -> None:
 @pytest.mark.parametrize(("name", "rules"), ALL_RULES, ids=[n for n, _ in ALL_RULES])
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1))
+@pytest.mark.slow
 def test_invariants_random_play(name: str, rules: Rules, seed: int) -> None:
     play_checked(rules, seed, hands=3)
 
@@ -178,6 +179,7 @@ def test_invariants_random_play(name: str, rules: Rules, seed: int) -> None:
 @pytest.mark.parametrize(("name", "rules"), ALL_RULES, ids=[n for n, _ in ALL_RULES])
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1))
+@pytest.mark.slow
 def test_invariants_greedy_play(name: str, rules: Rules, seed: int) -> None:
     play_checked(rules, seed, hands=6, greedy=True)
 

@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bot.game.options import OPTION_DOCS, OPTION_GROUPS
 from bot.game.presets import PRESETS
 from bot.game.reference import rules_markdown
@@ -33,6 +35,7 @@ def test_reference_names_every_option_and_preset() -> None:
     assert "- `lock_at`: `900`" in text  # polish: a difference from the defaults is listed
 
 
+@pytest.mark.slow
 def test_presets_command_prints_the_reference() -> None:
     out = subprocess.run([sys.executable, "-m", "bot", "presets", "--markdown"], cwd=ROOT,
                          capture_output=True, text=True, check=True).stdout

@@ -84,6 +84,7 @@ def _cli(*files: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_cli_replay_one_line_per_file_and_exit_status() -> None:
     ok = SCEN / "w00_russian_complete_hand.json"
     bad = ILLEGAL / "err_bid_step.json"
@@ -101,6 +102,7 @@ def test_cli_replay_one_line_per_file_and_exit_status() -> None:
     assert [json.loads(line)["ok"] for line in proc.stdout.splitlines()] == [True]
 
 
+@pytest.mark.slow
 def test_folders_split_legal_from_illegal() -> None:
     """Replaying the legal folder succeeds (exit 0); every file of the illegal one fails (2)."""
     legal = _cli(*LEGAL_FILES)

@@ -27,6 +27,7 @@ def test_every_preset_plays_random_hands(name: str) -> None:
 
 
 @pytest.mark.parametrize("house", sorted(HOUSE))
+@pytest.mark.slow
 def test_house_options_play_random_hands_and_matches(house: str) -> None:
     from bot.game.presets import rules_for
 
@@ -51,6 +52,7 @@ def test_same_seed_same_games() -> None:
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS) + [f"russian+{h}" for h in HOUSE])
+@pytest.mark.slow
 def test_random_move_is_random_policy_without_the_list(name: str) -> None:
     """The fast sampler picks exactly what random_policy picks from legal_actions."""
     import random

@@ -52,6 +52,7 @@ def test_limits_follow_where_a_key_is_shown():
     assert limit_of("error.no_table") == (2000, "message content")
 
 
+@pytest.mark.slow
 def test_the_command_line_prints_the_same_report(capsys):
     assert main(["i18n", "check"]) == 0
     assert capsys.readouterr().out.strip() == report()[0]

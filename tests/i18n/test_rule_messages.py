@@ -203,6 +203,7 @@ def _candidate(s, rng: random.Random) -> Action:
     return Action(seat, verb, card, amount, target, rng.choice(flags))
 
 
+@pytest.mark.slow
 def test_refusals_met_in_play_read_whole_in_every_language():
     """Random illegal moves in every preset: each refusal renders fully in every language,
     with no scenario notation of cards (``AS``) and no "his hand"."""

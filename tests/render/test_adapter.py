@@ -103,6 +103,7 @@ def _check_private(state: State, view: TableView) -> None:
 
 
 @pytest.mark.parametrize(("preset", "point"), CASES)
+@pytest.mark.slow
 def test_every_preset_at_every_point(preset: str, point: str) -> None:
     state = _snaps(preset).get(point)
     if state is None:

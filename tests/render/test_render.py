@@ -159,6 +159,7 @@ def test_seat_count_checked() -> None:
         render_table(TableView(seats=(SeatView("solo"),)))
 
 
+@pytest.mark.slow
 def test_write_samples(tmp_path: Path) -> None:
     paths = samples.write_samples(tmp_path)
     assert len(paths) >= 20
@@ -179,6 +180,7 @@ def test_render_imports_nothing_forbidden() -> None:
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parents[2])
 
 
+@pytest.mark.slow
 def test_bench_shape() -> None:
     from render.bench import run_bench
 

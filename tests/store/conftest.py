@@ -13,7 +13,7 @@ from bot.store import open_store
 NewDatabase = Callable[[], Awaitable[str]]
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 

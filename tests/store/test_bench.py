@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from bot.store import Metric, Store
 from bot.store.bench import run
 
 
+@pytest.mark.slow
 async def test_bench_store_small(tmp_path, capsys):
     path = tmp_path / "bench.db"
     result = await run(path, hands=600, matches=40, players=30, guilds=3, appends=20,

@@ -48,6 +48,7 @@ def moves_in_file_alone(path: Path, tmp: Path) -> int:
         db.close()
 
 
+@pytest.mark.slow
 async def test_the_file_alone_holds_the_moves_a_moment_after_they_were_made(tmp_path):
     """A copy of tysiac.db without its -wal (a backup by hand) is at most a couple of
     seconds behind, however few moves were made since the bot started."""

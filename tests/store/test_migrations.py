@@ -70,6 +70,7 @@ async def _players_made_of_the_rows(store) -> None:
 
 
 @pytest.mark.parametrize("version", range(1, len(migrations())))
+@pytest.mark.slow
 async def test_sqlite_upgrade_in_place_from_every_earlier_version(tmp_path, version):
     """SQLite only: files of every earlier version exist in the wild (PostgreSQL below)."""
     path = tmp_path / "old.db"

@@ -9,8 +9,8 @@ import pytest
 
 from bot.ai import pool
 from bot.tables import TableError, TableStatus
+from tests.helpers.tables import ANN, BOB, CID, DOT, play_human_turn
 
-from .conftest import ANN, BOB, CID, DOT, play_human_turn
 from .test_records import _short_match
 
 ACTORS = {a.user_id: a for a in (ANN, BOB, CID)}
@@ -35,6 +35,7 @@ async def _play_until(h, tid: int, rng: random.Random, *, hands_done: int | None
     raise AssertionError("the match did not get there")
 
 
+@pytest.mark.slow
 async def test_during_a_match_only_ones_own_hands_from_ones_own_information(harness):
     s = harness.service
     tid = await _short_match(s)
@@ -58,6 +59,7 @@ async def test_during_a_match_only_ones_own_hands_from_ones_own_information(harn
     assert unfinished.value.params == {"hands": 1}
 
 
+@pytest.mark.slow
 async def test_after_the_match_any_seat_with_the_real_deal(harness):
     s = harness.service
     tid = await _short_match(s)
@@ -71,6 +73,7 @@ async def test_after_the_match_any_seat_with_the_real_deal(harness):
     assert cards and all(d.real_loss is not None for d in cards)
 
 
+@pytest.mark.slow
 async def test_one_analysis_per_player_at_a_time(harness):
     s = harness.service
     tid = await _short_match(s)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.tables import TableError
-from tests.tables.conftest import ANN, BOB
+from tests.helpers.tables import ANN, BOB
 
 
 async def test_language_option_sets_the_tables_language_and_survives_a_restart(harness):

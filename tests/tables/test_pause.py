@@ -9,8 +9,7 @@ import pytest
 
 from bot.game.state import Phase
 from bot.tables import TableError
-
-from .conftest import ANN, BOB, CID, make_harness, play_human_turn
+from tests.helpers.tables import ANN, BOB, CID, make_harness, play_human_turn
 
 ACTORS = {a.user_id: a for a in (ANN, BOB, CID)}
 

@@ -16,9 +16,10 @@ from bot.ai.simple import SimplePlayer
 from bot.i18n import t
 from bot.store import DatabaseUnusable, open_store
 from bot.tables import TableError
+from tests.helpers.tables import ANN, BOB, CID, make_harness, play_human_turn
 from tests.pgserver import PgServer, PgUnavailable
 
-from .conftest import ANN, BOB, CID, make_harness, play_human_turn
+pytestmark = pytest.mark.postgres
 
 ACTORS = {a.user_id: a for a in (ANN, BOB, CID)}
 

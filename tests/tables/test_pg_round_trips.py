@@ -12,8 +12,7 @@ from typing import TypeVar
 from bot.store import PgStore, open_store
 from bot.store._pg import TABLE_IDS
 from bot.tables import FakeClock, TableService
-
-from .conftest import ANN, BOB, CID, play_human_turn
+from tests.helpers.tables import ANN, BOB, CID, play_human_turn
 
 ACTORS = {a.user_id: a for a in (ANN, BOB, CID)}
 T = TypeVar("T")

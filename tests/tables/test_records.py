@@ -7,8 +7,7 @@ import random
 from bot.game.state import Phase
 from bot.store import Metric, PlayerKind
 from bot.tables import Actor, TableStatus
-
-from .conftest import ANN, BOB, CID, make_harness, play_human_turn
+from tests.helpers.tables import ANN, BOB, CID, make_harness, play_human_turn
 
 ACTORS = {a.user_id: a for a in (ANN, BOB, CID)}
 

@@ -9,8 +9,7 @@ import sqlite3
 import pytest
 
 from bot.tables import TableStatus
-
-from .conftest import ANN, BOB, CID, make_harness, play_human_turn
+from tests.helpers.tables import ANN, BOB, CID, make_harness, play_human_turn
 
 ACTORS = {a.user_id: a for a in (ANN, BOB, CID)}
 

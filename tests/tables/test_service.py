@@ -17,8 +17,7 @@ from bot.game.serialize import move_from_json
 from bot.game.state import Phase
 from bot.i18n import t
 from bot.tables import Notice, TableError, TableStatus, presets
-
-from .conftest import ANN, BOB, CID, DOT, make_harness, play_human_turn
+from tests.helpers.tables import ANN, BOB, CID, DOT, make_harness, play_human_turn
 
 ACTORS = {a.user_id: a for a in (ANN, BOB, CID, DOT)}
 
@@ -174,6 +173,7 @@ async def test_racing_moves_one_wins(harness):
     assert len(await harness.store.moves(tid, 1)) == table.seq
 
 
+@pytest.mark.slow
 async def test_human_and_two_ais_finish_a_match(harness):
     s = harness.service
     tid = await seated(s, ais=2)
@@ -259,6 +259,7 @@ async def test_end_needs_host_or_manager(harness):
 
 
 @pytest.mark.parametrize("preset", ["polish4", "elwood2", "polish2_stock"])
+@pytest.mark.slow
 async def test_other_sizes_play_with_ais(tmp_path, preset):
     h = await make_harness(str(tmp_path / "x.db"))
     try:
@@ -279,7 +280,7 @@ async def test_other_sizes_play_with_ais(tmp_path, preset):
 
 async def test_gate_holds_automatic_moves_back(tmp_path):
     """The caller's gate (the bot: "answers first") is entered around every AI move."""
-    from .conftest import make_harness
+    from tests.helpers.tables import make_harness
 
     opened = asyncio.Event()
     waits = 0

@@ -7,8 +7,7 @@ import random
 import pytest
 
 from bot.tables import Actor, Shards, TableError, TableStatus, shard_of
-
-from .conftest import ANN, BOB, CID, make_harness, play_human_turn
+from tests.helpers.tables import ANN, BOB, CID, make_harness, play_human_turn
 
 ACTORS = {a.user_id: a for a in (ANN, BOB, CID)}
 COUNT = 2

@@ -10,8 +10,9 @@ import aiohttp
 import pytest
 
 from bot.ai import pool
+from tests.helpers.web import GUILD, close_site, open_site
 
-from .conftest import GUILD, close_site, open_site
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(autouse=True, scope="module")

@@ -7,60 +7,22 @@ directory to keep them in; default the test's temp dir)."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from playwright.async_api import Browser, Page, async_playwright
+from playwright.async_api import Browser
 
 from bot.game.scenario import run
 from bot.i18n import t
 from bot.store import Metric
 from bot.web import metric_value
-
-from .conftest import ANN, GUILD, Site
-
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-
-
-def _need_chromium() -> None:
-    if not shutil.which(CHROMIUM) and not os.path.isfile(CHROMIUM):
-        pytest.fail(f"Chromium is not installed at {CHROMIUM}: run scripts/system-packages "
-                    "(Debian: sudo apt-get install chromium), or set CHROMIUM to its path.")
-
-
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
-    _need_chromium()
-    async with async_playwright() as pw:
-        b = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        await b.close()
-
-
-@pytest.fixture
-def shots(tmp_path) -> Path:
-    out = Path(os.environ.get("WEB_SHOTS") or tmp_path / "shots")
-    out.mkdir(parents=True, exist_ok=True)
-    return out
-
-
-async def _page(browser: Browser, width: int = 1000) -> tuple[Page, list[str]]:
-    page = await browser.new_page(viewport={"width": width, "height": 900})
-    problems: list[str] = []
-    page.on("pageerror", lambda e: problems.append(f"script error: {e}"))
-    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}")
-            if m.type in ("error", "warning") else None)
-    return page, problems
+from tests.helpers.browser import new_page, overflow
+from tests.helpers.web import ANN, GUILD, Site
 
 
 async def test_every_page_of_a_guild_in_chromium(site: Site, browser: Browser, shots: Path):
     store = site.store
-    page, problems = await _page(browser)
+    page, problems = await new_page(browser)
     # the leaderboard: the store's order and values
     r = await page.goto(f"{site.url}/g/{GUILD}")
     assert r is not None and r.status == 200
@@ -153,7 +115,7 @@ async def test_every_page_of_a_guild_in_chromium(site: Site, browser: Browser, s
     assert not problems, problems
 
     # a phone's width: the leaderboard and the replay still read
-    phone, problems = await _page(browser, width=390)
+    phone, problems = await new_page(browser, width=390)
     await phone.goto(f"{site.url}/g/{GUILD}/m/{mid}/h/{played}#step-10")
     assert await phone.locator("#at").inner_text() == "10"
     await phone.screenshot(path=shots / "web-replay-phone.png", full_page=True)
@@ -168,11 +130,6 @@ async def test_without_javascript_every_step_is_listed(site: Site, browser: Brow
     assert steps > 1 and await page.locator(".step:visible").count() == steps
     assert not await page.locator(".controls").is_visible()
     await context.close()
-
-
-# Everything meant to be tapped as a button: form controls, the tabs, the pagers, the
-# replay's controls, the header's home link and the score sheet's hand numbers.
-TAPPED = ("button, select, nav a, header a, .viewer .controls button, table.sheet tbody a")
 
 
 async def _page_kinds(site: Site, browser: Browser) -> list[tuple[str, str]]:
@@ -193,29 +150,6 @@ async def _page_kinds(site: Site, browser: Browser) -> list[tuple[str, str]]:
             ("replay", f"{site.url}{hand}#step-14"), ("missing", f"{g}/m/999999")]
 
 
-async def _overflow(page: Page, width: int, tapped: str = TAPPED) -> list[str]:
-    """What makes the page wider than the viewport's ``width``, and (on a phone) the
-    ``tapped`` things under 44 px."""
-    return list(await page.evaluate("""([tapped, width]) => {
-      const out = [];
-      const touch = width < 500;
-      if (document.documentElement.scrollWidth > width) {
-        const wide = [...document.body.querySelectorAll('*')].filter(e => {
-          const r = e.getBoundingClientRect();
-          return r.right > width + 1 && !e.closest('.scroll');
-        }).slice(0, 5).map(e => e.tagName + '.' + e.className);
-        out.push(`page ${document.documentElement.scrollWidth} px wide > ${width}: ${wide}`);
-      }
-      for (const e of touch ? document.querySelectorAll(tapped) : []) {
-        const r = e.getBoundingClientRect();
-        if (r.width && r.height < 43.5) {
-          out.push(`${e.tagName} "${e.textContent.trim().slice(0, 30)}" ${r.height} px tall`);
-        }
-      }
-      return out;
-    }""", [tapped, width]))
-
-
 @pytest.mark.parametrize(("width", "lang"), [(390, "en"), (1280, "en"), (390, "ru"),
                                            (390, "pl"), (390, "uk"), (390, "de")])
 async def test_every_page_fits_a_phone_and_a_desktop(site: Site, browser: Browser,
@@ -225,7 +159,7 @@ async def test_every_page_fits_a_phone_and_a_desktop(site: Site, browser: Browse
         await site.service.records.set_defaults(ANN, language=lang)
         shots = shots / lang
         shots.mkdir(exist_ok=True)
-    page, problems = await _page(browser, width)
+    page, problems = await new_page(browser, width)
     await page.set_viewport_size({"width": width, "height": 844 if width < 500 else 900})
     bad: list[str] = []
     for name, url in kinds:
@@ -233,7 +167,7 @@ async def test_every_page_fits_a_phone_and_a_desktop(site: Site, browser: Browse
         if name == "missing":  # its 404 is the point
             problems[:] = [p for p in problems if "404" not in p]
         await page.screenshot(path=shots / f"{width}-{name}.png", full_page=True)
-        bad += [f"{name}: {p}" for p in await _overflow(page, width)]
+        bad += [f"{name}: {p}" for p in await overflow(page, width)]
         if name == "replay":  # the header and the title are seen, then every step fits
             assert await page.locator("#at").inner_text() == "14"
             assert await page.locator("header.top").is_visible()
@@ -245,7 +179,7 @@ async def test_every_page_fits_a_phone_and_a_desktop(site: Site, browser: Browse
             steps = int(await page.locator("#viewer").get_attribute("data-steps") or 0)
             for i in range(steps - 14):
                 await page.keyboard.press("ArrowRight")
-                got = await _overflow(page, width)
+                got = await overflow(page, width)
                 bad += [f"replay step {15 + i}: {p}" for p in got]
             await page.screenshot(path=shots / f"{width}-replay-end.png", full_page=True)
         if name == "match":  # the hand numbers are the links to the replays

@@ -13,9 +13,8 @@ from playwright.async_api import Browser
 from bot.ai.simple import SimplePlayer
 from bot.i18n import t
 from bot.tables import FakeClock, Playing
-
-from .conftest import ANN, BOB, CID, GUILD, Site
-from .test_browser import _overflow, _page, browser, shots  # noqa: F401 (fixtures)
+from tests.helpers.browser import new_page, overflow
+from tests.helpers.web import ANN, BOB, CID, GUILD, Site
 
 LANGS = ("en", "ru", "uk", "pl", "de")
 # what is tapped on these pages: the header's links, each result's link to its replay, the
@@ -41,14 +40,14 @@ async def _closed_day(site: Site) -> dt.date:
 
 
 async def test_the_daily_pages_fit_a_phone_and_a_desktop_in_every_language(
-        site: Site, browser: Browser, shots: Path) -> None:  # noqa: F811
+        site: Site, browser: Browser, shots: Path) -> None:
     day = await _closed_day(site)
     page_url = f"{site.url}/g/{GUILD}/daily/{day}"
     bad: list[str] = []
     for lang in LANGS:
         await site.service.records.set_defaults(ANN, language=lang)
         for width in (390, 1280):
-            page, problems = await _page(browser, width)
+            page, problems = await new_page(browser, width)
             await page.set_viewport_size({"width": width, "height": 844 if width < 500 else 900})
             r = await page.goto(page_url)
             assert r is not None and r.status == 200
@@ -61,7 +60,7 @@ async def test_the_daily_pages_fit_a_phone_and_a_desktop_in_every_language(
             rows = page.locator("section.daily-board").first.locator("table.sheet tbody tr")
             assert await rows.count() == 4  # par and three players, side by side
             await page.screenshot(path=shots / f"daily-{lang}-{width}.png", full_page=True)
-            bad += [f"{lang} {width} day: {p}" for p in await _overflow(page, width, TAPPED)]
+            bad += [f"{lang} {width} day: {p}" for p in await overflow(page, width, TAPPED)]
             # the first result's replay, stepped to its end
             await page.locator("table.sheet tbody a.hand").nth(1).click()
             await page.wait_for_selector(".viewer.stepping")
@@ -75,7 +74,7 @@ async def test_the_daily_pages_fit_a_phone_and_a_desktop_in_every_language(
             assert "Ann" in viewer or "Bob" in viewer
             await page.screenshot(path=shots / f"daily-{lang}-{width}-replay.png",
                                   full_page=True)
-            bad += [f"{lang} {width} replay: {p}" for p in await _overflow(page, width, TAPPED)]
+            bad += [f"{lang} {width} replay: {p}" for p in await overflow(page, width, TAPPED)]
             assert not problems, problems
             await page.close()
     assert not bad, "\n".join(dict.fromkeys(bad))

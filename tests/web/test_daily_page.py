@@ -14,8 +14,7 @@ from bot.game.scenario import run as replay
 from bot.store import Store
 from bot.tables import FakeClock, Playing, TableService
 from bot.web import WebServer
-
-from .conftest import ANN, BOB, GUILD
+from tests.helpers.web import ANN, BOB, GUILD
 
 DAY = dt.date(2026, 11, 27)
 NOON = dt.datetime(2026, 11, 27, 12, tzinfo=dt.UTC).timestamp()

@@ -11,9 +11,8 @@ from bot.store import Store
 from bot.tables import FakeClock, TableService, TableStatus
 from bot.web import WebServer
 from bot.web._format import inline_code
-from tests.tables.conftest import play_human_turn
-
-from .conftest import ANN, GUILD
+from tests.helpers.tables import play_human_turn
+from tests.helpers.web import ANN, GUILD
 
 
 async def _get(url: str) -> str:

@@ -4,10 +4,12 @@ or malformed addresses, Discord ids; and what every answer carries (CSP, caching
 from __future__ import annotations
 
 import aiohttp
+import pytest
 
 from bot.game.cards import card_pretty, cards_of
+from tests.helpers.web import ANN, BOB, CID, GUILD, Site, close_site, open_site
 
-from .conftest import ANN, BOB, CID, GUILD, Site, close_site, open_site
+pytestmark = pytest.mark.slow
 
 NOT_FOUND = "There is no page at this address"
 
