@@ -30,7 +30,8 @@ from bot.store._health import DatabaseUnusable, check_database_path
 from bot.store._interface import StoreAPI, StoreUnavailable, TxAPI
 from bot.store._lock import DatabaseInUse, one_process
 from bot.store._open import check_database, open_store
-from bot.store._pg import CONNECT_DELAYS, PgStore, PgTx
+from bot.store._pg import CONNECT_DELAYS, PgStore
+from bot.store._pg_tx import PgTx
 from bot.store._records import HandRow, MatchRow, MoveRow, SeatRow, SetAsideRow, TableRow
 from bot.store._status import LIVE_STATUSES, TableStatus
 from bot.store._store import CHECKPOINT_AFTER, ChannelTaken, Store, Tx, migrations
