@@ -17,7 +17,6 @@ import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager, suppress
 from typing import Any
-from urllib.parse import urlsplit
 
 import asyncpg
 
@@ -27,6 +26,7 @@ from bot.store._daily import DailyReads
 from bot.store._health import DatabaseUnusable
 from bot.store._interface import StoreUnavailable
 from bot.store._pg_tx import PgTx
+from bot.store._pg_url import check_database_url, describe_url
 from bot.store._sql import to_pg
 from bot.store._store import migrations
 from bot.store._table_reads import TableReads
@@ -41,43 +41,6 @@ TABLE_IDS = 32  # table ids taken from the identity sequence at once (see PgStor
 # processes of 20 stay well inside PostgreSQL's default of 100 connections).
 POOL_SIZE = 20
 _MIGRATION_LOCK = 0x7EA51000  # pg_advisory_xact_lock key: one process migrates at a time
-SCHEMES = ("postgresql", "postgres")
-
-
-def is_database_url(database: str) -> bool:
-    """Is ``database`` a URL (``scheme://...``) rather than a file path?"""
-    return "://" in database
-
-
-def describe_url(url: str) -> str:
-    """host:port/database of a URL, without the user and password (for messages)."""
-    try:
-        parts = urlsplit(url)
-        where = f"{parts.hostname or 'localhost'}:{parts.port or 5432}"
-        return f"{where}{parts.path or '/'}"
-    except ValueError:
-        return "(unparsable URL)"
-
-
-def check_database_url(url: str) -> None:
-    """Raise :class:`DatabaseUnusable` (one line) unless ``url`` is a postgresql:// URL."""
-    scheme = url.split("://", 1)[0].lower()
-    if scheme not in SCHEMES:
-        raise DatabaseUnusable(
-            f"DATABASE_URL must start with postgresql:// (not {scheme[:20]!r}://): "
-            f"postgresql://user:password@host:5432/database, or leave it empty to use "
-            f"SQLite at DATABASE_PATH.")
-    try:
-        parts = urlsplit(url)
-        _ = parts.port  # raises on a port that is not a number
-    except ValueError as exc:
-        raise DatabaseUnusable(
-            f"DATABASE_URL cannot be read ({exc}): write it as "
-            f"postgresql://user:password@host:5432/database.") from None
-    if not parts.path.strip("/") and not parts.query:
-        raise DatabaseUnusable(
-            "DATABASE_URL names no database: write it as "
-            "postgresql://user:password@host:5432/database.")
 
 
 def is_outage(exc: BaseException) -> bool:
