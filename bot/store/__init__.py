@@ -24,6 +24,7 @@ from bot.store._community import (
     PlayerSettings,
     Profile,
     RatingPoint,
+    rated_seats,
 )
 from bot.store._daily import DailyResultRow, DailySettings
 from bot.store._health import DatabaseUnusable, check_database_path
@@ -45,5 +46,5 @@ __all__ = [
     "PlayerSettings", "Profile", "RatingPoint",
     "SeatRow", "SetAsideRow", "Store", "StoreAPI", "StoreUnavailable", "TableRow", "TableStatus",
     "Tx", "TxAPI", "background_work", "check_database", "check_database_path", "migrations",
-    "one_process", "open_store",
+    "one_process", "open_store", "rated_seats",
 ]

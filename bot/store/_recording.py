@@ -169,14 +169,14 @@ class RecordWrites:
         ids = await self.touch_players(rec.players, now)
         rated = set(rec.rated_seats) if rec.rated else set()
         guild = guild_key(rec.guild_id)
-        if len(rated) >= 2:  # before the match gets its id: rated in the order of the ids
+        if rec.rated:  # before the match gets its id: rated in the order of the ids
             await self._lock_ratings(db, guild, rec.family, [ids[s] for s in rated])
         match_id = int(await db.value(
             "INSERT INTO match_records (guild_id, table_id, match_no, preset, family,"
             " started_at, finished_at, hands, rated, recorded_at)"
             " VALUES (?,?,?,?,?,?,?,?,?,?) RETURNING id",
             (guild, rec.table_id, rec.match_no, rec.preset, rec.family, rec.started_at,
-             rec.finished_at, len(rec.hands), int(len(rated) >= 2), now)))
+             rec.finished_at, len(rec.hands), int(rec.rated), now)))
         await db.run_many(
             "INSERT INTO match_seats (match_id, seat, player_id, name, total, winner,"
             " barrel_win, rated, hands, points, contracts_made, contracts_failed, rospisat,"
@@ -185,7 +185,7 @@ class RecordWrites:
               int(rec.barrel_wins[seat]), int(seat in rated), *seat_aggregates(rec, seat))
              for seat, p in enumerate(rec.players)])
         await add_match(db, match_id)
-        if len(rated) >= 2:
+        if rec.rated:
             await rate_match(db, match_id)
         return match_id
 

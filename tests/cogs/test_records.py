@@ -32,7 +32,7 @@ async def seed_matches(w, count: int) -> None:
                 guild_id=w.guild.id, table_id=10_000 + i, match_no=1, preset="russian",
                 family="russian", started_at=now - 3600, finished_at=now - 60 * (count - i),
                 players=tuple(people), totals=totals, winners=(winner,),
-                barrel_wins=(False, False, False), hands=((line, line, line),), rated=True,
+                barrel_wins=(False, False, False), hands=((line, line, line),),
                 rated_seats=(0, 1, 2)), now)
 
 
