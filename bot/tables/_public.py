@@ -12,7 +12,7 @@ import asyncio
 import datetime as dt
 import json
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Generic, TypeVar
 
 from bot.game.actions import Action
@@ -29,7 +29,15 @@ from bot.tables._daily import Daily, day_of
 from bot.tables._hands import HandReplay, NoSuchHand, count_deals, hand_replay
 from bot.tables._log import replay_results
 from bot.tables._model import Actor, TableError, talon_name_of
-from bot.tables._records import EmptyBoard, Export, Page, Records, Sheet
+from bot.tables._records import (
+    EmptyBoard,
+    Export,
+    LeaderboardQuery,
+    Page,
+    Records,
+    Scope,
+    Sheet,
+)
 from bot.tables._results import preset_family
 
 K = TypeVar("K")
@@ -153,23 +161,22 @@ class PublicRecords:
     def _actor(guild_id: int) -> Actor:
         return Actor(0, "", guild_id=guild_id)
 
-    async def leaderboard(self, guild_id: int, *, metric: str, preset: str | None,
-                          period: str, page: int) -> Page[LeaderRow]:
-        """One page of the guild's leaderboard (the choices of /leaderboard)."""
+    async def leaderboard(self, guild_id: int, query: LeaderboardQuery,
+                          page: int) -> Page[LeaderRow]:
+        """One page of the guild's leaderboard (the choices of /leaderboard, in the guild's
+        scope)."""
         await self.guild(guild_id)
         try:
             return await self.records.leaderboard(
-                self._actor(guild_id), metric=metric, preset=preset, period=period,
-                scope="guild", page=page)
+                self._actor(guild_id), replace(query, scope=Scope.GUILD), page)
         except TableError as exc:
             raise NotShown(exc.key) from None
 
-    async def why_empty(self, guild_id: int, *, metric: str, preset: str | None,
-                        period: str) -> EmptyBoard:
-        """Why the guild's leaderboard of these choices is empty (see ``Records``)."""
+    async def why_empty(self, guild_id: int, query: LeaderboardQuery) -> EmptyBoard:
+        """Why the guild's leaderboard of these choices is empty (see ``RecordBook``)."""
         await self.guild(guild_id)
-        return await self.records.why_empty(self._actor(guild_id), metric=metric,
-                                            preset=preset, period=period, scope="guild")
+        return await self.records.why_empty(self._actor(guild_id),
+                                            replace(query, scope=Scope.GUILD))
 
     async def history(self, guild_id: int, page: int = 1) -> Page[MatchInfo]:
         """The guild's recorded matches, newest first."""

@@ -32,6 +32,7 @@ from bot.i18n import language, t
 from bot.i18n.values import PresetTitle
 from bot.logs import Repeats
 from bot.tables import (
+    LeaderboardQuery,
     LeaderRow,
     MatchInfo,
     Metric,
@@ -359,12 +360,10 @@ class WebServer:
         page = whole_number(raw_page, 6)
         if page is None or not 1 <= page <= 100_000:
             raise NotShown(raw_page)
-        got = await self.public.leaderboard(ctx["gid"], metric=metric.value,
-                                            preset=preset or None, period=period,
-                                            page=page)
+        query = LeaderboardQuery(metric, preset or None, Period(period))
+        got = await self.public.leaderboard(ctx["gid"], query, page)
         recent = await self.public.history(ctx["gid"]) if got.page == 1 else None
-        empty = (None if got.items else await self.public.why_empty(
-            ctx["gid"], metric=metric.value, preset=preset or None, period=period))
+        empty = None if got.items else await self.public.why_empty(ctx["gid"], query)
 
         def link(**change: Any) -> str:
             q = {"metric": metric.value, "preset": preset, "period": period, "page": 1,
