@@ -46,7 +46,7 @@ from cogs._images import Images
 from cogs._lanes import Lanes
 from cogs._plain import plain, say
 from cogs._publisher import Publisher
-from cogs._views import MessageParts, Pressed, pressed_of
+from cogs._views import ComponentPress, MessageParts, pressed_of
 
 log = logging.getLogger("tysiac")
 T = TypeVar("T")
@@ -54,7 +54,7 @@ ACK_BUDGET = 2.0  # seconds of work before an interaction is deferred
 EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.help", "cogs.records", "cogs.admin",
               "cogs.analysis", "cogs.daily")
 
-ComponentHandler = Callable[[discord.Interaction[Any], Pressed], Awaitable[None]]
+ComponentHandler = Callable[[discord.Interaction[Any], ComponentPress], Awaitable[None]]
 
 
 def point_discord_py_at(api_base: str, gateway_url: str | None) -> None:
@@ -480,7 +480,7 @@ class TysiacBot(commands.AutoShardedBot):
             await report_error(interaction, TableError("error.inactive_button"))
 
     async def route_component(self, interaction: discord.Interaction[Any],
-                              pressed: Pressed) -> None:
+                              pressed: ComponentPress) -> None:
         handler = self.components.get(pressed.verb)
         try:
             if handler is None or not known_verb(pressed.verb):
