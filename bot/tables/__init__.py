@@ -21,7 +21,7 @@ from bot.tables._analysis import HandAnalysis, StepMark
 from bot.tables._autoplay import Gate
 from bot.tables._catalog import RulesSummary, ai_levels, preset_of_language, presets
 from bot.tables._daily import (
-    Daily,
+    DailyChallenge,
     DayView,
     Finished,
     Playing,
@@ -50,7 +50,7 @@ from bot.tables._records import (
     LeaderboardQuery,
     Page,
     Period,
-    Records,
+    RecordBook,
     Scope,
     Sheet,
 )
@@ -63,7 +63,7 @@ __all__ = [
     "DEFAULT_TIMER",
     "Actor",
     "Clock",
-    "Daily",
+    "DailyChallenge",
     "DatabaseUnusable",
     "DayView",
     "EmptyBoard",
@@ -94,7 +94,7 @@ __all__ = [
     "PublicHand",
     "PublicRecords",
     "RealClock",
-    "Records",
+    "RecordBook",
     "RulesSummary",
     "Scope",
     "Seat",

@@ -25,7 +25,7 @@ from bot.i18n import t
 from bot.i18n.values import TalonWord
 from bot.store import GuildSettings, LeaderRow, MatchInfo, MatchRow, Profile
 from bot.tables._analysis import StepMark
-from bot.tables._daily import Daily, day_of
+from bot.tables._daily import DailyChallenge, day_of
 from bot.tables._hands import HandReplay, NoSuchHand, count_deals, hand_replay
 from bot.tables._log import replay_results
 from bot.tables._model import Actor, TableError, talon_name_of
@@ -34,7 +34,7 @@ from bot.tables._records import (
     Export,
     LeaderboardQuery,
     Page,
-    Records,
+    RecordBook,
     Scope,
     Sheet,
 )
@@ -136,7 +136,7 @@ class Lru(Generic[K, V]):
 class PublicRecords:
     """The records of a guild whose web pages are on (see the module's docstring)."""
 
-    def __init__(self, records: Records) -> None:
+    def __init__(self, records: RecordBook) -> None:
         self.records = records
         self.store = records.store
         self._matches: Lru[int, MatchPage] = Lru(128)
@@ -207,7 +207,7 @@ class PublicRecords:
         cached = self._matches.get(match_id)
         if cached is not None:
             return cached
-        # the sheet as Records.sheet makes it, with the match's rows read once
+        # the sheet as RecordBook.sheet makes it, with the match's rows read once
         row = await self._match_row(info.table_id, info.match_no)
         rules = Rules.from_json(row.rules) if row else PRESETS["russian"].rules
         dealer = row.dealer if row else 0
@@ -287,7 +287,7 @@ class PublicRecords:
         clock = self.records.service.clock
         if day >= day_of(clock.now()):  # nobody may see a board before finishing it
             raise NotShown(day_text)
-        preset = await Daily(self.store, clock).preset_of(guild_id)
+        preset = await DailyChallenge(self.store, clock).preset_of(guild_id)
         rows = await self.store.daily_results(day.isoformat(), day.isoformat(), preset)
         pages = []
         for b in day_boards(day, preset):

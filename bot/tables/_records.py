@@ -154,7 +154,7 @@ def _check_page(page: int) -> int:
     return page
 
 
-class Records:
+class RecordBook:
     """Read the records of the asking guild (and change them, for its admins)."""
 
     def __init__(self, service: Tables) -> None:

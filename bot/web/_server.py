@@ -39,7 +39,7 @@ from bot.tables import (
     NotShown,
     Period,
     PublicRecords,
-    Records,
+    RecordBook,
     presets,
     whole_number,
 )
@@ -125,7 +125,7 @@ class Asset:
 class WebServer:
     """Serve the pages on ``host:port`` (port 0: any free port; see :attr:`port`)."""
 
-    def __init__(self, records: Records, *, host: str = "127.0.0.1", port: int = 0,
+    def __init__(self, records: RecordBook, *, host: str = "127.0.0.1", port: int = 0,
                  guild_info: GuildInfo | None = None, own_thread: bool = True,
                  max_connections: int = 256, head_timeout: float = 10.0) -> None:
         self.public = PublicRecords(records)
