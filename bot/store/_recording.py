@@ -75,7 +75,8 @@ _INSERT_PLAYER = "INSERT INTO players (kind, user_id, level, name, first_seen, l
 
 @lru_cache(maxsize=8)
 def _upsert(kind: PlayerKind, dialect: Dialect) -> str:
-    """Insert or refresh a player (values: user id or level, name, now); no answer."""
+    """Insert or refresh a player (values: user id or level, name, now); touch_players
+    adds RETURNING id."""
     first = "'human', ?1, ''" if kind is PlayerKind.HUMAN else "'ai', NULL, ?1"
     key = "user_id" if kind is PlayerKind.HUMAN else "level"
     return (f"{_INSERT_PLAYER} VALUES ({first}, ?2, ?3, ?3)"
