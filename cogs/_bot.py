@@ -43,13 +43,13 @@ from cogs._images import Images
 from cogs._lanes import Lanes
 from cogs._publisher import Publisher
 from cogs._tree import CatalogTranslator, TysiacTree, report_error
-from cogs._views import Pressed, pressed_of
+from cogs._views import ComponentPress, pressed_of
 
 log = logging.getLogger("tysiac")
 EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.help", "cogs.records", "cogs.admin",
               "cogs.analysis", "cogs.daily")
 
-ComponentHandler = Callable[[discord.Interaction[Any], Pressed], Awaitable[None]]
+ComponentHandler = Callable[[discord.Interaction[Any], ComponentPress], Awaitable[None]]
 
 
 def point_discord_py_at(api_base: str, gateway_url: str | None) -> None:
@@ -267,7 +267,7 @@ class TysiacBot(commands.AutoShardedBot):
             await report_error(interaction, TableError("error.inactive_button"))
 
     async def route_component(self, interaction: discord.Interaction[Any],
-                              pressed: Pressed) -> None:
+                              pressed: ComponentPress) -> None:
         handler = self.components.get(pressed.verb)
         try:
             if handler is None or not known_verb(pressed.verb):

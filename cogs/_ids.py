@@ -68,7 +68,7 @@ def known_verb(verb: str) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class Press:
+class ChosenMove:
     """A move read from a hand's component: what the service's ``act`` takes."""
 
     verb: Verb
@@ -78,16 +78,16 @@ class Press:
     flag: Flag = Flag.NONE
 
 
-def read_press(verb: str, arg: str, values: list[str]) -> Press:
+def read_move(verb: str, arg: str, values: list[str]) -> ChosenMove:
     """The move a pressed button or chosen menu value stands for (TableError if malformed)."""
     if verb in _SIMPLE:
-        return Press(_SIMPLE[verb])
+        return ChosenMove(_SIMPLE[verb])
     if verb in _PLAYS:
-        return Press(Verb.PLAY, card=card_from_text(arg), flag=_PLAYS[verb])
+        return ChosenMove(Verb.PLAY, card=card_from_text(arg), flag=_PLAYS[verb])
     if verb == "talon":
-        return Press(Verb.TALON, amount=index_from_text(arg or "0", 4))
+        return ChosenMove(Verb.TALON, amount=index_from_text(arg or "0", 4))
     if verb == "misere":
-        return Press(Verb.BID, amount=amount_from_text(arg), flag=Flag.MISERE)
+        return ChosenMove(Verb.BID, amount=amount_from_text(arg), flag=Flag.MISERE)
     if verb != "choose":
         raise TableError("error.no_such_action")
     if len(values) != 1:
@@ -95,13 +95,13 @@ def read_press(verb: str, arg: str, values: list[str]) -> Press:
     value = values[0]
     if arg == "bid":
         blind = value.endswith("b")
-        return Press(Verb.BID, amount=amount_from_text(value.removesuffix("b")),
+        return ChosenMove(Verb.BID, amount=amount_from_text(value.removesuffix("b")),
                      flag=Flag.BLIND if blind else Flag.NONE)
     if arg == "contract":
-        return Press(Verb.CONTRACT, amount=amount_from_text(value))
+        return ChosenMove(Verb.CONTRACT, amount=amount_from_text(value))
     if arg == "discard":
-        return Press(Verb.DISCARD, card=card_from_text(value))
+        return ChosenMove(Verb.DISCARD, card=card_from_text(value))
     if arg.startswith("give"):
-        return Press(Verb.GIVE, card=card_from_text(value),
+        return ChosenMove(Verb.GIVE, card=card_from_text(value),
                      target=index_from_text(arg.removeprefix("give"), 4))
     raise TableError("error.no_such_action")

@@ -26,7 +26,7 @@ from cogs._images import image_file, labels_for
 from cogs._interaction import actor_of, locale_of, within
 from cogs._plain import plain
 from cogs._tree import ls
-from cogs._views import Pressed, Rows
+from cogs._views import ComponentPress, Rows
 from render.analysis import AnalysisRow, AnalysisView
 
 ANALYSIS_FILE = "1000-analysis.png"
@@ -153,7 +153,7 @@ class Analysis(commands.Cog):
             actor, match_id=match, hand_no=hand, seat=seat))
         await self._send(interaction, got, 1, edit=False)
 
-    async def _button(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
+    async def _button(self, interaction: discord.Interaction[Any], p: ComponentPress) -> None:
         match_no, hand_no, seat, page = read_arg(p.arg)
         paging = seat is not None
         got = await within(interaction, self.service.analyses.analyse(

@@ -19,7 +19,7 @@ from bot.i18n.values import Clauses
 from cogs._bot import TysiacBot
 from cogs._interaction import guild_locale_of, locale_of, send
 from cogs._tree import ls
-from cogs._views import MessageParts, Pressed, Rows
+from cogs._views import MessageParts, ComponentPress, Rows
 
 # Every command the bot registers, by group, in the order a newcomer meets them; each line
 # says what the command's own description says (``cmd.<name>``). A test checks that this
@@ -99,7 +99,7 @@ class Help(commands.Cog):
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         await send(interaction, await self._page(interaction, START))
 
-    async def _help_button(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
+    async def _help_button(self, interaction: discord.Interaction[Any], p: ComponentPress) -> None:
         """The table message's Help (a new message of one's own), or a page of the help
         message itself (that message, turned to the page)."""
         msg = interaction.message

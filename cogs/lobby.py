@@ -17,8 +17,8 @@ from cogs._interaction import actor_of, guild_locale_of, locale_of, public_local
 from cogs._plain import say
 from cogs._tree import ls, preset_choices
 from cogs._views import (
+    ComponentPress,
     MessageParts,
-    Pressed,
     Rows,
     confirm_view,
     table_message,
@@ -185,25 +185,26 @@ class Lobby(commands.Cog):
         await send(interaction, MessageParts(content=say(key, locale_of(interaction), params)))
 
     # ---- buttons of the table message -------------------------------------------------------
-    async def _join_button(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
+    async def _join_button(self, interaction: discord.Interaction[Any], p: ComponentPress) -> None:
         out = await self.service.join(p.table_id, actor_of(interaction))
         await self._update_table_message(interaction, out.table)
 
-    async def _ai_button(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
+    async def _ai_button(self, interaction: discord.Interaction[Any], p: ComponentPress) -> None:
         out = await self.service.add_ai(p.table_id, actor_of(interaction))
         await self._update_table_message(interaction, out.table)
 
-    async def _start_button(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
+    async def _start_button(self, interaction: discord.Interaction[Any], p: ComponentPress) -> None:
         out = await within(interaction, self.service.start(p.table_id, actor_of(interaction)),
                            update=True)
         await self._update_table_message(interaction, out.table)
 
-    async def _rematch_button(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
+    async def _rematch_button(self, interaction: discord.Interaction[Any],
+                              p: ComponentPress) -> None:
         out = await within(interaction, self.service.rematch(p.table_id, actor_of(interaction)),
                            update=True)
         await self._update_table_message(interaction, out.table)
 
-    async def _leave_button(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
+    async def _leave_button(self, interaction: discord.Interaction[Any], p: ComponentPress) -> None:
         table = self.service.get(p.table_id, actor_of(interaction))
         if table.status is TableStatus.PLAYING:  # ask first, in a message of his own
             loc = locale_of(interaction)
@@ -213,27 +214,27 @@ class Lobby(commands.Cog):
         out = await self.service.leave(p.table_id, actor_of(interaction))
         await self._update_table_message(interaction, out.table)
 
-    async def _leave_yes(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
+    async def _leave_yes(self, interaction: discord.Interaction[Any], p: ComponentPress) -> None:
         out = await self.service.leave(p.table_id, actor_of(interaction))
         await interaction.response.edit_message(
             content=say(out.key, locale_of(interaction), out.params), view=None)
 
-    async def _leave_no(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
+    async def _leave_no(self, interaction: discord.Interaction[Any], p: ComponentPress) -> None:
         await interaction.response.edit_message(
             content=t("ok.leave_cancelled", locale_of(interaction)), view=None)
 
-    async def _end_no(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
+    async def _end_no(self, interaction: discord.Interaction[Any], p: ComponentPress) -> None:
         self.service.may_end(p.table_id, actor_of(interaction))  # only who may end it
         await interaction.response.edit_message(
             content=t("ok.end_cancelled", locale_of(interaction)), view=None)
 
-    async def _rules_page(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
+    async def _rules_page(self, interaction: discord.Interaction[Any], p: ComponentPress) -> None:
         """The rules message's button: the other page, in place."""
         table = self.service.get(p.table_id, actor_of(interaction))
         await send(interaction, rules_page(self.service, table, locale_of(interaction),
                                           full=p.verb == "rulesall"), update=True)
 
-    async def _end_yes(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
+    async def _end_yes(self, interaction: discord.Interaction[Any], p: ComponentPress) -> None:
         await self.service.end(p.table_id, actor_of(interaction))
         await interaction.response.edit_message(content=t("ok.ended", locale_of(interaction)),
                                                 view=None)

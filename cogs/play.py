@@ -28,11 +28,11 @@ from bot.tables import (
     seat_from_text,
 )
 from cogs._bot import TysiacBot
-from cogs._ids import Press, read_press
+from cogs._ids import ChosenMove, read_move
 from cogs._interaction import actor_of, locale_of, send, within
 from cogs._plain import say
 from cogs._tree import ls
-from cogs._views import Pressed, hand_message
+from cogs._views import ComponentPress, hand_message
 
 CONFIRM_SECONDS = 10  # a second press of Give up within this many seconds gives the hand up
 DECLARE_CHOICES = [
@@ -67,7 +67,7 @@ class Play(commands.Cog):
            "talon", "choose")(self._press)
 
     # ---- the one path of every move ------------------------------------------------------
-    async def _move(self, interaction: discord.Interaction[Any], table_id: int, press: Press,
+    async def _move(self, interaction: discord.Interaction[Any], table_id: int, press: ChosenMove,
                     *, update: bool = False, hand: str | None = None) -> None:
         actor = actor_of(interaction)
         loc = locale_of(interaction)
@@ -149,7 +149,7 @@ class Play(commands.Cog):
     @app_commands.guild_only()
     async def bid(self, interaction: discord.Interaction[Any], amount: int,
                   blind: bool = False) -> None:
-        await self._move(interaction, self._table(interaction).id, Press(
+        await self._move(interaction, self._table(interaction).id, ChosenMove(
             Verb.BID, amount=amount, flag=Flag.BLIND if blind else Flag.NONE))
 
     @bid.autocomplete("amount")
@@ -164,7 +164,7 @@ class Play(commands.Cog):
     @app_commands.command(name="pass", description=ls("cmd.pass"))
     @app_commands.guild_only()
     async def pass_(self, interaction: discord.Interaction[Any]) -> None:
-        await self._move(interaction, self._table(interaction).id, Press(Verb.PASS))
+        await self._move(interaction, self._table(interaction).id, ChosenMove(Verb.PASS))
 
     @app_commands.command(name="hand", description=ls("cmd.hand"))
     @app_commands.guild_only()
@@ -178,7 +178,7 @@ class Play(commands.Cog):
     async def play(self, interaction: discord.Interaction[Any], card: str,
                    declare: app_commands.Choice[str] | None = None) -> None:
         flag = _declared(declare.value) if declare else Flag.NONE
-        await self._move(interaction, self._table(interaction).id, Press(
+        await self._move(interaction, self._table(interaction).id, ChosenMove(
             Verb.PLAY, card=card_from_text(card, locale_of(interaction)), flag=flag))
 
     @play.autocomplete("card")
@@ -193,7 +193,7 @@ class Play(commands.Cog):
     @app_commands.guild_only()
     async def give(self, interaction: discord.Interaction[Any], card: str, to: str) -> None:
         table = self._table(interaction)
-        await self._move(interaction, table.id, Press(
+        await self._move(interaction, table.id, ChosenMove(
             Verb.GIVE, card=card_from_text(card, locale_of(interaction)),
             target=seat_from_text(table.names(), to)))
 
@@ -219,7 +219,7 @@ class Play(commands.Cog):
     @app_commands.describe(amount=ls("cmd.contract.amount"))
     @app_commands.guild_only()
     async def contract(self, interaction: discord.Interaction[Any], amount: int) -> None:
-        await self._move(interaction, self._table(interaction).id, Press(
+        await self._move(interaction, self._table(interaction).id, ChosenMove(
             Verb.CONTRACT, amount=amount))
 
     @contract.autocomplete("amount")
@@ -233,31 +233,31 @@ class Play(commands.Cog):
     @app_commands.command(name="rospisat", description=ls("cmd.rospisat"))
     @app_commands.guild_only()
     async def rospisat(self, interaction: discord.Interaction[Any]) -> None:
-        await self._move(interaction, self._table(interaction).id, Press(Verb.ROSPISAT))
+        await self._move(interaction, self._table(interaction).id, ChosenMove(Verb.ROSPISAT))
 
     @app_commands.command(name="redeal", description=ls("cmd.redeal"))
     @app_commands.guild_only()
     async def redeal(self, interaction: discord.Interaction[Any]) -> None:
-        await self._move(interaction, self._table(interaction).id, Press(Verb.REDEAL))
+        await self._move(interaction, self._table(interaction).id, ChosenMove(Verb.REDEAL))
 
     # ---- components ----------------------------------------------------------------------------
-    async def _hand_button(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
+    async def _hand_button(self, interaction: discord.Interaction[Any], p: ComponentPress) -> None:
         await self._show_hand(interaction, self.service.get(p.table_id, actor_of(interaction)),
                               update=_from_hand(interaction))
 
-    async def _back_button(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
+    async def _back_button(self, interaction: discord.Interaction[Any], p: ComponentPress) -> None:
         out = await self.service.back(p.table_id, actor_of(interaction))
         notice = t(out.key, locale_of(interaction))
         await self._show_hand(interaction, out.table, notice, update=_from_hand(interaction))
 
-    async def _look_button(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
+    async def _look_button(self, interaction: discord.Interaction[Any], p: ComponentPress) -> None:
         actor, update = actor_of(interaction), _from_hand(interaction)
         self.bot.publisher.hands.forget(p.table_id, actor.user_id)  # no refresh repaints it
         out = await within(interaction, self.service.look(p.table_id, actor), update=update)
         await self._show_hand(interaction, out.table, t(out.key, locale_of(interaction)),
                               update=update)
 
-    async def _next_button(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
+    async def _next_button(self, interaction: discord.Interaction[Any], p: ComponentPress) -> None:
         """"Next hand" (on the table message or the hand): answered with the player's hand,
         the new one if this press dealt it."""
         actor, update = actor_of(interaction), _from_hand(interaction)
@@ -267,9 +267,9 @@ class Play(commands.Cog):
         await self._show_hand(interaction, out.table,
                               t(out.key, locale_of(interaction), **out.params), update=update)
 
-    async def _press(self, interaction: discord.Interaction[Any], p: Pressed) -> None:
-        """A move from a hand's button or menu (its id and value parsed in ``read_press``)."""
-        press = read_press(p.verb, p.arg, list(p.values))
+    async def _press(self, interaction: discord.Interaction[Any], p: ComponentPress) -> None:
+        """A move from a hand's button or menu (its id and value parsed in ``read_move``)."""
+        press = read_move(p.verb, p.arg, list(p.values))
         await self._move(interaction, p.table_id, press, update=_from_hand(interaction),
                          hand=p.hand)
 

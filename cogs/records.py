@@ -11,6 +11,7 @@ import datetime as dt
 import io
 import math
 import re
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -19,6 +20,7 @@ from discord.ext import commands
 
 from bot.i18n import formats, t
 from bot.tables import (
+    LeaderboardQuery,
     LeaderRow,
     MatchInfo,
     Metric,
@@ -52,6 +54,20 @@ SCOPE_CHOICES = [app_commands.Choice(name=ls(f"scope.{s.value}"), value=s.value)
 SHEET_FILE, BOARD_FILE = "1000-sheet.png", "1000-leaderboard.png"
 
 _SEP = "~"
+
+
+def board_key(query: LeaderboardQuery) -> str:
+    """A leaderboard's choices as its page buttons carry them: ``rating~~all~guild``."""
+    return _SEP.join([query.metric.value, query.preset or "", query.period.value,
+                      query.scope.value])
+
+
+def board_query(key: str) -> LeaderboardQuery:
+    """The choices a page button carries (TableError for an id this bot did not make)."""
+    parts = key.split(_SEP)
+    if len(parts) != 4:
+        raise TableError("error.inactive_button")
+    return LeaderboardQuery.parse(*parts)
 
 
 def _date(ts: float, loc: str | None) -> str:
@@ -235,46 +251,38 @@ class Records(commands.Cog):
                           period: app_commands.Choice[str] | None = None,
                           scope: app_commands.Choice[str] | None = None,
                           post: bool = False) -> None:
-        query = _SEP.join([metric.value if metric else Metric.RATING.value,
-                           preset.value if preset else "",
-                           period.value if period else Period.ALL.value,
-                           scope.value if scope else Scope.GUILD.value])
+        query = LeaderboardQuery.parse(*(c.value if c else None
+                                         for c in (metric, preset, period, scope)))
         await self._leaderboard(interaction, query, 1, edit=False, ephemeral=not post)
 
-    async def _leaderboard(self, interaction: discord.Interaction[Any], query: str, page: int,
-                           *, edit: bool, ephemeral: bool = True) -> None:
-        parts = query.split(_SEP)
-        if len(parts) != 4:
-            raise TableError("error.inactive_button")
+    async def _leaderboard(self, interaction: discord.Interaction[Any],
+                           query: LeaderboardQuery, page: int, *, edit: bool,
+                           ephemeral: bool = True) -> None:
         embed, files, view = await within(
-            interaction, self._board(interaction, query, parts, page), update=edit,
+            interaction, self._board(interaction, query, page), update=edit,
             ephemeral=ephemeral)
         await _reply(interaction, embed=embed, files=files, view=view, edit=edit,
                      ephemeral=ephemeral)
 
-    async def _board(self, interaction: discord.Interaction[Any], query: str,
-                     parts: list[str], page: int) -> tuple[discord.Embed, list[discord.File],
-                                                           discord.ui.View | None]:
-        metric, preset, period, scope = parts
+    async def _board(self, interaction: discord.Interaction[Any], query: LeaderboardQuery,
+                     page: int) -> tuple[discord.Embed, list[discord.File],
+                                         discord.ui.View | None]:
         loc = locale_of(interaction)
-        got = await self.service.records.leaderboard(
-            actor_of(interaction), metric=metric, preset=preset or None, period=period,
-            scope=scope, page=page)
-        m = Metric(metric)
+        got = await self.service.records.leaderboard(actor_of(interaction), query, page)
+        m = query.metric
         title = t("leaderboard.title", loc, metric=t(f"metric.{m.value}", loc),
-                  period=t(f"period.{period}", loc), scope=t(f"scope.{scope}", loc))
+                  period=t(f"period.{query.period.value}", loc),
+                  scope=t(f"scope.{query.scope.value}", loc))
         embed = discord.Embed(title=title[:256])
-        view = _pager("l", query, got, loc)
+        view = _pager("l", board_key(query), got, loc)
         if got.items:
             embed.description = "\n".join(_leader_line(r, m, loc) for r in got.items)[:4000]
         else:  # say why, and what would fill it
-            why = await self.service.records.why_empty(
-                actor_of(interaction), metric=metric, preset=preset or None, period=period,
-                scope=scope)
+            why = await self.service.records.why_empty(actor_of(interaction), query)
             embed.description = t(why.key, loc)[:4000]
             if why.wins_instead:
                 view = discord.ui.View(timeout=None)
-                wins = _SEP.join([Metric.WINS.value, preset, period, scope])
+                wins = board_key(replace(query, metric=Metric.WINS))
                 view.add_item(PageButton("l", wins, 1, label=t("button.by_wins", loc)))
         embed.set_footer(text=t("leaderboard.page", loc, page=got.page, pages=got.pages))
         await self._link(embed, interaction.guild_id, loc)
@@ -304,7 +312,7 @@ class Records(commands.Cog):
         elif kind == "h":
             await self._history(interaction, query, page, edit=True)
         else:
-            await self._leaderboard(interaction, query, page, edit=True)
+            await self._leaderboard(interaction, board_query(query), page, edit=True)
 
     # ---- /stats and /optin -------------------------------------------------------------------
     @app_commands.command(name="stats", description=ls("cmd.stats"))

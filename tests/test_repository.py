@@ -101,3 +101,16 @@ async def test_the_start_up_log_line_names_the_version(tmp_path: Path) -> None:
     output = out.decode()
     assert proc.returncode == 1, output
     assert f"tysiac-bot {changelog_version()} starting" in output, output
+
+
+def test_no_two_classes_of_the_product_share_a_name() -> None:
+    import ast
+    from collections import defaultdict
+
+    where: dict[str, list[str]] = defaultdict(list)
+    for package in ("bot", "cogs", "render"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ClassDef):
+                    where[node.name].append(str(path.relative_to(ROOT)))
+    assert {name: paths for name, paths in where.items() if len(paths) > 1} == {}

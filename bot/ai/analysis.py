@@ -85,7 +85,7 @@ class Decision:
 
 
 @dataclass(frozen=True, slots=True)
-class Analysis:
+class SeatAnalysis:
     """One seat's decisions in one hand, with the points lost per stage."""
 
     seat: int
@@ -134,14 +134,14 @@ def decisions_of(start: State, moves: Sequence[Move], seat: int) -> list[tuple[i
 
 
 def analyse(start: State, moves: Sequence[Move], seat: int, *, real: bool = False,
-            seed: int = 0) -> Analysis:
+            seed: int = 0) -> SeatAnalysis:
     """The analysis of ``seat``'s decisions in the hand that starts at ``start`` (the state
     after its deal) and goes on with ``moves``; ``real`` adds the real deal's values."""
     found = []
     actions = [m for m in moves if isinstance(m, Action)]
     for step, s in decisions_of(start, moves, seat):
         found.append(judge(s, actions[step], step, real=real, seed=seed))
-    return Analysis(seat, tuple(found), real)
+    return SeatAnalysis(seat, tuple(found), real)
 
 
 def judge(s: State, action: Action, step: int, *, real: bool = False,
@@ -318,7 +318,7 @@ def decision_json(d: Decision, names: Sequence[str]) -> dict[str, object]:
     return out
 
 
-def summary_json(a: Analysis, names: Sequence[str], hand: int) -> dict[str, object]:
+def summary_json(a: SeatAnalysis, names: Sequence[str], hand: int) -> dict[str, object]:
     """The summary line of one seat's analysis."""
     worst = a.worst
     return {

@@ -276,7 +276,7 @@ class ClubPlayer:
             return next((a for a in legal if a.verb is not Verb.REDEAL), legal[0])
         if self.style.blunder and rng.random() < self.style.blunder:
             return rng.choice([a for a in plays if a.flag is Flag.NONE] or plays)
-        return Table(o, self.style).play(plays, rng)
+        return CardSituation(o, self.style).play(plays, rng)
 
     # ---- auction ------------------------------------------------------------------------
     def _bid(self, o: Observation, legal: list[Action], rng: random.Random) -> Action:
@@ -351,7 +351,7 @@ class ClubPlayer:
         return next(a for a in contracts if a.amount == amount)
 
 
-class Table:
+class CardSituation:
     """One card decision: what is out, who is on whose side, what wins for good."""
 
     def __init__(self, o: Observation, style: Style) -> None:

@@ -13,7 +13,7 @@ import threading
 from concurrent.futures import ProcessPoolExecutor
 
 from bot.ai import DEFAULT_BUDGET, player
-from bot.ai.analysis import Analysis, analyse
+from bot.ai.analysis import SeatAnalysis, analyse
 from bot.ai.solver import Kind, active, use
 from bot.game.actions import Action, Move
 from bot.game.observation import Observation
@@ -96,6 +96,6 @@ def analysis_executor() -> ProcessPoolExecutor:
 
 
 def analyse_hand(start: State, moves: tuple[Move, ...], seat: int, real: bool,
-                 seed: int) -> Analysis:
+                 seed: int) -> SeatAnalysis:
     """One seat's analysis of one hand (the analysis pool's task)."""
     return analyse(start, moves, seat, real=real, seed=seed)

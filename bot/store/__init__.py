@@ -24,13 +24,15 @@ from bot.store._community import (
     PlayerSettings,
     Profile,
     RatingPoint,
+    rated_seats,
 )
 from bot.store._daily import DailyResultRow, DailySettings
 from bot.store._health import DatabaseUnusable, check_database_path
 from bot.store._interface import StoreAPI, StoreUnavailable, TxAPI
 from bot.store._lock import DatabaseInUse, one_process
 from bot.store._open import check_database, open_store
-from bot.store._pg import CONNECT_DELAYS, PgStore, PgTx
+from bot.store._pg import CONNECT_DELAYS, PgStore
+from bot.store._pg_tx import PgTx
 from bot.store._records import HandRow, MatchRow, MoveRow, SeatRow, SetAsideRow, TableRow
 from bot.store._status import LIVE_STATUSES, TableStatus
 from bot.store._store import CHECKPOINT_AFTER, ChannelTaken, Store, Tx, migrations
@@ -44,5 +46,5 @@ __all__ = [
     "PlayerSettings", "Profile", "RatingPoint",
     "SeatRow", "SetAsideRow", "Store", "StoreAPI", "StoreUnavailable", "TableRow", "TableStatus",
     "Tx", "TxAPI", "background_work", "check_database", "check_database_path", "migrations",
-    "one_process", "open_store",
+    "one_process", "open_store", "rated_seats",
 ]

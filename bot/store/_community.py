@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -60,8 +61,22 @@ class MatchRecord:
     winners: tuple[int, ...]  # seats
     barrel_wins: tuple[bool, ...]  # by seat: won the match from the barrel
     hands: tuple[tuple[HandLine, ...], ...]  # per hand, per seat
-    rated: bool  # rate this match at all
-    rated_seats: tuple[int, ...]  # seats rated against each other (ranked by totals)
+    rated_seats: tuple[int, ...]  # seats rated against each other (see ``rated_seats``)
+
+    @property
+    def rated(self) -> bool:
+        """Is this match rated: two seats or more rated against each other."""
+        return len(set(self.rated_seats)) >= 2
+
+
+def rated_seats(players: Sequence[PlayerRef], ai_rated: bool) -> tuple[int, ...]:
+    """The seats a match rates against each other (ranked by totals): every seat when people
+    alone played; with AI at the table only the people, and only where the server counts AI
+    matches (``GuildSettings.ai_rated``). See :attr:`MatchRecord.rated`."""
+    humans = tuple(i for i, p in enumerate(players) if p.kind is PlayerKind.HUMAN)
+    if len(humans) == len(players) or ai_rated:
+        return humans
+    return ()
 
 
 @dataclass(frozen=True, slots=True)

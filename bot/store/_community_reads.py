@@ -136,7 +136,7 @@ class RecordReads(Queries):
         """One page of a leaderboard and its number of rows. ``guild_id`` None: global
         (opted-in players only); ``preset``: a preset, or for RATING a family; ``since``:
         matches finished at/after it (not for RATING: a rating is current)."""
-        return await leaderboard(self._all, self.dialect, guild_id, Metric(metric), preset=preset,
+        return await leaderboard(self._all, self.dialect, guild_id, metric, preset=preset,
                                  since=since, limit=limit, offset=offset,
                                  min_matches=min_matches)
 

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 
 from bot.store._health import check_database_path
 from bot.store._interface import StoreAPI
-from bot.store._pg import CONNECT_DELAYS, PgStore, check_database_url, is_database_url
+from bot.store._pg import CONNECT_DELAYS, PgStore
+from bot.store._pg_url import check_database_url, is_database_url
 from bot.store._store import CHECKPOINT_AFTER, Store, check_schema_log
 
 

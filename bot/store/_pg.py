@@ -3,9 +3,9 @@
 Chosen by ``DATABASE_URL=postgresql://...``. Several bot processes may share the database,
 so nothing here assumes a single writer: guild settings are read each time (no cache to go
 stale when another process writes them), and the record's writes lock what they read (see
-:mod:`bot.store._pg_recording`). A server that is not reachable turns into
-:class:`StoreUnavailable`: the transaction is not committed and the caller says so; the pool
-connects again by itself once the server is back.
+:mod:`bot.store._recording`); a transaction's writes are :class:`bot.store._pg_tx.PgTx`.
+A server that is not reachable turns into :class:`StoreUnavailable`: the transaction is not
+committed and the caller says so; the pool connects again by itself once the server is back.
 """
 
 from __future__ import annotations
@@ -14,24 +14,21 @@ import asyncio
 import collections
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager, suppress
 from typing import Any
-from urllib.parse import urlsplit
 
 import asyncpg
 
 from bot.store._community import GuildSettings, PlayerSettings
 from bot.store._community_reads import RecordReads
-from bot.store._daily import DailyReads, PgDailyWrites
+from bot.store._daily import DailyReads
 from bot.store._health import DatabaseUnusable
 from bot.store._interface import StoreUnavailable
-from bot.store._pg_literals import inline
-from bot.store._pg_recording import PgRecordWrites, _count
-from bot.store._records import SeatRow
+from bot.store._pg_tx import PgTx
+from bot.store._pg_url import check_database_url, describe_url
 from bot.store._sql import to_pg
-from bot.store._status import TableStatus
-from bot.store._store import ChannelTaken, _dumps, migrations, table_update
+from bot.store._store import migrations
 from bot.store._table_reads import TableReads
 from bot.store._turns import Turns, is_background
 
@@ -43,45 +40,7 @@ TABLE_IDS = 32  # table ids taken from the identity sequence at once (see PgStor
 # loop each costs a pass (measured at 400 tables: answers waited for one of 10; a few
 # processes of 20 stay well inside PostgreSQL's default of 100 connections).
 POOL_SIZE = 20
-_ONE_LIVE_PER_CHANNEL = "tables_one_live_per_channel"  # the unique index (migration 001)
 _MIGRATION_LOCK = 0x7EA51000  # pg_advisory_xact_lock key: one process migrates at a time
-SCHEMES = ("postgresql", "postgres")
-
-
-def is_database_url(database: str) -> bool:
-    """Is ``database`` a URL (``scheme://...``) rather than a file path?"""
-    return "://" in database
-
-
-def describe_url(url: str) -> str:
-    """host:port/database of a URL, without the user and password (for messages)."""
-    try:
-        parts = urlsplit(url)
-        where = f"{parts.hostname or 'localhost'}:{parts.port or 5432}"
-        return f"{where}{parts.path or '/'}"
-    except ValueError:
-        return "(unparsable URL)"
-
-
-def check_database_url(url: str) -> None:
-    """Raise :class:`DatabaseUnusable` (one line) unless ``url`` is a postgresql:// URL."""
-    scheme = url.split("://", 1)[0].lower()
-    if scheme not in SCHEMES:
-        raise DatabaseUnusable(
-            f"DATABASE_URL must start with postgresql:// (not {scheme[:20]!r}://): "
-            f"postgresql://user:password@host:5432/database, or leave it empty to use "
-            f"SQLite at DATABASE_PATH.")
-    try:
-        parts = urlsplit(url)
-        _ = parts.port  # raises on a port that is not a number
-    except ValueError as exc:
-        raise DatabaseUnusable(
-            f"DATABASE_URL cannot be read ({exc}): write it as "
-            f"postgresql://user:password@host:5432/database.") from None
-    if not parts.path.strip("/") and not parts.query:
-        raise DatabaseUnusable(
-            "DATABASE_URL names no database: write it as "
-            "postgresql://user:password@host:5432/database.")
 
 
 def is_outage(exc: BaseException) -> bool:
@@ -103,179 +62,6 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
     """Nothing to reset when a connection goes back to the pool: the store sets no session
     state (no SET, LISTEN, cursors or session locks), and the default reset query would be
     one more round trip per transaction. asyncpg still rolls back an open transaction."""
-
-
-class PgTx(PgRecordWrites, PgDailyWrites):
-    """Writes inside one PostgreSQL transaction (see :meth:`PgStore.transaction`).
-
-    Each ``await`` of the server costs a pass of the busy event loop, so the writes that
-    return nothing are not sent at once: they are kept as SQL text with their values
-    written in (:func:`inline`). A block made only of those (a move, a look, new seats, a new
-    table, whose id comes from the store's block) goes out at its end as ONE simple-protocol
-    query: PostgreSQL runs the statements of one query string as one implicit transaction,
-    all or nothing, with no BEGIN or COMMIT round trips. A method that needs an answer opens
-    a real transaction: BEGIN goes out with what was kept, and at the end COMMIT goes with the
-    rest, so a transaction with one answer costs three round trips. No savepoints: a write
-    refused because the channel is taken fails the whole transaction, which its one caller
-    (opening a table) gives up anyway.
-
-    The pooled connection is taken only when something is sent: a block of kept writes holds
-    one for a single round trip, not while its caller works between the writes (the pool is
-    shared by the whole process, and a connection held across passes of a busy event loop
-    made answers queue for one: measured at 400 tables, waits of 1-3 s for the pool).
-    """
-
-    def __init__(self, acquire: Callable[[], Awaitable[asyncpg.Connection]],
-                 table_id: Callable[[], Awaitable[int]]) -> None:
-        self._acquire = acquire
-        self._table_id = table_id
-        self.conn: asyncpg.Connection | None = None  # taken at the first send
-        self.settings_changed: set[int] = set()
-        self.players_changed: set[int] = set()
-        self.pending: list[str] = []  # statements not sent yet, values written in
-        self.open = False  # BEGIN was sent: a real transaction, ended by COMMIT or ROLLBACK
-
-    async def _connection(self) -> asyncpg.Connection:
-        if self.conn is None:
-            self.conn = await self._acquire()
-        return self.conn
-
-    def later(self, sql: str, *args: Any) -> None:
-        """Keep a statement that returns nothing, to be sent with the others."""
-        self.pending.append(inline(sql, args))
-
-    async def begun(self) -> asyncpg.Connection:
-        """The connection inside a real transaction, with the kept writes sent."""
-        conn = await self._connection()
-        if not self.open:
-            self.pending.insert(0, "BEGIN")
-            self.open = True
-        await self._send()
-        return conn
-
-    async def finish(self) -> None:
-        """Commit: the kept writes in one query (an implicit transaction of its own, or the
-        real one's last statements with its COMMIT); nothing kept and nothing begun: no query."""
-        if self.open:
-            self.pending.append("COMMIT")
-        await self._send()
-
-    async def abandon(self) -> None:
-        """Nothing of this transaction is committed."""
-        self.pending.clear()
-        await self.roll_back()
-
-    async def roll_back(self) -> None:
-        """End a real transaction that failed or is given up (a simple query)."""
-        if self.open and self.conn is not None and not self.conn.is_closed():
-            self.open = False
-            await self.conn.execute("ROLLBACK")
-
-    async def _send(self) -> None:
-        if self.pending:
-            text = ";\n".join(self.pending)
-            self.pending.clear()
-            try:
-                await (await self._connection()).execute(text)
-            except asyncpg.UniqueViolationError as exc:
-                if exc.constraint_name == _ONE_LIVE_PER_CHANNEL:
-                    raise ChannelTaken(exc.detail or str(exc)) from exc
-                raise
-
-    async def create_table(self, *, guild_id: int | None, channel_id: int, host_id: int,
-                           preset: str, rules: dict[str, Any], timer: int, now: float,
-                           locale: str = "") -> int:
-        # The id comes from the store's block, so the row is kept with the other writes
-        # (no RETURNING round trip); a taken channel raises ChannelTaken when it is sent.
-        table_id = await self._table_id()
-        self.later(
-            "INSERT INTO tables (id, guild_id, channel_id, host_id, preset, rules, timer,"
-            " status, created_at, updated_at, last_human_at, locale)"
-            " VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12)",
-            table_id, guild_id, channel_id, host_id, preset, _dumps(rules), timer,
-            TableStatus.SEATING.value, now, now, now, locale)
-        return table_id
-
-    async def update_table(self, table_id: int, **changes: Any) -> None:
-        text, values = table_update(changes)
-        # a new status that takes a taken channel: ChannelTaken when this is sent
-        self.later(to_pg(text), *values, table_id)
-
-    async def save_seats(self, table_id: int, seats: Sequence[SeatRow]) -> None:
-        self.later("DELETE FROM seats WHERE table_id = $1", table_id)
-        if not seats:
-            return
-        rows = ", ".join(inline(
-            "($1,$2,$3,$4,$5,$6,$7,$8, CASE WHEN $5 = 1"
-            " THEN (SELECT id FROM players WHERE kind = 'ai' AND level = $6)"
-            " ELSE (SELECT id FROM players WHERE kind = 'human' AND user_id = $3) END)",
-            (table_id, s.seat, s.user_id, s.name, int(s.is_ai), s.ai_level, int(s.away),
-             s.missed)) for s in seats)
-        self.pending.append(
-            "INSERT INTO seats (table_id, seat, user_id, name, is_ai, ai_level, away, missed,"
-            f" player_id) VALUES {rows}")
-
-    async def append_moves(self, table_id: int, match_no: int, first_seq: int,
-                           moves: Iterable[tuple[dict[str, Any], int | None]],
-                           now: float) -> None:
-        rows = ", ".join(inline("($1,$2,$3,$4,$5,$6)",
-                                (table_id, match_no, first_seq + i, _dumps(m), uid, now))
-                         for i, (m, uid) in enumerate(moves))
-        if rows:
-            self.pending.append(
-                "INSERT INTO moves (table_id, match_no, seq, move, user_id, created_at)"
-                f" VALUES {rows}")
-
-    async def set_aside_moves(self, table_id: int, match_no: int, from_seq: int, reason: str,
-                              now: float) -> int:
-        """Move this match's moves from ``from_seq`` on into ``set_aside_moves``; how many."""
-        c = await self.begun()
-        await c.execute(
-            "INSERT INTO set_aside_moves (table_id, match_no, seq, move, user_id, created_at,"
-            " reason, set_aside_at) SELECT table_id, match_no, seq, move, user_id, created_at,"
-            " $1, $2 FROM moves WHERE table_id = $3 AND match_no = $4 AND seq >= $5",
-            reason, now, table_id, match_no, from_seq)
-        return _count(await c.execute(
-            "DELETE FROM moves WHERE table_id = $1 AND match_no = $2 AND seq >= $3",
-            table_id, match_no, from_seq))
-
-    async def start_match(self, table_id: int, match_no: int, *, rules: dict[str, Any],
-                          dealer: int, seats: list[dict[str, Any]], now: float) -> None:
-        self.later(
-            "INSERT INTO matches (table_id, match_no, rules, dealer, seats, status, started_at)"
-            " VALUES ($1,$2,$3,$4,$5,'playing',$6)",
-            table_id, match_no, _dumps(rules), dealer, _dumps(seats), now)
-
-    async def finish_match(self, table_id: int, match_no: int, *, status: str,
-                           winners: Sequence[int], totals: Sequence[int], now: float) -> None:
-        self.later(
-            "UPDATE matches SET status = $1, winners = $2, totals = $3, finished_at = $4"
-            " WHERE table_id = $5 AND match_no = $6",
-            status, _dumps(list(winners)), _dumps(list(totals)), now, table_id, match_no)
-
-    async def add_look(self, table_id: int, match_no: int, hand_no: int, seat: int,
-                       now: float) -> None:
-        """``seat`` looked at his cards in this hand (no blind bids for him any more)."""
-        self.later(
-            "INSERT INTO looks (table_id, match_no, hand_no, seat, created_at)"
-            " VALUES ($1,$2,$3,$4,$5) ON CONFLICT DO NOTHING",
-            table_id, match_no, hand_no, seat, now)
-
-    async def add_hand(self, table_id: int, match_no: int, hand_no: int,
-                       result: dict[str, Any], now: float) -> None:
-        self.later(
-            "INSERT INTO hands (table_id, match_no, hand_no, result, created_at)"
-            " VALUES ($1,$2,$3,$4,$5) ON CONFLICT (table_id, match_no, hand_no) DO UPDATE"
-            " SET result = EXCLUDED.result, created_at = EXCLUDED.created_at",
-            table_id, match_no, hand_no, _dumps(result), now)
-
-    async def add_hand_analysis(self, table_id: int, match_no: int, hand_no: int,
-                                analysis: dict[str, Any], now: float) -> None:
-        self.later(
-            "INSERT INTO hand_analyses (table_id, match_no, hand_no, analysis, created_at)"
-            " VALUES ($1,$2,$3,$4,$5) ON CONFLICT (table_id, match_no, hand_no) DO UPDATE"
-            " SET analysis = EXCLUDED.analysis, created_at = EXCLUDED.created_at",
-            table_id, match_no, hand_no, _dumps(analysis), now)
 
 
 class PgStore(TableReads, RecordReads, DailyReads):

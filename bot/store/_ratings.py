@@ -1,20 +1,20 @@
 """Skill ratings: OpenSkill's Plackett-Luce model, per guild and rating family.
 
-Runs on the write connection inside the transaction that records (or removes) a match, so a
-rating moves exactly when the record does. The number people see is the conservative
+Runs inside the transaction that records (or removes) a match, so a rating moves exactly
+when the record does; the SQL is the same for both stores. The number people see is the conservative
 estimate mu - 3 sigma (0 for a newcomer)."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
 from openskill.models import PlackettLuce
 
+from bot.store._sql import Sql
+
 MODEL = PlackettLuce()
 
-# The SQL both stores run (``?`` placeholders; see bot.store._sql).
 RATED_MATCH = "SELECT guild_id, family, finished_at FROM match_records WHERE id = ?"
 RATED_SEATS = ("SELECT player_id, winner, total FROM match_seats WHERE match_id = ?"
                " AND rated = 1 ORDER BY seat")
@@ -62,31 +62,33 @@ def new_ratings(before: Sequence[Sequence[Any]],
     return [(float(new.mu), float(new.sigma)) for (new,) in after]
 
 
-def rate_match(db: sqlite3.Connection, match_id: int) -> None:
+async def rate_match(db: Sql, match_id: int) -> None:
     """Rate the rated seats of a recorded match against each other (two or more)."""
-    row = db.execute(RATED_MATCH, (match_id,)).fetchone()
-    seats = db.execute(RATED_SEATS, (match_id,)).fetchall()
+    row = await db.row(RATED_MATCH, (match_id,))
+    seats = await db.rows(RATED_SEATS, (match_id,))
     if row is None or len(seats) < 2:
         return
     guild_id, family, at = row
     before = []
     for player_id, _, _ in seats:
-        cur = db.execute(RATING_OF, (guild_id, family, player_id)).fetchone()
-        before.append(cur if cur is not None else (MODEL.mu, MODEL.sigma, 0))
-    for (player_id, _, _), (_, _, played), (mu, sigma) in zip(
-            seats, before, new_ratings(before, seats), strict=True):
-        db.execute(SET_RATING, (guild_id, family, player_id, mu, sigma,
-                                conservative(mu, sigma), played + 1))
-        db.execute(ADD_HISTORY, (guild_id, family, player_id, match_id, mu, sigma, at))
+        got = await db.row(RATING_OF, (guild_id, family, player_id))
+        before.append(tuple(got) if got is not None else (MODEL.mu, MODEL.sigma, 0))
+    after = new_ratings(before, seats)
+    await db.run_many(SET_RATING, [
+        (guild_id, family, player_id, mu, sigma, conservative(mu, sigma), played + 1)
+        for (player_id, _, _), (_, _, played), (mu, sigma) in zip(seats, before, after,
+                                                                   strict=True)])
+    await db.run_many(ADD_HISTORY, [
+        (guild_id, family, player_id, match_id, mu, sigma, at)
+        for (player_id, _, _), (mu, sigma) in zip(seats, after, strict=True)])
 
 
-def recompute_family(db: sqlite3.Connection, guild_id: int, family: str,
-                     from_match: int) -> None:
+async def recompute_family(db: Sql, guild_id: int, family: str, from_match: int) -> None:
     """Ratings of one guild and family as if the matches from ``from_match`` on were rated
     again (after one was excluded): the ratings before it stay, the rest is replayed."""
-    db.execute(DROP_HISTORY, (guild_id, family, from_match))
-    db.execute(DROP_RATINGS, (guild_id, family))
-    db.execute(RATINGS_FROM_HISTORY, (guild_id, family))
-    later = db.execute(LATER_MATCHES, (guild_id, family, from_match))
-    for (match_id,) in later.fetchall():
-        rate_match(db, match_id)
+    await db.run(DROP_HISTORY, (guild_id, family, from_match))
+    await db.run(DROP_RATINGS, (guild_id, family))
+    await db.run(RATINGS_FROM_HISTORY, (guild_id, family))
+    for (match_id,) in await db.rows(LATER_MATCHES, (guild_id, family, from_match)):
+        await rate_match(db, match_id)
+

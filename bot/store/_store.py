@@ -45,6 +45,7 @@ from bot.store._health import (
 from bot.store._interface import StoreUnavailable
 from bot.store._recording import RecordWrites
 from bot.store._records import SeatRow
+from bot.store._sql import SQLITE, Sql, SqliteSql
 from bot.store._status import TableStatus
 from bot.store._table_reads import TableReads
 
@@ -142,10 +143,17 @@ class Tx(RecordWrites, SqliteDailyWrites):
     The methods are coroutines for the callers' sake (a driver that needs awaiting can
     replace this one); they run at once and never yield to the event loop."""
 
+    dialect = SQLITE
+    db: sqlite3.Connection
+
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
         self.settings_changed: set[int] = set()  # guilds whose settings this tx wrote
         self.players_changed: set[int] = set()  # users whose /optin this tx wrote
+        self._answers = SqliteSql(db)
+
+    async def _sql(self) -> Sql:
+        return self._answers
 
     async def create_table(self, *, guild_id: int | None, channel_id: int, host_id: int,
                            preset: str, rules: dict[str, Any], timer: int, now: float,

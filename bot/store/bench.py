@@ -21,7 +21,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bot.store._community import HandLine, MatchRecord, Metric, PlayerKind, PlayerRef
+from bot.store._community import (
+    HandLine,
+    MatchRecord,
+    Metric,
+    PlayerKind,
+    PlayerRef,
+    rated_seats,
+)
 from bot.store._interface import StoreAPI
 from bot.store._open import open_store
 from bot.store._status import TableStatus
@@ -112,7 +119,6 @@ async def fill(store: StoreAPI, *, hands: int, matches: int, players: int, guild
         totals = [rng.randint(-200, 950) for _ in refs]
         winner = rng.randrange(seats)
         totals[winner] = 1000 + rng.randint(0, 120)
-        humans = tuple(s for s, r in enumerate(refs) if r.kind is PlayerKind.HUMAN)
         async with store.transaction() as tx:
             if guild not in tables:
                 tid = await tx.create_table(guild_id=guild, channel_id=guild * 10,
@@ -133,7 +139,7 @@ async def fill(store: StoreAPI, *, hands: int, matches: int, players: int, guild
             rec = MatchRecord(
                 guild, tid, no, preset, family, start, end, tuple(refs), tuple(totals),
                 (winner,), tuple(s == winner and rng.random() < 0.3 for s in range(seats)),
-                _hands(rng, seats, n_hands), len(humans) >= 2, humans)
+                _hands(rng, seats, n_hands), rated_seats(refs, ai_rated=True))
             t0 = time.perf_counter()
             await tx.record_match(rec, end)
             recording.append((time.perf_counter() - t0) * 1000)

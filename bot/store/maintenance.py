@@ -29,7 +29,7 @@ from bot.game.rules import Rules
 from bot.game.serialize import move_from_json
 from bot.store._files import DatabaseFiles, inspect_files
 from bot.store._health import RESTORE_HINT, DatabaseUnusable
-from bot.store._pg import check_database_url, describe_url, is_database_url
+from bot.store._pg_url import check_database_url, describe_url, is_database_url
 from bot.store._records import SetAsideRow
 from bot.store._status import LIVE_STATUSES, TableStatus
 from bot.store._store import log_lost, migrations

@@ -21,7 +21,7 @@ from bot.tables._analysis import HandAnalysis, StepMark
 from bot.tables._autoplay import Gate
 from bot.tables._catalog import RulesSummary, ai_levels, preset_of_language, presets
 from bot.tables._daily import (
-    Daily,
+    DailyChallenge,
     DayView,
     Finished,
     Playing,
@@ -44,7 +44,16 @@ from bot.tables._model import Actor, Notice, Outcome, Seat, Table, TableError, U
 from bot.tables._offers import Offer
 from bot.tables._open import open_service
 from bot.tables._public import MatchPage, NotShown, PlayerPage, PublicHand, PublicRecords
-from bot.tables._records import EmptyBoard, Export, Page, Period, Records, Scope, Sheet
+from bot.tables._records import (
+    EmptyBoard,
+    Export,
+    LeaderboardQuery,
+    Page,
+    Period,
+    RecordBook,
+    Scope,
+    Sheet,
+)
 from bot.tables._service import DEFAULT_TIMER, Listener, Owns, TableService
 from bot.tables._shards import ALL_SHARDS, Shards, shard_of
 from bot.tables.clock import Clock, FakeClock, RealClock
@@ -54,7 +63,7 @@ __all__ = [
     "DEFAULT_TIMER",
     "Actor",
     "Clock",
-    "Daily",
+    "DailyChallenge",
     "DatabaseUnusable",
     "DayView",
     "EmptyBoard",
@@ -66,6 +75,7 @@ __all__ = [
     "HandAnalysis",
     "HandReplay",
     "LeaderRow",
+    "LeaderboardQuery",
     "Listener",
     "MatchInfo",
     "MatchPage",
@@ -84,7 +94,7 @@ __all__ = [
     "PublicHand",
     "PublicRecords",
     "RealClock",
-    "Records",
+    "RecordBook",
     "RulesSummary",
     "Scope",
     "Seat",

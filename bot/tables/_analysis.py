@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.ai.analysis import Analysis
+from bot.ai.analysis import SeatAnalysis
 from bot.ai.pool import analyse_hand, analysis_executor
 from bot.game.actions import Action, Deal, Flag, Move, Verb, act
 from bot.game.cards import cards_of
@@ -49,7 +49,7 @@ class HandAnalysis:
     hand_no: int
     hands: int  # finished hands of the match so far
     names: tuple[str, ...]
-    analysis: Analysis
+    analysis: SeatAnalysis
     finished: bool  # the match is over (real-deal values shown)
     dealt: tuple[int, ...]  # the seat's cards as dealt
     talon: TalonWord  # the talon as the preset's players call it (in the moves' words)
@@ -130,7 +130,7 @@ def _action_of(raw: Any) -> Action:
                int(raw["target"]), Flag(raw["flag"]))
 
 
-def stored_json(analyses: Sequence[Analysis]) -> dict[str, Any]:
+def stored_json(analyses: Sequence[SeatAnalysis]) -> dict[str, Any]:
     """A hand's analyses (one per seat) as the store keeps them: by the index of each move
     among the hand's actions."""
     steps = {}

@@ -120,7 +120,7 @@ class Summary:
     worst_vs_par: float  # the field's mean result against par on it
 
 
-class Daily:
+class DailyChallenge:
     """The daily challenge's service: boards, pars, moves, results and standings."""
 
     def __init__(self, store: StoreAPI, clock: Clock, *, ai_level: str = AI_LEVEL,

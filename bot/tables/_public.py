@@ -12,7 +12,7 @@ import asyncio
 import datetime as dt
 import json
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Generic, TypeVar
 
 from bot.game.actions import Action
@@ -25,11 +25,19 @@ from bot.i18n import t
 from bot.i18n.values import TalonWord
 from bot.store import GuildSettings, LeaderRow, MatchInfo, MatchRow, Profile
 from bot.tables._analysis import StepMark
-from bot.tables._daily import Daily, day_of
+from bot.tables._daily import DailyChallenge, day_of
 from bot.tables._hands import HandReplay, NoSuchHand, count_deals, hand_replay
 from bot.tables._log import replay_results
 from bot.tables._model import Actor, TableError, talon_name_of
-from bot.tables._records import EmptyBoard, Export, Page, Records, Sheet
+from bot.tables._records import (
+    EmptyBoard,
+    Export,
+    LeaderboardQuery,
+    Page,
+    RecordBook,
+    Scope,
+    Sheet,
+)
 from bot.tables._results import preset_family
 
 K = TypeVar("K")
@@ -128,7 +136,7 @@ class Lru(Generic[K, V]):
 class PublicRecords:
     """The records of a guild whose web pages are on (see the module's docstring)."""
 
-    def __init__(self, records: Records) -> None:
+    def __init__(self, records: RecordBook) -> None:
         self.records = records
         self.store = records.store
         self._matches: Lru[int, MatchPage] = Lru(128)
@@ -153,23 +161,22 @@ class PublicRecords:
     def _actor(guild_id: int) -> Actor:
         return Actor(0, "", guild_id=guild_id)
 
-    async def leaderboard(self, guild_id: int, *, metric: str, preset: str | None,
-                          period: str, page: int) -> Page[LeaderRow]:
-        """One page of the guild's leaderboard (the choices of /leaderboard)."""
+    async def leaderboard(self, guild_id: int, query: LeaderboardQuery,
+                          page: int) -> Page[LeaderRow]:
+        """One page of the guild's leaderboard (the choices of /leaderboard, in the guild's
+        scope)."""
         await self.guild(guild_id)
         try:
             return await self.records.leaderboard(
-                self._actor(guild_id), metric=metric, preset=preset, period=period,
-                scope="guild", page=page)
+                self._actor(guild_id), replace(query, scope=Scope.GUILD), page)
         except TableError as exc:
             raise NotShown(exc.key) from None
 
-    async def why_empty(self, guild_id: int, *, metric: str, preset: str | None,
-                        period: str) -> EmptyBoard:
-        """Why the guild's leaderboard of these choices is empty (see ``Records``)."""
+    async def why_empty(self, guild_id: int, query: LeaderboardQuery) -> EmptyBoard:
+        """Why the guild's leaderboard of these choices is empty (see ``RecordBook``)."""
         await self.guild(guild_id)
-        return await self.records.why_empty(self._actor(guild_id), metric=metric,
-                                            preset=preset, period=period, scope="guild")
+        return await self.records.why_empty(self._actor(guild_id),
+                                            replace(query, scope=Scope.GUILD))
 
     async def history(self, guild_id: int, page: int = 1) -> Page[MatchInfo]:
         """The guild's recorded matches, newest first."""
@@ -200,7 +207,7 @@ class PublicRecords:
         cached = self._matches.get(match_id)
         if cached is not None:
             return cached
-        # the sheet as Records.sheet makes it, with the match's rows read once
+        # the sheet as RecordBook.sheet makes it, with the match's rows read once
         row = await self._match_row(info.table_id, info.match_no)
         rules = Rules.from_json(row.rules) if row else PRESETS["russian"].rules
         dealer = row.dealer if row else 0
@@ -280,7 +287,7 @@ class PublicRecords:
         clock = self.records.service.clock
         if day >= day_of(clock.now()):  # nobody may see a board before finishing it
             raise NotShown(day_text)
-        preset = await Daily(self.store, clock).preset_of(guild_id)
+        preset = await DailyChallenge(self.store, clock).preset_of(guild_id)
         rows = await self.store.daily_results(day.isoformat(), day.isoformat(), preset)
         pages = []
         for b in day_boards(day, preset):

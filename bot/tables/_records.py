@@ -74,6 +74,36 @@ class Scope(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class LeaderboardQuery:
+    """The choices of one leaderboard, read once from a command, a button or a web page."""
+
+    metric: Metric = Metric.RATING
+    preset: str | None = None  # None: every preset
+    period: Period = Period.ALL
+    scope: Scope = Scope.GUILD
+
+    @classmethod
+    def parse(cls, metric: str | None = None, preset: str | None = None,
+              period: str | None = None, scope: str | None = None) -> LeaderboardQuery:
+        """The query of these choices as given (None or "": the default); TableError for
+        one that is not offered."""
+        try:
+            query = cls(Metric(metric or Metric.RATING), preset or None,
+                        Period(period or Period.ALL), Scope(scope or Scope.GUILD))
+        except ValueError:
+            raise TableError("error.no_such_action") from None
+        if query.preset is not None and query.preset not in PRESETS:
+            raise TableError("error.unknown_preset", name=quote(query.preset),
+                             presets=", ".join(PRESETS))
+        return query
+
+    @property
+    def filtered(self) -> bool:
+        """Narrowed to a preset or a period (fewer matches count than in the guild's)."""
+        return self.preset is not None or self.period is not Period.ALL
+
+
+@dataclass(frozen=True, slots=True)
 class Page(Generic[T]):
     """One page of a listing (``page`` counts from 1)."""
 
@@ -124,7 +154,7 @@ def _check_page(page: int) -> int:
     return page
 
 
-class Records:
+class RecordBook:
     """Read the records of the asking guild (and change them, for its admins)."""
 
     def __init__(self, service: Tables) -> None:
@@ -199,38 +229,33 @@ class Records:
             raise TableError("error.never_played")
         return self._page(items, page, total)
 
-    async def leaderboard(self, actor: Actor, *, metric: str, preset: str | None,
-                          period: str, scope: str, page: int) -> Page[LeaderRow]:
+    async def leaderboard(self, actor: Actor, query: LeaderboardQuery,
+                          page: int) -> Page[LeaderRow]:
+        """One page of a leaderboard of the asking guild (or, in the global scope, of
+        everyone who opted in)."""
         guild = self._guild(actor)
         _check_page(page)
-        try:
-            m, per, sc = Metric(metric), Period(period), Scope(scope)
-        except ValueError:
-            raise TableError("error.no_such_action") from None
-        if preset is not None and preset not in PRESETS:
-            raise TableError("error.unknown_preset", name=quote(preset),
-                             presets=", ".join(PRESETS))
         since = None
-        if per.seconds is not None:
-            since = self.service.clock.now() - per.seconds
-        wanted = preset_family(preset) if preset is not None and m is Metric.RATING else preset
+        if query.period.seconds is not None:
+            since = self.service.clock.now() - query.period.seconds
+        preset = query.preset
+        wanted = preset_family(preset) if preset is not None and query.metric is Metric.RATING \
+            else preset
         rows, total = await self.store.leaderboard(
-            guild if sc is Scope.GUILD else None, m, preset=wanted, since=since,
-            limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE)
+            guild if query.scope is Scope.GUILD else None, query.metric, preset=wanted,
+            since=since, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE)
         return self._page(rows, page, total)
 
-    async def why_empty(self, actor: Actor, *, metric: str, preset: str | None,
-                        period: str, scope: str) -> EmptyBoard:
+    async def why_empty(self, actor: Actor, query: LeaderboardQuery) -> EmptyBoard:
         """Why the leaderboard of these choices is empty, for a guild that may not know: no
         match has ended yet, or none was rated (and what would rate them)."""
         guild = self._guild(actor)
-        filtered = preset is not None or period != Period.ALL.value
-        if scope != Scope.GUILD.value or filtered:
+        if query.scope is not Scope.GUILD or query.filtered:
             return EmptyBoard("leaderboard.empty")
         _, ended = await self.store.history(guild, limit=1)
         if not ended:
             return EmptyBoard("leaderboard.none_ended")
-        if metric != Metric.RATING.value:
+        if query.metric is not Metric.RATING:
             return EmptyBoard("leaderboard.empty")
         if not (await self.store.guild_settings(guild)).ai_rated:
             return EmptyBoard("leaderboard.ai_not_rated", wins_instead=True)

@@ -12,7 +12,14 @@ from collections.abc import Sequence
 
 from bot.game.observation import Observation
 from bot.game.state import HandEnd, HandResult, State
-from bot.store import GuildSettings, HandLine, MatchRecord, PlayerKind, PlayerRef
+from bot.store import (
+    GuildSettings,
+    HandLine,
+    MatchRecord,
+    PlayerKind,
+    PlayerRef,
+    rated_seats,
+)
 from bot.tables._model import Seat, Table
 
 _GAVE_UP = (HandEnd.ROSPISAT, HandEnd.SPISAT, HandEnd.CONCEDE)
@@ -54,16 +61,6 @@ def match_record(table: Table, final: State, seats: Sequence[Seat],
     ``before`` the public view before it (for who won from the barrel)."""
     match = final.match
     players = tuple(player_ref(s) for s in seats)
-    humans = tuple(i for i, p in enumerate(players) if p.kind is PlayerKind.HUMAN)
-    with_ai = len(humans) < len(players)
-    ai_count = bool(settings and settings.ai_rated)
-    if not with_ai:
-        rated, rated_seats = True, tuple(range(len(players)))
-    elif ai_count:
-        # AI matches count: the humans are rated against each other only
-        rated, rated_seats = len(humans) >= 2, humans
-    else:
-        rated, rated_seats = False, ()
     return MatchRecord(
         guild_id=table.guild_id, table_id=table.id, match_no=table.match_no,
         preset=table.preset, family=preset_family(table.preset), started_at=started_at,
@@ -72,4 +69,4 @@ def match_record(table: Table, final: State, seats: Sequence[Seat],
         barrel_wins=tuple(p in match.winners and before.on_barrel[p]
                           for p in range(len(players))),
         hands=tuple(hand_lines(r, len(players)) for r in results),
-        rated=rated, rated_seats=rated_seats)
+        rated_seats=rated_seats(players, bool(settings and settings.ai_rated)))

@@ -39,12 +39,12 @@ from bot.tables._catalog import (
     table_languages,
     with_option,
 )
-from bot.tables._daily import Daily
+from bot.tables._daily import DailyChallenge
 from bot.tables._inputs import quote
 from bot.tables._ledger import Ledger, Moved, Saving
 from bot.tables._log import replay_match, replay_results
 from bot.tables._model import Actor, Notice, Outcome, Seat, Table, TableError, Update
-from bot.tables._records import Records
+from bot.tables._records import RecordBook
 from bot.tables._thinking import choose_off_loop, stop_thinking
 from bot.tables.clock import Clock, RealClock
 
@@ -90,9 +90,9 @@ class TableService:
         self._by_id: dict[int, Table] = {}
         self._turns: dict[int, int | None] = {}  # table: the human to act at its last change
         self._system_rng = random.SystemRandom()
-        self.records = Records(self)
+        self.records = RecordBook(self)
         self.analyses = Analyses(store, self.find)  # hand analyses on request (_analysis.py)
-        self.daily = Daily(store, self.clock)
+        self.daily = DailyChallenge(store, self.clock)
 
     # ---- lookup ------------------------------------------------------------------------
     def in_channel(self, channel_id: int) -> Table:

@@ -19,7 +19,7 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from bot.i18n import language, t
-from bot.tables import Metric, NotShown, Period, PublicRecords, presets, whole_number
+from bot.tables import LeaderboardQuery, Metric, NotShown, Period, PublicRecords, presets, whole_number
 from bot.tables._public import Lru
 from bot.web._format import day_of, leader_row, match_row, preset_titles
 from bot.web._pictures import Pictures
@@ -114,12 +114,10 @@ class Pages:
         page = whole_number(raw_page, 6)
         if page is None or not 1 <= page <= 100_000:
             raise NotShown(raw_page)
-        got = await self.public.leaderboard(ctx["gid"], metric=metric.value,
-                                            preset=preset or None, period=period,
-                                            page=page)
+        query = LeaderboardQuery(metric, preset or None, Period(period))
+        got = await self.public.leaderboard(ctx["gid"], query, page)
         recent = await self.public.history(ctx["gid"]) if got.page == 1 else None
-        empty = (None if got.items else await self.public.why_empty(
-            ctx["gid"], metric=metric.value, preset=preset or None, period=period))
+        empty = None if got.items else await self.public.why_empty(ctx["gid"], query)
 
         def link(**change: Any) -> str:
             q = {"metric": metric.value, "preset": preset, "period": period, "page": 1,

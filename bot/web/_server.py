@@ -26,7 +26,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from bot.i18n import t
 from bot.logs import Repeats
-from bot.tables import NotShown, PublicRecords, Records
+from bot.tables import NotShown, PublicRecords, RecordBook
 from bot.web._format import inline_code, reader_language
 from bot.web._guard import Connections, loop_errors
 from bot.web._pages import Asset, GuildInfo, Pages
@@ -47,7 +47,7 @@ def _static(name: str) -> bytes:
 class WebServer:
     """Serve the pages on ``host:port`` (port 0: any free port; see :attr:`port`)."""
 
-    def __init__(self, records: Records, *, host: str = "127.0.0.1", port: int = 0,
+    def __init__(self, records: RecordBook, *, host: str = "127.0.0.1", port: int = 0,
                  guild_info: GuildInfo | None = None, own_thread: bool = True,
                  max_connections: int = 256, head_timeout: float = 10.0) -> None:
         self.public = PublicRecords(records)

@@ -107,7 +107,7 @@ async def test_after_the_match_any_seat_with_the_real_deal(world):
 
 def test_a_long_hand_is_paged() -> None:
     """Twenty decisions: two pages of text and picture, each with its own buttons."""
-    from bot.ai.analysis import Analysis, Decision, Stage
+    from bot.ai.analysis import Decision, SeatAnalysis, Stage
     from bot.game.actions import Verb, act
     from bot.i18n.values import TalonWord
     from bot.tables import HandAnalysis
@@ -115,7 +115,7 @@ def test_a_long_hand_is_paged() -> None:
 
     plays = [Decision(i, 0, Stage.PLAY, act(0, Verb.PLAY, i % 24), act(0, Verb.PLAY, 23),
                       40 if i == 15 else 0, None) for i in range(20)]
-    got = HandAnalysis(7, 1, 2, 3, ("Ann", "Bob", "Cid"), Analysis(0, tuple(plays), False),
+    got = HandAnalysis(7, 1, 2, 3, ("Ann", "Bob", "Cid"), SeatAnalysis(0, tuple(plays), False),
                        False, (0, 1, 2), TalonWord("russian", "prikup"))
     first, second = answer_text(got, "en-US", 1), answer_text(got, "en-US", 2)
     assert "Page 1 of 2" in first and "Page 2 of 2" in second

@@ -31,7 +31,7 @@ async def seed_matches(w, count: int) -> None:
                 guild_id=w.guild.id, table_id=10_000 + i, match_no=1, preset="russian",
                 family="russian", started_at=now - 3600, finished_at=now - 60 * (count - i),
                 players=tuple(people), totals=totals, winners=(winner,),
-                barrel_wins=(False, False, False), hands=((line, line, line),), rated=True,
+                barrel_wins=(False, False, False), hands=((line, line, line),),
                 rated_seats=(0, 1, 2)), now)
 
 
@@ -177,3 +177,18 @@ async def test_an_empty_leaderboard_says_why_and_offers_wins(world):
         r.message.embeds[0]["description"])
     assert r.message.component_by_id("t1000p:l:wins~~all~guild:1")["label"] == (
         "Według wygranych")
+
+
+def test_a_leaderboard_page_button_carries_its_choices_as_before() -> None:
+    from bot.tables import LeaderboardQuery, Period, Scope, TableError
+    from cogs.records import board_key, board_query
+
+    default = LeaderboardQuery()
+    assert board_key(default) == "rating~~all~guild"  # ids of messages already posted
+    chosen = LeaderboardQuery(Metric.WINS, "polish", Period.DAYS_7, Scope.GLOBAL)
+    assert board_key(chosen) == "wins~polish~7d~global"
+    assert board_query(board_key(chosen)) == chosen
+    assert board_query("rating~~all~guild") == default
+    for made_up in ("rating~~all", "speed~~all~guild", "wins~chess~all~guild"):
+        with pytest.raises(TableError):
+            board_query(made_up)

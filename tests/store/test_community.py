@@ -17,6 +17,7 @@ from bot.store import (
     SeatRow,
     StoreAPI,
     open_store,
+    rated_seats,
 )
 from tests.databases import rows
 
@@ -41,8 +42,7 @@ def record(table_id: int, players, totals, *, match_no: int = 1, guild: int | No
     return MatchRecord(guild, table_id, match_no, preset, "russian", at - 600, at,
                        tuple(players), tuple(totals),
                        (max(range(n), key=lambda i: totals[i]),),
-                       tuple(barrel or [False] * n), tuple(hands), bool(rated_seats),
-                       tuple(rated_seats))
+                       tuple(barrel or [False] * n), tuple(hands), tuple(rated_seats))
 
 
 async def _rows(store: StoreAPI, table: str) -> list[tuple]:
@@ -121,7 +121,7 @@ async def _seeded_history(store, seed: int = 7) -> list[MatchRecord]:
             NOW - rng.uniform(0, 40) * DAY - 600, NOW - rng.uniform(0, 40) * DAY,
             tuple(human(u) for u in seats), tuple(totals), (win,),
             tuple(s == win and rng.random() < 0.5 for s in range(len(seats))),
-            tuple(hands), True, tuple(range(len(seats)))))
+            tuple(hands), tuple(range(len(seats)))))
     async with store.transaction() as tx:
         for rec in sorted(recs, key=lambda r: r.finished_at):
             await tx.record_match(rec, NOW)
@@ -393,3 +393,15 @@ async def test_guild_settings_read_after_a_write_are_the_new_ones(database):
         assert (await store.guild_settings(5)).default_preset == "polish"
     finally:
         await store.close()
+
+
+def test_a_match_is_rated_when_two_seats_or_more_are_rated_against_each_other():
+    people = [human(1), human(2), human(3)]
+    with_ai = [human(1), BOT, human(3)]
+    assert rated_seats(people, ai_rated=False) == (0, 1, 2)
+    assert rated_seats(with_ai, ai_rated=False) == ()
+    assert rated_seats(with_ai, ai_rated=True) == (0, 2)
+    assert rated_seats([human(1), BOT], ai_rated=True) == (0,)
+    assert record(1, people, [1000, 0, 0]).rated
+    assert record(1, with_ai, [1000, 0, 0], rated_seats=(0,)).rated is False
+    assert record(1, with_ai, [1000, 0, 0], rated_seats=(0, 0)).rated is False

@@ -100,7 +100,7 @@ async def test_sqlite_upgrade_in_place_from_every_earlier_version(tmp_path, vers
         async with store.transaction() as tx:
             match_id = await tx.record_match(MatchRecord(
                 7, 2, 1, "russian", "russian", 60.0, 100.0, (ann, bob), (1000, 200), (0,),
-                (False, False), ((line, line),), True, (0, 1)), now=100.0)
+                (False, False), ((line, line),), (0, 1)), now=100.0)
         assert (await store.match_info(match_id)).names == ("Ann", "Bob")
         async with store.db.execute("SELECT COUNT(*) FROM players") as cur:
             assert (await cur.fetchone())[0] == (4 if version < COMMUNITY else 2)

@@ -29,7 +29,7 @@ def _records() -> list[MatchRecord]:
         totals = (1000, rng.randrange(-100, 900), rng.randrange(-100, 900))
         line = HandLine(0, False, None, False, False)
         out.append(MatchRecord(1, 100 + i, 1, "russian", "russian", NOW - 60, NOW + i,
-                               players, totals, (0,), (False,) * 3, ((line,) * 3,), True,
+                               players, totals, (0,), (False,) * 3, ((line,) * 3,),
                                (0, 1, 2)))
     return out
 

@@ -12,7 +12,7 @@ import pytest
 from bot.ai.simple import SimplePlayer
 from bot.game.actions import Verb, act
 from bot.store import open_store
-from bot.tables import Daily, FakeClock, Finished, Playing, TableError
+from bot.tables import DailyChallenge, FakeClock, Finished, Playing, TableError
 
 NOON = dt.datetime(2026, 11, 27, 12, tzinfo=dt.UTC).timestamp()
 DAY = dt.date(2026, 11, 27)
@@ -21,10 +21,10 @@ GUILD = 50
 
 async def make(path: str, clock: FakeClock):
     store = await open_store(path)
-    return store, Daily(store, clock, par_level="normal")
+    return store, DailyChallenge(store, clock, par_level="normal")
 
 
-async def finish(daily: Daily, user: int, number: int, seed: int = 0,
+async def finish(daily: DailyChallenge, user: int, number: int, seed: int = 0,
                  guild: int | None = GUILD) -> Finished:
     """Play a board to its end with the simple policy for the player."""
     got = await daily.play(user, guild, f"P{user}", DAY, number)
@@ -43,7 +43,8 @@ async def daily(tmp_path):
     await store.close()
 
 
-async def test_a_board_is_played_to_its_result_recorded_once_with_par(daily: Daily) -> None:
+async def test_a_board_is_played_to_its_result_recorded_once_with_par(
+        daily: DailyChallenge) -> None:
     done = await finish(daily, 1, 0)
     assert done.field == 1 and done.score.top == 2  # compared with par only
     par = await daily.store.daily_par(done.board.key)
@@ -57,7 +58,7 @@ async def test_a_board_is_played_to_its_result_recorded_once_with_par(daily: Dai
     assert view.finished == {0: done.score.result} and view.next_board == 1
 
 
-async def test_everyone_meets_the_same_opponents(daily: Daily) -> None:
+async def test_everyone_meets_the_same_opponents(daily: DailyChallenge) -> None:
     a = await finish(daily, 1, 3, seed=5)
     b = await finish(daily, 2, 3, seed=5)
     assert a.score.result == b.score.result
@@ -85,7 +86,8 @@ async def test_a_restart_mid_board_resumes_exactly(tmp_path) -> None:
     await store.close()
 
 
-async def test_illegal_moves_and_closed_days_are_refused_without_change(daily: Daily) -> None:
+async def test_illegal_moves_and_closed_days_are_refused_without_change(
+        daily: DailyChallenge) -> None:
     got = await daily.play(1, GUILD, "P1", DAY, 0)
     assert isinstance(got, Playing)
     legal = got.observation.legal
@@ -106,7 +108,7 @@ async def test_illegal_moves_and_closed_days_are_refused_without_change(daily: D
     assert err.value.key == "daily.error.closed"
 
 
-async def test_matchpoints_against_two_other_players_and_standings(daily: Daily) -> None:
+async def test_matchpoints_against_two_other_players_and_standings(daily: DailyChallenge) -> None:
     results = {u: await finish(daily, u, 0, seed=u) for u in (1, 2, 3)}
     scores, field = await daily.board_scores(results[1].board)
     assert field == 3 and all(s.top == 6 for s in scores.values())  # two players and par
@@ -122,7 +124,7 @@ async def test_matchpoints_against_two_other_players_and_standings(daily: Daily)
     assert (await daily.standings(GUILD + 1, 1)).today == []  # another server's ranking
 
 
-async def test_players_finishing_at_once_each_get_their_score(daily: Daily) -> None:
+async def test_players_finishing_at_once_each_get_their_score(daily: DailyChallenge) -> None:
     # Many answers at once: each one counts the results committed before it.
     done = await asyncio.gather(*[finish(daily, u, 0, seed=u) for u in range(1, 6)])
     assert all(d.score.top >= 2 for d in done)

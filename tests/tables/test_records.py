@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.game.state import Phase
 from bot.store import Metric, PlayerKind
-from bot.tables import Actor, TableStatus
+from bot.tables import Actor, LeaderboardQuery, Period, Scope, TableError, TableStatus
 from tests.helpers.tables import ANN, BOB, CID, make_harness, play_human_turn
 
 ACTORS = {a.user_id: a for a in (ANN, BOB, CID)}
@@ -114,8 +116,8 @@ async def test_an_empty_leaderboard_knows_why(tmp_path):
 
     async def why(metric: str = "rating", preset: str | None = None,
                   period: str = "all", scope: str = "guild") -> tuple[str, bool]:
-        got = await s.records.why_empty(ann, metric=metric, preset=preset, period=period,
-                                        scope=scope)
+        got = await s.records.why_empty(ann, LeaderboardQuery.parse(metric, preset, period,
+                                                                    scope))
         return got.key, got.wins_instead
 
     try:
@@ -180,3 +182,15 @@ async def test_an_export_shows_formula_like_names_as_text(tmp_path):
     finally:
         await s.close()
         await h.store.close()
+
+
+def test_a_leaderboard_query_is_read_once_with_its_defaults():
+    assert LeaderboardQuery.parse() == LeaderboardQuery(Metric.RATING, None, Period.ALL,
+                                                        Scope.GUILD)
+    got = LeaderboardQuery.parse("wins", "polish", "7d", "global")
+    assert got == LeaderboardQuery(Metric.WINS, "polish", Period.DAYS_7, Scope.GLOBAL)
+    assert got.filtered and not LeaderboardQuery.parse("wins", "", "all").filtered
+    for bad in (("speed",), ("wins", "chess"), ("wins", None, "1y"), (None, None, None, "x")):
+        with pytest.raises(TableError) as caught:
+            LeaderboardQuery.parse(*bad)
+        assert caught.value.key in ("error.no_such_action", "error.unknown_preset")
