@@ -19,7 +19,7 @@ from bot.i18n.values import Clauses
 from cogs._bot import TysiacBot
 from cogs._interaction import guild_locale_of, locale_of, send
 from cogs._tree import ls
-from cogs._views import MessageParts, ComponentPress, Rows
+from cogs._views import ComponentPress, MessageParts, Rows
 
 # Every command the bot registers, by group, in the order a newcomer meets them; each line
 # says what the command's own description says (``cmd.<name>``). A test checks that this

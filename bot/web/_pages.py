@@ -19,7 +19,15 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from bot.i18n import language, t
-from bot.tables import LeaderboardQuery, Metric, NotShown, Period, PublicRecords, presets, whole_number
+from bot.tables import (
+    LeaderboardQuery,
+    Metric,
+    NotShown,
+    Period,
+    PublicRecords,
+    presets,
+    whole_number,
+)
 from bot.tables._public import Lru
 from bot.web._format import day_of, leader_row, match_row, preset_titles
 from bot.web._pictures import Pictures
