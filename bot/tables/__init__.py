@@ -47,17 +47,33 @@ from bot.tables._public import MatchPage, NotShown, PlayerPage, PublicHand, Publ
 from bot.tables._records import EmptyBoard, Export, Page, Period, Records, Scope, Sheet
 from bot.tables._service import DEFAULT_TIMER, Listener, Owns, TableService
 from bot.tables._shards import ALL_SHARDS, Shards, shard_of
+from bot.tables._tournament import Tournaments
+from bot.tables._tournament_model import (
+    BoardLine,
+    Entrant,
+    EventStatus,
+    EventTable,
+    EventView,
+    RoundReport,
+    StandingLine,
+    TournamentPort,
+)
 from bot.tables.clock import Clock, FakeClock, RealClock
 
 __all__ = [
     "ALL_SHARDS",
     "DEFAULT_TIMER",
     "Actor",
+    "BoardLine",
     "Clock",
     "Daily",
     "DatabaseUnusable",
     "DayView",
     "EmptyBoard",
+    "Entrant",
+    "EventStatus",
+    "EventTable",
+    "EventView",
     "Export",
     "FakeClock",
     "Finished",
@@ -85,11 +101,13 @@ __all__ = [
     "PublicRecords",
     "RealClock",
     "Records",
+    "RoundReport",
     "RulesSummary",
     "Scope",
     "Seat",
     "Shards",
     "Sheet",
+    "StandingLine",
     "StandingRow",
     "Standings",
     "Step",
@@ -99,6 +117,8 @@ __all__ = [
     "TableError",
     "TableService",
     "TableStatus",
+    "TournamentPort",
+    "Tournaments",
     "Update",
     "ai_levels",
     "amount_from_text",

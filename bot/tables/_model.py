@@ -44,6 +44,7 @@ class Actor:
     channel_id: int | None = None  # where the request was made (None: not checked)
     guild_id: int | None = None
     can_manage_guild: bool = False  # Manage Server: the guild's admin commands
+    role_ids: frozenset[int] = frozenset()  # the member's roles (who may organise events)
 
 
 @dataclass(frozen=True, slots=True)
