@@ -312,3 +312,32 @@ async def test_leaving_after_the_start_is_refused_and_late_entry_ends_with_round
     with pytest.raises(TableError) as err:
         await event.cups.cancel(view.id, ORG)
     assert err.value.key == "tournament.error.started_edit"
+
+
+async def test_a_restart_during_check_in_posts_it_once_and_starts_on_time(
+        event: Event) -> None:
+    view = await _checked_in(event)
+    await event.close()
+    again = await Event(event.database, event.clock, event.port).open()
+    event.store, event.tables, event.cups = again.store, again.tables, again.cups
+    await event.cups.tick()
+    assert event.port.of("checkin") == [view.id]
+    view = await _round_one(event, view)
+    assert view.status is EventStatus.RUNNING and event.port.of("dropped") == [(5,)]
+
+
+async def test_only_the_process_of_the_servers_shard_runs_its_events(event: Event) -> None:
+    view = await _signed_up(event)
+    other = Tournaments(event.store, event.tables, clock=event.clock,
+                        owned=lambda guild_id: guild_id != GUILD)
+    port = Port()
+    other.attach(port)
+    await event.clock.advance(33 * 60)
+    await other.tick()
+    assert await other.restore() == 0
+    assert port.calls == []  # another process's server: not touched
+    got = await event.cups.get(view.id)
+    assert got is not None and got.status is EventStatus.SIGNUP
+    await event.cups.tick()  # the owner opens the check-in
+    assert event.port.of("checkin") == [view.id]
+    await other.close()
