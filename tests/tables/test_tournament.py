@@ -173,6 +173,7 @@ async def test_signup_checkin_and_the_start(event: Event) -> None:
 
 
 async def test_two_rounds_to_the_podium(event: Event) -> None:
+    await event.cups.set_settings(ORG, rated=True)
     view = await _round_one(event)
     await event.play(random.Random(1))
     rounds = event.port.of("round")
@@ -194,6 +195,10 @@ async def test_two_rounds_to_the_podium(event: Event) -> None:
     assert await event.cups.history(GUILD, 5) == (0, None)  # dropped
     report = await event.cups.report(view.id, 1)
     assert report is not None and report.standings == r1.standings
+    # the server rates its events: one result of the four, by final place
+    for u in (1, 2, 3, 4):
+        profile = await event.store.profile(GUILD, u)
+        assert profile is not None and profile.ratings[0][2] == 1
 
 
 async def test_two_strikes_withdraw_a_player_whose_boards_the_ai_finishes(event: Event) -> None:
@@ -213,6 +218,8 @@ async def test_two_strikes_withdraw_a_player_whose_boards_the_ai_finishes(event:
     line = next(x for x in final.standings if x.user_id == 1)
     assert line.rank is None and line.boards == 3  # his round 1 stands, not ranked
     assert all(1 not in v[2] for v in event.port.of("open")[2:])  # type: ignore[index]
+    profile = await event.store.profile(GUILD, 2)
+    assert profile is None or not profile.ratings  # the server does not rate its events
 
 
 async def test_a_restart_mid_round_loses_no_move_and_posts_nothing_twice(event: Event) -> None:
