@@ -256,7 +256,8 @@ class Rounds(RoundEnds):
         order += [e.user_id for e in late]
         met = meetings([t.user_ids for t in ev.tables if t.round_no == r]
                        for r in range(1, round_no))
-        return later_round(order, met, preset(ev.row.preset).seats)
+        # a search of up to half a second with many players: off the event loop
+        return await asyncio.to_thread(later_round, order, met, preset(ev.row.preset).seats)
 
     # ---- a round ---------------------------------------------------------------------------
     async def run_round(self, ev: Loaded, port: TournamentPort) -> None:
