@@ -348,3 +348,24 @@ async def test_only_the_process_of_the_servers_shard_runs_its_events(event: Even
     await event.cups.tick()  # the owner opens the check-in
     assert event.port.of("checkin") == [view.id]
     await other.close()
+
+
+async def test_a_restart_mid_round_two_resumes_it(event: Event) -> None:
+    view = await _round_one(event)
+    rng = random.Random(7)
+    for _ in range(2000):  # round 1 to its end, and a few moves of round 2
+        got = await event.cups.get(view.id)
+        assert got is not None
+        if got.round_no == 2 and all(t.match_no >= 1 for t in event.tables.tables):
+            break
+        await event.play(rng, until=1)
+    await event.play(rng, until=5)
+    assert len(event.port.of("round")) == 1
+    await event.close()
+    again = await Event(event.database, event.clock, event.port).open()
+    event.store, event.tables, event.cups = again.store, again.tables, again.cups
+    assert {t.channel_id for t in event.tables.tables} == {1003, 1004}  # round 2's threads
+    await event.play(rng)
+    assert len(event.port.of("round")) == 2 and len(event.port.of("finished")) == 1
+    assert len(event.port.of("open")) == 4
+    assert len(await event.store.tournament_results(view.id)) == 12
