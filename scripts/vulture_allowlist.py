@@ -82,3 +82,7 @@ POINTS
 _.sends
 _.sent
 _.note_sent
+
+# a tournament entrant's columns, read back by name in SQL (ORDER BY joined_at, final_rank)
+_.joined_at
+_.final_rank

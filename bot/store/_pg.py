@@ -30,6 +30,7 @@ from bot.store._pg_url import check_database_url, describe_url
 from bot.store._sql import to_pg
 from bot.store._store import migrations
 from bot.store._table_reads import TableReads
+from bot.store._tournaments import TournamentReads
 from bot.store._turns import Turns, is_background
 
 log = logging.getLogger(__name__)
@@ -64,7 +65,7 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
     one more round trip per transaction. asyncpg still rolls back an open transaction."""
 
 
-class PgStore(TableReads, RecordReads, DailyReads):
+class PgStore(TableReads, RecordReads, DailyReads, TournamentReads):
     """Open with ``await PgStore.open(url)``; close with ``await store.close()``."""
 
     dialect = "postgresql"

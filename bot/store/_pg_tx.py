@@ -16,6 +16,7 @@ from bot.store._records import SeatRow
 from bot.store._sql import POSTGRESQL, Sql, to_pg
 from bot.store._status import TableStatus
 from bot.store._store import ChannelTaken, _dumps, table_update
+from bot.store._tournaments import PgTournamentWrites
 
 _ONE_LIVE_PER_CHANNEL = "tables_one_live_per_channel"  # the unique index (migration 001)
 
@@ -50,7 +51,7 @@ class PgSql:
         await self.conn.executemany(to_pg(sql), rows)
 
 
-class PgTx(RecordWrites, PgDailyWrites):
+class PgTx(RecordWrites, PgDailyWrites, PgTournamentWrites):
     """Writes inside one PostgreSQL transaction (see :meth:`PgStore.transaction`).
 
     Each ``await`` of the server costs a pass of the busy event loop, so the writes that

@@ -44,6 +44,7 @@ from bot.tables._model import Actor, Notice, Outcome, Seat, Table, TableError, U
 from bot.tables._offers import Offer
 from bot.tables._open import open_service
 from bot.tables._public import MatchPage, NotShown, PlayerPage, PublicHand, PublicRecords
+from bot.tables._public_tournament import PublicTournaments, TournamentPage
 from bot.tables._records import (
     EmptyBoard,
     Export,
@@ -56,17 +57,33 @@ from bot.tables._records import (
 )
 from bot.tables._service import DEFAULT_TIMER, Listener, Owns, TableService
 from bot.tables._shards import ALL_SHARDS, Shards, shard_of
+from bot.tables._tournament import Tournaments
+from bot.tables._tournament_model import (
+    BoardLine,
+    Entrant,
+    EventStatus,
+    EventTable,
+    EventView,
+    RoundReport,
+    StandingLine,
+    TournamentPort,
+)
 from bot.tables.clock import Clock, FakeClock, RealClock
 
 __all__ = [
     "ALL_SHARDS",
     "DEFAULT_TIMER",
     "Actor",
+    "BoardLine",
     "Clock",
     "DailyChallenge",
     "DatabaseUnusable",
     "DayView",
     "EmptyBoard",
+    "Entrant",
+    "EventStatus",
+    "EventTable",
+    "EventView",
     "Export",
     "FakeClock",
     "Finished",
@@ -93,13 +110,16 @@ __all__ = [
     "Profile",
     "PublicHand",
     "PublicRecords",
+    "PublicTournaments",
     "RealClock",
     "RecordBook",
+    "RoundReport",
     "RulesSummary",
     "Scope",
     "Seat",
     "Shards",
     "Sheet",
+    "StandingLine",
     "StandingRow",
     "Standings",
     "Step",
@@ -109,6 +129,9 @@ __all__ = [
     "TableError",
     "TableService",
     "TableStatus",
+    "TournamentPage",
+    "TournamentPort",
+    "Tournaments",
     "Update",
     "ai_levels",
     "amount_from_text",

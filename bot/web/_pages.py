@@ -32,6 +32,7 @@ from bot.tables._public import Lru
 from bot.web._format import day_of, leader_row, match_row, preset_titles
 from bot.web._pictures import Pictures
 from bot.web._steps import marks_of, steps_of
+from bot.web._tournament import TournamentPages
 from render.pictures import rating_chart_svg
 
 GuildInfo = Callable[[int], tuple[str | None, str | None]]
@@ -53,7 +54,7 @@ class Asset:
     kind: str
 
 
-class Pages:
+class Pages(TournamentPages):
     """The handlers of the pages; ``guild_info(id)`` gives a guild's name and preferred
     locale as Discord shows them."""
 

@@ -77,6 +77,7 @@ class WebServer:
         self.app.router.add_get(d, pages.daily)
         self.app.router.add_get(f"{d}/{{board:[1-9][0-9]?}}/{{who:par|[1-9][0-9]{{0,5}}}}",
                                 pages.daily_hand)
+        pages.add_tournament_routes(self.app, g, _ID)
         self.app.router.add_get(m, pages.match)
         self.app.router.add_get(f"{m}/scenario.json", pages.scenario)
         self.app.router.add_get(f"{m}/h/{{hand:[1-9][0-9]{{0,3}}}}", pages.hand)
