@@ -13,10 +13,9 @@ from playwright.async_api import Browser
 
 from bot.i18n import t
 from bot.tables import EventTable, EventView, FakeClock, RoundReport, Tournaments
+from tests.helpers.browser import new_page, overflow
 from tests.helpers.tables import play_human_turn
 from tests.helpers.web import ACTORS, ANN, BOB, CID, GUILD, Site
-
-from .test_browser import _overflow, _page, browser, shots  # noqa: F401 (fixtures)
 
 LANGS = ("en", "ru", "uk", "pl", "de")
 TAPPED = "button, header a, table.sheet tbody a, .viewer .controls button"
@@ -63,7 +62,7 @@ async def _play(site: Site, cups: Tournaments, rng: random.Random, until: int) -
 
 
 async def test_a_tournament_page_shows_ended_rounds_only(
-        site: Site, browser: Browser, shots: Path) -> None:  # noqa: F811
+        site: Site, browser: Browser, shots: Path) -> None:
     clock = site.service.clock
     assert isinstance(clock, FakeClock)
     cups = Tournaments(site.store, site.service, clock=clock, par_level="easy", board_gap=0)
@@ -77,7 +76,7 @@ async def test_a_tournament_page_shows_ended_rounds_only(
     await clock.advance(61)
     await cups.tick()
     url = f"{site.url}/g/{GUILD}/t/{view.id}"
-    page, problems = await _page(browser, 1280)
+    page, problems = await new_page(browser, 1280)
     await _play(site, cups, random.Random(5), until=8)  # round 1 in play
     r = await page.goto(url)
     assert r is not None and r.status == 200
@@ -90,7 +89,7 @@ async def test_a_tournament_page_shows_ended_rounds_only(
     for lang in LANGS:
         await site.service.records.set_defaults(ANN, language=lang)
         for width in (390, 1280):
-            page, problems = await _page(browser, width)
+            page, problems = await new_page(browser, width)
             await page.set_viewport_size({"width": width, "height": 844 if width < 500 else 900})
             r = await page.goto(url)
             assert r is not None and r.status == 200
@@ -104,13 +103,13 @@ async def test_a_tournament_page_shows_ended_rounds_only(
             assert await rows.count() == 3
             await page.screenshot(path=shots / f"tournament-{lang}-{width}.png",
                                   full_page=True)
-            bad += [f"{lang} {width}: {p}" for p in await _overflow(page, width, TAPPED)]
+            bad += [f"{lang} {width}: {p}" for p in await overflow(page, width, TAPPED)]
             await page.locator("section.daily-board table.sheet tbody a.hand").nth(1).click()
             await page.wait_for_selector(".viewer.stepping")
             steps = int(await page.locator("#viewer").get_attribute("data-steps") or 0)
             assert steps > 10
             await page.keyboard.press("End")
-            bad += [f"{lang} {width} replay: {p}" for p in await _overflow(page, width,
+            bad += [f"{lang} {width} replay: {p}" for p in await overflow(page, width,
                                                                            TAPPED)]
             assert not problems, problems
             await page.close()
