@@ -75,7 +75,7 @@ def both(teams: tuple[int, ...]) -> tuple[int, ...]:
 def team_view(s: State) -> State:
     """The two-seat view of the hand: team 0 (seats 0, 2) and team 1 (seats 1, 3).
 
-    It holds only what the scoring steps read (scoring.py's ``_steps`` and the base
+    It holds only what the scoring steps read (scoring_steps.py and the base
     amounts): a full copy of the hand would cost more than scoring it.
     """
     t = _new_state(State)
