@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from bot.ai.club import ClubPlayer, contract_worth, declarer_estimate, hand_value
+from bot.ai.club import ClubPlayer
+from bot.ai.valuation import contract_worth, declarer_estimate, hand_value
 from bot.game.actions import Flag, Verb
 from bot.game.cards import (
     R9,
