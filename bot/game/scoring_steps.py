@@ -23,7 +23,7 @@ _CLASSIC, _LVIV = Barrel.CLASSIC, Barrel.LVIV
 
 # Mutable on purpose: the steps fill it in turn, and it never leaves this module.
 @dataclass(slots=True)
-class Tally:
+class HandTally:
     """What the steps build for one hand: per-seat amounts and counters, notes, events."""
 
     deltas: list[int]
@@ -39,7 +39,7 @@ class Tally:
     events: list[Event]
 
     @classmethod
-    def begin(cls, match: Match, deltas: list[int]) -> Tally:
+    def begin(cls, match: Match, deltas: list[int]) -> HandTally:
         """The tally of a hand whose (multiplied) base amounts are ``deltas``."""
         return cls(
             deltas, [0] * len(deltas), list(match.dashes), list(match.rospisat_calls),
@@ -52,7 +52,7 @@ def run_steps(
 ) -> tuple[Match, list[str], list[Event], int, list[int]]:
     """Steps 2 to 10: the next Match, the notes, the events, the multiplier, the penalties."""
     mult = multiplier(s)
-    tally = Tally.begin(s.match, multiplied_base(s, base, mult))
+    tally = HandTally.begin(s.match, multiplied_base(s, base, mult))
     suppress_frozen_scores(s, tally.deltas)
     if end is _PLAYED and raw is not None:
         charge_dashes_and_lock(s, raw, tally)
@@ -98,7 +98,7 @@ def suppress_frozen_scores(s: State, deltas: list[int]) -> None:
             deltas[p] = 0
 
 
-def charge_dashes_and_lock(s: State, raw: dict[int, int], tally: Tally) -> None:
+def charge_dashes_and_lock(s: State, raw: dict[int, int], tally: HandTally) -> None:
     """Step 5, first counters: a dash for a defender with no points (every third costs
     ``zero_penalty``), and ``lock_no_trick_penalty`` for a locked defender with no trick."""
     r = s.rules
@@ -123,7 +123,7 @@ def charge_dashes_and_lock(s: State, raw: dict[int, int], tally: Tally) -> None:
 
 
 def charge_streaks(
-    s: State, end: HandEnd, base: list[int], made: bool | None, tally: Tally,
+    s: State, end: HandEnd, base: list[int], made: bool | None, tally: HandTally,
 ) -> None:
     """Step 5, then sticks and hands without a win (counter penalties, not multiplied).
 
@@ -168,7 +168,7 @@ def charge_streaks(
     tally.sticks, tally.no_wins = tuple(sticks), tuple(no_wins)
 
 
-def count_giveup(s: State, end: HandEnd, tally: Tally) -> None:
+def count_giveup(s: State, end: HandEnd, tally: HandTally) -> None:
     """Step 5, last: a rospisat or spisat call is counted (every third rospisat costs
     ``rospisat_penalty``); a conceded forced bid is noted."""
     r = s.rules
@@ -207,7 +207,7 @@ def headline(s: State, end: HandEnd, made: bool | None) -> list[str]:
 
 
 def move_on_barrel(
-    s: State, end: HandEnd, made: bool | None, new: list[int], tally: Tally,
+    s: State, end: HandEnd, made: bool | None, new: list[int], tally: HandTally,
 ) -> None:
     """Steps 7 and 8: climbing onto, spending hands on and falling off the barrel."""
     r = s.rules
@@ -236,7 +236,7 @@ def reset_at_555(rules: Rules, new: list[int], notes: list[str]) -> None:
             notes.append(note("reset", who=p, value=shown))
 
 
-def next_match(s: State, made: bool | None, new: list[int], tally: Tally) -> Match:
+def next_match(s: State, made: bool | None, new: list[int], tally: HandTally) -> Match:
     """Step 10: the winners, and the match after the hand with its new counters."""
     r = s.rules
     winners = match_winners(r, s.declarer, new)
