@@ -24,7 +24,7 @@ from bot.game.observation import observe
 from bot.game.rules import Rules
 from bot.game.serialize import move_to_json
 from bot.game.state import HandResult, Phase, State
-from bot.store import StoreAPI, StoreUnavailable, TableStatus, TxAPI
+from bot.store import MatchRecord, StoreAPI, StoreUnavailable, TableStatus, TxAPI
 from bot.tables._log import result_json
 from bot.tables._model import Seat, Table, TableError
 from bot.tables._results import match_record, player_ref
@@ -197,16 +197,8 @@ class Ledger:
         over = new.phase is Phase.MATCH_OVER
         human = user_id is not None
         results = table.results + tuple(r for _, r in hands)
-        record = None
-        if over:  # the result and its rating go into the same transaction as the last move
-            before = observe(state, None)  # who was on the barrel before the last move
-            try:
-                settings = (await self.store.guild_settings(table.guild_id)
-                            if table.guild_id is not None else None)
-            except StoreUnavailable as exc:
-                raise _not_saved(exc) from None
-            record = match_record(table, new, seats or table.seats, results, before,
-                                  settings, started_at=table.match_started, finished_at=now)
+        # the result and its rating go into the same transaction as the last move
+        record = await self._record(table, state, new, seats, results, now) if over else None
         async with Saving(self.store) as tx:
             await tx.append_moves(table.id, table.match_no, table.seq, moves, now)
             for no, result in hands:
@@ -236,6 +228,19 @@ class Ledger:
         table.waiting, table.pause_until = people, now + table.pause if people else 0.0
         table.version += 1
         return Moved(tuple(events), hand_no, over)
+
+    async def _record(self, table: Table, state: State, new: State,
+                      seats: Sequence[Seat] | None, results: tuple[HandResult, ...],
+                      now: float) -> MatchRecord:
+        """The record of the match ``new`` has just won (``state``: before the last move)."""
+        before = observe(state, None)  # who was on the barrel before the last move
+        try:
+            settings = (await self.store.guild_settings(table.guild_id)
+                        if table.guild_id is not None else None)
+        except StoreUnavailable as exc:
+            raise _not_saved(exc) from None
+        return match_record(table, new, seats or table.seats, results, before,
+                            settings, started_at=table.match_started, finished_at=now)
 
     def hold(self, table: Table, since: float) -> bool:
         """A restored table whose last hand ended at ``since`` keeps it on show for the rest
