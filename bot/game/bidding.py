@@ -115,15 +115,27 @@ def check_bid(s: State, a: Action) -> None:
     if flag is _BLIND and not s.blind >> seat & 1:
         raise RuleError("blind_off" if not rules.blind_bidding else "blind_looked", a)
     if flag is _MISERE:
-        if not rules.misere:
-            raise RuleError("misere_off", a)
-        if n != rules.misere_value:
-            raise RuleError("misere_value", a, value=rules.misere_value)
-        if n < lo:
-            raise RuleError("misere_low", a, amount=n, lowest=lo)
+        _check_misere(rules, a, lo)
         return  # a fixed contract: no marriage or cap applies
     if flag is not _NO_FLAG and flag is not _BLIND:
         raise RuleError("bid_flag", a)
+    _check_amount(s, a, lo)
+
+
+def _check_misere(rules: Rules, a: Action, lo: int) -> None:
+    """A mizère bid: allowed, of the mizère's value, not below the lowest bid."""
+    if not rules.misere:
+        raise RuleError("misere_off", a)
+    if a.amount != rules.misere_value:
+        raise RuleError("misere_value", a, value=rules.misere_value)
+    if a.amount < lo:
+        raise RuleError("misere_low", a, amount=a.amount, lowest=lo)
+
+
+def _check_amount(s: State, a: Action, lo: int) -> None:
+    """An ordinary bid's amount: a step from the lowest, under every cap, with the marriage
+    a high bid needs."""
+    seat, n, rules = a.seat, a.amount, s.rules
     if n < lo or (n % rules.bid_step if rules.bid_step_high is None
                   else not rules.is_bid_amount(n)):
         steps = rules.bid_steps()
