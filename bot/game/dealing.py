@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from bot.game.actions import Deal, JackPenalty, Move
 from bot.game.cards import (
@@ -273,56 +274,75 @@ def _pattern(rules: Rules, dealer: int) -> tuple[int, ...]:
 def _deal_by_order(rules: Rules, dealer: int, deck: list[int]) -> Deal:
     # Written as the physical procedure; run once per (rules, dealer) to build a pattern.
     _, _, active = seats_for_hand(rules, dealer)
-    hands = [0] * rules.seats
-    talons = [0] * len(rules.talons)
-    pos = 0
-
-    def give(target: int, k: int = 1, talon: bool = False) -> None:
-        nonlocal pos
-        for c in deck[pos:pos + k]:
-            if talon:
-                talons[target] |= 1 << c
-            else:
-                hands[target] |= 1 << c
-        pos += k
-
-    h = rules.hand_size
+    dealt = _Dealt(deck, [0] * rules.seats, [0] * len(rules.talons))
     if rules.stock:
-        a, b = active
-        if h == 8 or rules.deck is Deck.SEVEN_ACE:
-            packets = (3, 2, 3) if h == 8 else (3,) * (h // 3)
-            for k in packets:
-                give(a, k)
-                give(b, k)
-        else:
-            for _ in range(h):
-                give(a)
-                give(b)
-        return Deal(tuple(hands), (), tuple(deck[pos:]))
+        _deal_stock_game(rules, active, dealt)
+        return Deal(tuple(dealt.hands), (), tuple(deck[dealt.pos:]))
     if len(rules.talons) >= 2:
-        a, b = active[0], active[-1]
-        if all(t == 2 for t in rules.talons):
-            for r in range(h // 2):
-                give(a, 2)
-                give(b, 2)
-                if r < len(talons):
-                    give(r, 2, talon=True)
-        else:
-            for r in range(h):
-                give(a)
-                give(b)
-                if r < max(rules.talons):
-                    for i, size in enumerate(rules.talons):
-                        if r < size:
-                            give(i, talon=True)
-        return Deal(tuple(hands), tuple(talons))
-    t = rules.talons[0] if rules.talons else 0
-    for r in range(h):
-        for i, p in enumerate(active):
-            give(p)
-            if i == 1 and r < t:
-                give(0, talon=True)
-    return Deal(tuple(hands), tuple(talons))
+        _deal_two_talons(rules, active, dealt)
+    else:
+        t = rules.talons[0] if rules.talons else 0
+        for r in range(rules.hand_size):
+            for i, p in enumerate(active):
+                dealt.give(p)
+                if i == 1 and r < t:
+                    dealt.give(0, talon=True)
+    return Deal(tuple(dealt.hands), tuple(dealt.talons))
+
+
+# Mutable on purpose: the deal in progress, card by card off the top of ``deck``.
+@dataclass(slots=True)
+class _Dealt:
+    deck: list[int]
+    hands: list[int]
+    talons: list[int]
+    pos: int = 0
+
+    def give(self, target: int, k: int = 1, talon: bool = False) -> None:
+        """The next ``k`` cards to a hand (or to talon ``target``)."""
+        for c in self.deck[self.pos:self.pos + k]:
+            if talon:
+                self.talons[target] |= 1 << c
+            else:
+                self.hands[target] |= 1 << c
+        self.pos += k
+
+
+def _deal_stock_game(rules: Rules, active: tuple[int, ...], dealt: _Dealt) -> None:
+    """Two players with a stock: packets of 3, 2, 3 for eight cards (or threes from a
+    32-card deck), else one by one; the rest is the stock."""
+    h = rules.hand_size
+    a, b = active
+    if h == 8 or rules.deck is Deck.SEVEN_ACE:
+        packets = (3, 2, 3) if h == 8 else (3,) * (h // 3)
+        for k in packets:
+            dealt.give(a, k)
+            dealt.give(b, k)
+    else:
+        for _ in range(h):
+            dealt.give(a)
+            dealt.give(b)
+
+
+def _deal_two_talons(rules: Rules, active: tuple[int, ...], dealt: _Dealt) -> None:
+    """Two players and two talons or more: in twos when every talon has two cards, else
+    one by one with a card to each talon still short."""
+    a, b = active[0], active[-1]
+    h = rules.hand_size
+    if all(t == 2 for t in rules.talons):
+        for r in range(h // 2):
+            dealt.give(a, 2)
+            dealt.give(b, 2)
+            if r < len(dealt.talons):
+                dealt.give(r, 2, talon=True)
+    else:
+        for r in range(h):
+            dealt.give(a)
+            dealt.give(b)
+            if r < max(rules.talons):
+                for i, size in enumerate(rules.talons):
+                    if r < size:
+                        dealt.give(i, talon=True)
 
 
 def random_deal(s: State, rng: random.Random) -> list[Move]:
