@@ -96,6 +96,13 @@ def _validate_ranges(r: RuleFields) -> None:
 def validate(r: RuleFields) -> None:
     """Raise RulesError for impossible values or combinations of options."""
     _validate_ranges(r)
+    _validate_deal(r)
+    _validate_play(r)
+    _validate_house(r)
+
+
+def _validate_deal(r: RuleFields) -> None:
+    """The seats, the deck, the hands, the talons or stock, and the exchange fit together."""
     if r.seats == 4 and r.sitter is Sitter.NONE and not r.partnerships:
         raise RulesError("four seats need a sitter: set sitter to right_of_dealer, "
                          "opposite_dealer or dealer (or play in partnerships)")
@@ -128,6 +135,10 @@ def validate(r: RuleFields) -> None:
                 f"with a talon of {t} and exchange {r.exchange}, the declarer would hold "
                 f"{declarer} cards and the others {other}: hands must be equal for play"
             )
+
+
+def _validate_play(r: RuleFields) -> None:
+    """The auction, the barrel or lock, the declarations and the target agree."""
     if r.min_bid <= 0 or r.min_bid % r.bid_step:
         raise RulesError(f"min_bid must be a positive multiple of bid_step ({r.bid_step})")
     if r.barrel is not Barrel.NONE and r.lock_at is not None:
@@ -146,7 +157,6 @@ def validate(r: RuleFields) -> None:
         raise RulesError("golden rounds, blind bids, rospisat and spisat need an auction")
     if r.target <= 0:
         raise RulesError("target must be positive")
-    _validate_house(r)
 
 
 def _validate_house(r: RuleFields) -> None:
