@@ -93,12 +93,12 @@ def _validate_ranges(r: RuleFields) -> None:
         raise RulesError(f"marriage_values must be from {lo} to {hi} for each suit")
 
 
-def validate(r: RuleFields) -> None:
+def validate(rules: RuleFields) -> None:
     """Raise RulesError for impossible values or combinations of options."""
-    _validate_ranges(r)
-    _validate_deal(r)
-    _validate_play(r)
-    _validate_house(r)
+    _validate_ranges(rules)
+    _validate_deal(rules)
+    _validate_play(rules)
+    _validate_house(rules)
 
 
 def _validate_deal(r: RuleFields) -> None:
@@ -214,8 +214,8 @@ def _after_exchange(r: RuleFields, talon: int) -> tuple[int, int]:
     return h, h
 
 
-def cards_after_exchange(r: RuleFields) -> int:
+def cards_after_exchange(rules: RuleFields) -> int:
     """Hand size at the first trick (the number of tricks in a hand)."""
-    if r.stock:
-        return r.hand_size + r.stock_size // 2
-    return _after_exchange(r, r.talons[0])[1] if r.talons else r.hand_size
+    if rules.stock:
+        return rules.hand_size + rules.stock_size // 2
+    return _after_exchange(rules, rules.talons[0])[1] if rules.talons else rules.hand_size

@@ -188,23 +188,23 @@ class RuleFields:
             return DealtNines.MANDATORY
         return DealtNines.OPTIONAL if DealtNines.OPTIONAL in levels else DealtNines.OFF
 
-    def floor_bid(self, n: int) -> int:
-        """The highest bid amount (a multiple of the step in force there) not above n."""
+    def floor_bid(self, amount: int) -> int:
+        """The highest bid amount (a multiple of the step in force there) not above ``amount``."""
         high = self.bid_step_high
-        if high is not None and n >= self.bid_step_high_from:
-            return n - n % high
-        return n - n % self.bid_step
+        if high is not None and amount >= self.bid_step_high_from:
+            return amount - amount % high
+        return amount - amount % self.bid_step
 
-    def is_bid_amount(self, n: int) -> bool:
-        """Whether n is a multiple of the bid step in force at n (options bid_step, _high)."""
+    def is_bid_amount(self, amount: int) -> bool:
+        """Whether ``amount`` is a multiple of the bid step in force there (bid_step, _high)."""
         high = self.bid_step_high
-        if high is not None and n >= self.bid_step_high_from:
-            return n % high == 0
-        return n % self.bid_step == 0
+        if high is not None and amount >= self.bid_step_high_from:
+            return amount % high == 0
+        return amount % self.bid_step == 0
 
-    def next_bid(self, n: int) -> int:
-        """The lowest bid amount above the bid n."""
-        nxt = n + self.bid_step
+    def next_bid(self, amount: int) -> int:
+        """The lowest bid amount above the bid ``amount``."""
+        nxt = amount + self.bid_step
         high = self.bid_step_high
         if high is not None and nxt >= self.bid_step_high_from:
             return -(-nxt // high) * high

@@ -31,22 +31,22 @@ __all__ = [
 _PLAYED = HandEnd.PLAYED  # bound once: an Enum member read off its class is slow on 3.11
 
 
-def score_giveup(s: State, kind: HandEnd, events: list[Event] | None) -> None:
+def score_giveup(state: State, kind: HandEnd, events: list[Event] | None) -> None:
     """Rospisat, spisat or the 100 concession: the hand is scored without play."""
-    if s.rules.partnerships:
-        _score_teams(s, kind, events)
+    if state.rules.partnerships:
+        _score_teams(state, kind, events)
         return
-    _pipeline(s, kind, giveup_base(s, kind), None, None, events)
+    _pipeline(state, kind, giveup_base(state, kind), None, None, events)
 
 
-def score_played_hand(s: State, events: list[Event] | None) -> None:
+def score_played_hand(state: State, events: list[Event] | None) -> None:
     """A hand played to its last trick: scored from the points each seat took."""
-    if s.rules.partnerships:
-        _score_teams(s, _PLAYED, events)
+    if state.rules.partnerships:
+        _score_teams(state, _PLAYED, events)
         return
-    raw = raw_points(s)
-    base, made = played_base(s, raw)
-    _pipeline(s, _PLAYED, base, raw, made, events)
+    raw = raw_points(state)
+    base, made = played_base(state, raw)
+    _pipeline(state, _PLAYED, base, raw, made, events)
 
 
 def _pipeline(
@@ -58,23 +58,23 @@ def _pipeline(
 
 
 def score_steps(
-    s: State, end: HandEnd, base: list[int], raw: dict[int, int] | None, made: bool | None,
+    state: State, end: HandEnd, base: list[int], raw: dict[int, int] | None, made: bool | None,
 ) -> tuple[Match, HandResult, list[Event]]:
     """The scoring steps after the base amounts: the next Match, the result, the events."""
-    m = s.match
-    d = s.declarer
-    n = s.rules.seats
-    m2, notes, events, mult, pen = run_steps(s, end, base, raw, made)
+    m = state.match
+    d = state.declarer
+    n = state.rules.seats
+    m2, notes, events, mult, pen = run_steps(state, end, base, raw, made)
     start = m.totals
     totals = m2.totals
-    marriages, aces = _declared(s)
+    marriages, aces = _declared(state)
     climbed, fell = _barrel_moves(events, n)
     # positional: the keyword call costs twice as much for two dozen fields
     result = HandResult(
-        end, m.dealer, d, s.contract if d >= 0 else 0, True,
+        end, m.dealer, d, state.contract if d >= 0 else 0, True,
         dict(raw) if raw is not None else {}, marriages,
         tuple([totals[p] - start[p] for p in range(n)]), totals, tuple(notes), made, mult,
-        m2.winners, aces, m.hand_no, s.sitter, s.golden, m2.barrel_hands, m2.dashes,
+        m2.winners, aces, m.hand_no, state.sitter, state.golden, m2.barrel_hands, m2.dashes,
         m2.sticks, m2.no_wins, tuple(pen), climbed, fell,
     )
     return m2, result, events

@@ -48,64 +48,64 @@ class HandTally:
 
 
 def run_steps(
-    s: State, end: HandEnd, base: list[int], raw: dict[int, int] | None, made: bool | None,
+    state: State, end: HandEnd, base: list[int], raw: dict[int, int] | None, made: bool | None,
 ) -> tuple[Match, list[str], list[Event], int, list[int]]:
     """Steps 2 to 10: the next Match, the notes, the events, the multiplier, the penalties."""
-    mult = multiplier(s)
-    tally = HandTally.begin(s.match, multiplied_base(s, base, mult))
-    suppress_frozen_scores(s, tally.deltas)
+    mult = multiplier(state)
+    tally = HandTally.begin(state.match, multiplied_base(state, base, mult))
+    suppress_frozen_scores(state, tally.deltas)
     if end is _PLAYED and raw is not None:
-        charge_dashes_and_lock(s, raw, tally)
-    if s.rules.sticks_penalty or s.rules.no_win_penalty:
-        charge_streaks(s, end, base, made, tally)
-    count_giveup(s, end, tally)
-    tally.notes[:0] = headline(s, end, made)
+        charge_dashes_and_lock(state, raw, tally)
+    if state.rules.sticks_penalty or state.rules.no_win_penalty:
+        charge_streaks(state, end, base, made, tally)
+    count_giveup(state, end, tally)
+    tally.notes[:0] = headline(state, end, made)
     if mult > 1:
         tally.notes.append(note("multiplier", factor=mult))
-    start = s.match.totals
-    new = [start[p] + tally.deltas[p] for p in range(s.rules.seats)]
-    move_on_barrel(s, end, made, new, tally)
-    if s.rules.reset_at_555:
-        reset_at_555(s.rules, new, tally.notes)
-    return next_match(s, made, new, tally), tally.notes, tally.events, mult, tally.penalties
+    start = state.match.totals
+    new = [start[p] + tally.deltas[p] for p in range(state.rules.seats)]
+    move_on_barrel(state, end, made, new, tally)
+    if state.rules.reset_at_555:
+        reset_at_555(state.rules, new, tally.notes)
+    return next_match(state, made, new, tally), tally.notes, tally.events, mult, tally.penalties
 
 
-def multiplier(s: State) -> int:
+def multiplier(state: State) -> int:
     """Step 2: a golden hand and a blind win each double every amount."""
-    return (2 if s.golden else 1) * (2 if s.blind_win else 1)
+    return (2 if state.golden else 1) * (2 if state.blind_win else 1)
 
 
-def multiplied_base(s: State, base: list[int], mult: int) -> list[int]:
+def multiplied_base(state: State, base: list[int], mult: int) -> list[int]:
     """Step 3: the base amounts with the sitter's bonus, multiplied (``base`` gets the bonus)."""
-    if s.sitter >= 0:
-        base[s.sitter] = sitter_bonus(s)
+    if state.sitter >= 0:
+        base[state.sitter] = sitter_bonus(state)
     return [b * mult for b in base] if mult > 1 else base[:]
 
 
-def suppress_frozen_scores(s: State, deltas: list[int]) -> None:
+def suppress_frozen_scores(state: State, deltas: list[int]) -> None:
     """Step 4: nothing for a player on the barrel or locked, unless he is the declarer."""
-    r = s.rules
-    start = s.match.totals
+    r = state.rules
+    start = state.match.totals
     at = r.barrel_at
     classic = r.barrel is _CLASSIC
     lock = r.lock_at
     for p in range(r.seats):
         t = start[p]
-        if p != s.declarer and ((classic and t == at) or (
+        if p != state.declarer and ((classic and t == at) or (
             lock is not None and lock <= t < r.target) or (
-            p == s.sitter and on_any_barrel(r, t)
+            p == state.sitter and on_any_barrel(r, t)
         )):
             deltas[p] = 0
 
 
-def charge_dashes_and_lock(s: State, raw: dict[int, int], tally: HandTally) -> None:
+def charge_dashes_and_lock(state: State, raw: dict[int, int], tally: HandTally) -> None:
     """Step 5, first counters: a dash for a defender with no points (every third costs
     ``zero_penalty``), and ``lock_no_trick_penalty`` for a locked defender with no trick."""
-    r = s.rules
-    start = s.match.totals
+    r = state.rules
+    start = state.match.totals
     dashes, deltas, pen, notes = tally.dashes, tally.deltas, tally.penalties, tally.notes
-    for p in s.active:
-        if p == s.declarer:
+    for p in state.active:
+        if p == state.declarer:
             continue
         if r.zero_penalty > 0 and raw[p] == 0 and not on_any_barrel(r, start[p]):
             dashes[p] += 1
@@ -116,32 +116,32 @@ def charge_dashes_and_lock(s: State, raw: dict[int, int], tally: HandTally) -> N
                 pen[p] -= r.zero_penalty
                 dashes[p] = 0
                 notes.append(note("dash_penalty", who=p, penalty=r.zero_penalty))
-        if r.lock_no_trick_penalty and is_locked(r, start[p]) and s.won[p] == 0:
+        if r.lock_no_trick_penalty and is_locked(r, start[p]) and state.won[p] == 0:
             deltas[p] -= r.lock_no_trick_penalty
             pen[p] -= r.lock_no_trick_penalty
             notes.append(note("locked_no_trick", who=p, penalty=r.lock_no_trick_penalty))
 
 
 def charge_streaks(
-    s: State, end: HandEnd, base: list[int], made: bool | None, tally: HandTally,
+    state: State, end: HandEnd, base: list[int], made: bool | None, tally: HandTally,
 ) -> None:
     """Step 5, then sticks and hands without a win (counter penalties, not multiplied).
 
     Both are kept like dashes: not for a player on the barrel at the start of the hand
     (his score is frozen there), and only for the active players.
     """
-    r = s.rules
-    m = s.match
-    d = s.declarer
+    r = state.rules
+    m = state.match
+    d = state.declarer
     sticks = list(m.sticks)
     no_wins = list(m.no_wins)
     deltas, pen, notes = tally.deltas, tally.penalties, tally.notes
-    for p in s.active:
+    for p in state.active:
         if on_any_barrel(r, m.totals[p]):
             continue
         if r.sticks_penalty and end is _PLAYED and (
-                p != d or (r.sticks_declarer and not s.misere)):
-            if s.won[p] == 0:
+                p != d or (r.sticks_declarer and not state.misere)):
+            if state.won[p] == 0:
                 sticks[p] += 1
                 notes.append(note("stick", who=p, count=sticks[p], of=r.sticks_count))
                 if sticks[p] >= r.sticks_count:
@@ -168,11 +168,11 @@ def charge_streaks(
     tally.sticks, tally.no_wins = tuple(sticks), tuple(no_wins)
 
 
-def count_giveup(s: State, end: HandEnd, tally: HandTally) -> None:
+def count_giveup(state: State, end: HandEnd, tally: HandTally) -> None:
     """Step 5, last: a rospisat or spisat call is counted (every third rospisat costs
     ``rospisat_penalty``); a conceded forced bid is noted."""
-    r = s.rules
-    d = s.declarer
+    r = state.rules
+    d = state.declarer
     if end is _ROSPISAT:
         ros = tally.rospisat_calls
         ros[d] += 1
@@ -185,37 +185,37 @@ def count_giveup(s: State, end: HandEnd, tally: HandTally) -> None:
         tally.spisat_calls[d] += 1
         tally.notes.append(note("spisat", who=d))
     elif end is _CONCEDE:
-        tally.notes.append(note("conceded", who=d, contract=s.winning_bid))
+        tally.notes.append(note("conceded", who=d, contract=state.winning_bid))
 
 
-def headline(s: State, end: HandEnd, made: bool | None) -> list[str]:
+def headline(state: State, end: HandEnd, made: bool | None) -> list[str]:
     """The notes that open the result: made or failed, a forced dealer, a doubled
     contract, the last trick's bonus."""
-    r = s.rules
-    d = s.declarer
+    r = state.rules
+    d = state.declarer
     notes: list[str] = []
     if end is _PLAYED and d >= 0:
-        kind = ("made" if made else "failed") + ("_misere" if s.misere else "")
-        notes.append(note(kind, who=d, contract=s.contract))
-    if r.dealer_forced_bid and d >= 0 and not any(amount for _, amount, _ in s.bids):
-        notes.append(note("dealer_forced", who=d, contract=s.winning_bid))
-    if s.doubled:
-        notes.append(note("doubled" if s.doubled == 1 else "redoubled", factor=factor(s)))
+        kind = ("made" if made else "failed") + ("_misere" if state.misere else "")
+        notes.append(note(kind, who=d, contract=state.contract))
+    if r.dealer_forced_bid and d >= 0 and not any(amount for _, amount, _ in state.bids):
+        notes.append(note("dealer_forced", who=d, contract=state.winning_bid))
+    if state.doubled:
+        notes.append(note("doubled" if state.doubled == 1 else "redoubled", factor=factor(state)))
     if end is _PLAYED and r.last_trick_bonus:
-        notes.append(note("last_trick", who=s.last_winner, bonus=r.last_trick_bonus))
+        notes.append(note("last_trick", who=state.last_winner, bonus=r.last_trick_bonus))
     return notes
 
 
 def move_on_barrel(
-    s: State, end: HandEnd, made: bool | None, new: list[int], tally: HandTally,
+    state: State, end: HandEnd, made: bool | None, new: list[int], tally: HandTally,
 ) -> None:
     """Steps 7 and 8: climbing onto, spending hands on and falling off the barrel."""
-    r = s.rules
-    start = s.match.totals
+    r = state.rules
+    start = state.match.totals
     at = r.barrel_at
     top = r.target + 1 if r.target_exceed else r.target
     if r.barrel is _CLASSIC and (at in start or any(at <= x < top for x in new)):
-        classic_barrel(s, end, made, start, new, tally.barrel_hands, tally.barrel_falls,
+        classic_barrel(state, end, made, start, new, tally.barrel_hands, tally.barrel_falls,
                        tally.notes, tally.events)
     elif r.barrel is _LVIV:
         for p in range(r.seats):
@@ -236,13 +236,13 @@ def reset_at_555(rules: Rules, new: list[int], notes: list[str]) -> None:
             notes.append(note("reset", who=p, value=shown))
 
 
-def next_match(s: State, made: bool | None, new: list[int], tally: HandTally) -> Match:
+def next_match(state: State, made: bool | None, new: list[int], tally: HandTally) -> Match:
     """Step 10: the winners, and the match after the hand with its new counters."""
-    r = s.rules
-    winners = match_winners(r, s.declarer, new)
+    r = state.rules
+    winners = match_winners(r, state.declarer, new)
     notes = tally.notes
     m2 = after_scored_hand(
-        r, s.match, tuple(new), made=bool(made) and s.declarer >= 0, golden=s.golden,
+        r, state.match, tuple(new), made=bool(made) and state.declarer >= 0, golden=state.golden,
         winners=winners, notes=notes, barrel_hands=tuple(tally.barrel_hands),
         barrel_falls=tuple(tally.barrel_falls), dashes=tuple(tally.dashes),
         rospisat_calls=tuple(tally.rospisat_calls), spisat_calls=tuple(tally.spisat_calls),
