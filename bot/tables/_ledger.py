@@ -155,7 +155,7 @@ class Ledger:
         events: list[Event] = []
         for move in deal:
             state = apply_into(state, move, events)
-        seats = tuple(s.but(away=False, missed=0) for s in table.seats)
+        seats = tuple(s.with_changes(away=False, missed=0) for s in table.seats)
         seat_list = [{"user_id": s.user_id, "name": s.name, "ai": s.ai} for s in seats]
         async with Saving(self.store) as tx:
             await tx.seen_players([player_ref(s) for s in seats], now)

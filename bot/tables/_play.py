@@ -71,7 +71,7 @@ class MatchPlay(ServiceCore):
             notices: list[Notice] = []
             seats = None
             if s.away or s.missed:  # a human moved: he is back (stored with the move)
-                seats = [x.but(away=False, missed=0) if i == seat else x
+                seats = [x.with_changes(away=False, missed=0) if i == seat else x
                          for i, x in enumerate(table.seats)]
                 if s.away:
                     notices.append(Notice("notice.back", {"name": s.name}))
@@ -119,7 +119,7 @@ class MatchPlay(ServiceCore):
             s = table.seats[seat]
             if not s.away:
                 raise TableError("error.not_away")
-            seats = [x.but(away=False, missed=0) if i == seat else x
+            seats = [x.with_changes(away=False, missed=0) if i == seat else x
                      for i, x in enumerate(table.seats)]
             await self._seat(table, seats, notices=(Notice("notice.back", {"name": s.name}),),
                              by=actor.user_id)

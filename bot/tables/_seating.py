@@ -136,7 +136,7 @@ class Seating(ServiceCore):
         # Mid-match an AI plays the seat: a player who left is marked away (he may take
         # the seat back with "I'm back"); a kicked one is replaced for good.
         if key == "ok.left":
-            seats = tuple(s.but(away=True) if i == seat else s
+            seats = tuple(s.with_changes(away=True) if i == seat else s
                           for i, s in enumerate(table.seats))
         else:
             seats = tuple(Seat(None, name, ai=True, level="normal") if i == seat else s
