@@ -40,9 +40,11 @@ from collections.abc import Iterator
 from dataclasses import fields, replace
 
 from bot.ai import Player, arena, player
-from bot.ai.club import (
+from bot.ai.club import ClubPlayer
+from bot.ai.search import SearchPlayer
+from bot.ai.solver import Aborted, solver_for
+from bot.ai.valuation import (
     NORMAL,
-    ClubPlayer,
     Style,
     _chance,
     declarer_estimate,
@@ -50,8 +52,6 @@ from bot.ai.club import (
     hand_value,
     urge,
 )
-from bot.ai.search import SearchPlayer
-from bot.ai.solver import Aborted, solver_for
 from bot.ai.worlds import Sampler, agrees
 from bot.game.actions import Action, Flag, Verb
 from bot.game.cards import cards_of, to_mask

@@ -30,8 +30,9 @@ import sys
 import time
 
 from bot.ai import arena
-from bot.ai.club import ClubPlayer, contract_worth
+from bot.ai.club import ClubPlayer
 from bot.ai.search import STRONG, SearchPlayer, most_made
+from bot.ai.valuation import contract_worth
 from bot.game.actions import Action, Verb
 from bot.game.dealing import new_match, random_deal
 from bot.game.engine import apply_into, legal_actions

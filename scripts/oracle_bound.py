@@ -35,8 +35,9 @@ from itertools import permutations
 from bid_sweep import _SEEN, _peek, paired
 
 from bot.ai import Player, arena, player
-from bot.ai.club import ClubPlayer, gift_cost
+from bot.ai.club import ClubPlayer
 from bot.ai.solver import Aborted, DoubleDummy, action_reaches, action_values, solver_for
+from bot.ai.valuation import gift_cost
 from bot.game.actions import Action, Verb
 from bot.game.cards import cards_of, marriages_in
 from bot.game.observation import Observation

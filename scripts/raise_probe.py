@@ -40,9 +40,10 @@ from itertools import count
 from oracle_bound import COUNTS, Plan, shortlist
 
 from bot.ai import arena
-from bot.ai.club import NORMAL, ClubPlayer
+from bot.ai.club import ClubPlayer
 from bot.ai.search import STRONG
 from bot.ai.solver import solver_for
+from bot.ai.valuation import NORMAL
 from bot.ai.worlds import Sampler, agrees
 from bot.game.actions import Verb, act
 from bot.game.dealing import apply_deal, canonical_deal, new_match

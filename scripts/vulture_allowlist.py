@@ -86,3 +86,5 @@ _.note_sent
 # a tournament entrant's columns, read back by name in SQL (ORDER BY joined_at, final_rank)
 _.joined_at
 _.final_rank
+# a standing's head-to-head count: part of the value the tests check (the order uses it)
+_.head_to_head

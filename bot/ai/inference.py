@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from bot.ai.club import NORMAL, Style, bid_limit, bid_value, contract_choice, declarer_value
+from bot.ai.valuation import NORMAL, Style, bid_limit, bid_value, contract_choice, declarer_value
 from bot.game.cards import to_mask
 from bot.game.exchange import after_talon
 from bot.game.limits import auction_cap, highest_allowed, opening_bid

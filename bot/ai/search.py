@@ -27,9 +27,10 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Literal
 
-from bot.ai.club import NORMAL, ClubPlayer, Style, contract_worth, marriage_worth
+from bot.ai.club import ClubPlayer
 from bot.ai.inference import Inference
 from bot.ai.solver import Aborted, action_reaches, action_values, solver_for, supported
+from bot.ai.valuation import NORMAL, Style, contract_worth, marriage_worth
 from bot.ai.worlds import Sampler, agrees
 from bot.game.actions import Action, Flag, Verb
 from bot.game.cards import RANK_OF, RANK_POINTS, marriages_in, to_mask

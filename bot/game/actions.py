@@ -36,6 +36,14 @@ class Flag(StrEnum):
     MISERE = "misere"
 
 
+# The verbs whose phrase takes nothing from the action.
+_PHRASES = {
+    Verb.PASS: "pass", Verb.REDEAL: "claim a redeal", Verb.ROSPISAT: "declare rospisat",
+    Verb.SPISAT: "declare spisat", Verb.CONCEDE: "concede",
+    Verb.CONTRA: "double the contract (contra)", Verb.REDOUBLE: "redouble the contract",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     """One seat's move. ``card``/``amount``/``target`` are -1/0/-1 where the verb takes none."""
@@ -54,10 +62,9 @@ class Action:
             if self.flag is Flag.MISERE:
                 return f"bid a mizère ({self.amount})"
             return f"bid {self.amount}" + (" blind" if self.flag is Flag.BLIND else "")
-        if v is Verb.PASS:
-            return "pass"
-        if v is Verb.REDEAL:
-            return "claim a redeal"
+        phrase = _PHRASES.get(v)
+        if phrase is not None:
+            return phrase
         if v is Verb.TALON:
             return f"take talon {self.amount}"
         if v is Verb.GIVE:
@@ -68,16 +75,6 @@ class Action:
             return f"discard {card_str(self.card)}"
         if v is Verb.CONTRACT:
             return f"set the contract at {self.amount}"
-        if v is Verb.ROSPISAT:
-            return "declare rospisat"
-        if v is Verb.SPISAT:
-            return "declare spisat"
-        if v is Verb.CONCEDE:
-            return "concede"
-        if v is Verb.CONTRA:
-            return "double the contract (contra)"
-        if v is Verb.REDOUBLE:
-            return "redouble the contract"
         if self.flag is Flag.MARRIAGE:
             return f"play {card_str(self.card)} with a marriage"
         if self.flag is Flag.ACES:

@@ -34,12 +34,12 @@ def is_locked(rules: Rules, total: int) -> bool:
 
 
 def classic_barrel(
-    s: State, end: HandEnd, made: bool | None, start: tuple[int, ...], new: list[int],
+    state: State, end: HandEnd, made: bool | None, start: tuple[int, ...], new: list[int],
     bh: list[int], falls: list[int], notes: list[str], events: list[Event],
 ) -> None:
     """The classic barrel's scoring step: wins, mounting, barrel hands, falls, conflicts."""
-    r = s.rules
-    d = s.declarer
+    r = state.rules
+    d = state.declarer
     at = r.barrel_at
     fall_to = at - r.barrel_fall_penalty
 
@@ -57,7 +57,7 @@ def classic_barrel(
     stayed: list[int] = []
     for p in range(r.seats):
         if start[p] == at:
-            if p == s.sitter:
+            if p == state.sitter:
                 stayed.append(p)
                 continue
             if p == d and not (end is HandEnd.PLAYED and made):

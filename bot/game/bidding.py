@@ -33,33 +33,33 @@ _BIDDING = Phase.BIDDING
 _OFF = DealtNines.OFF
 
 
-def legal_bidding(s: State, seat: int) -> list[Action]:
+def legal_bidding(state: State, seat: int) -> list[Action]:
     """Bids and passes of the seat to act, plus a pre-bid redeal claim where allowed."""
     out: list[Action] = []
-    if seat == s.to_act:
-        forced = forced_opening(s, seat)
-        if s.silenced >> seat & 1:
-            out.append(act(seat, Verb.BID, amount=opening_min(s)) if forced else PASSES[seat])
+    if seat == state.to_act:
+        forced = forced_opening(state, seat)
+        if state.silenced >> seat & 1:
+            out.append(act(seat, Verb.BID, amount=opening_min(state)) if forced else PASSES[seat])
         else:
-            lo = lowest_bid(s)
-            r = s.rules
-            hi = highest_allowed(s, seat, s.held[seat])
+            lo = lowest_bid(state)
+            r = state.rules
+            hi = highest_allowed(state, seat, state.held[seat])
             if r.bid_cap_before_talon is not None:
-                hi = auction_cap(s, seat, s.held[seat])
+                hi = auction_cap(state, seat, state.held[seat])
             if r.bid_step_high is None:
                 step = r.bid_step
                 out += bid_range(seat, lo, hi, step, Flag.NONE)
-                if s.blind >> seat & 1:
+                if state.blind >> seat & 1:
                     out += bid_range(seat, lo, hi, step, Flag.BLIND)
             else:
                 out += two_step_range(r, seat, lo, hi, Flag.NONE)
-                if s.blind >> seat & 1:
+                if state.blind >> seat & 1:
                     out += two_step_range(r, seat, lo, hi, Flag.BLIND)
             if r.misere and r.misere_value >= lo:
                 out.append(act(seat, Verb.BID, amount=r.misere_value, flag=Flag.MISERE))
             if not forced:
                 out.append(PASSES[seat])
-    if predeal_claim_reason(s, seat):
+    if predeal_claim_reason(state, seat):
         out.append(act(seat, Verb.REDEAL))
     return out
 
@@ -70,60 +70,72 @@ def bid_range(seat: int, lo: int, hi: int, step: int, flag: Flag) -> tuple[Actio
     return tuple(act(seat, Verb.BID, amount=n, flag=flag) for n in range(lo, hi + 1, step))
 
 
-def two_step_range(r: Rules, seat: int, lo: int, hi: int, flag: Flag) -> tuple[Action, ...]:
+def two_step_range(rules: Rules, seat: int, lo: int, hi: int, flag: Flag) -> tuple[Action, ...]:
     """The bids from lo to hi under bid_step_high: small steps below its threshold."""
-    at = r.bid_step_high_from
-    high = r.bid_step_high or r.bid_step
-    return (bid_range(seat, lo, min(hi, at - 1), r.bid_step, flag)
+    at = rules.bid_step_high_from
+    high = rules.bid_step_high or rules.bid_step
+    return (bid_range(seat, lo, min(hi, at - 1), rules.bid_step, flag)
             + bid_range(seat, max(lo, at), hi, high, flag))
 
 
-def predeal_claims(r: Rules) -> bool:
+def predeal_claims(rules: Rules) -> bool:
     """Whether these rules let a seat claim a redeal before bidding (dealt nines, weak hand)."""
-    return r.predeal_low_redeal_below is not None or r.predeal_four_nines_redeal or (
-        r.dealt_four_nines is not _OFF or r.dealt_three_nines is not _OFF)
+    return rules.predeal_low_redeal_below is not None or rules.predeal_four_nines_redeal or (
+        rules.dealt_four_nines is not _OFF or rules.dealt_three_nines is not _OFF)
 
 
-def predeal_claim_reason(s: State, seat: int) -> str | None:
+def predeal_claim_reason(state: State, seat: int) -> str | None:
     """Why ``seat`` may claim a redeal before bidding now, or None."""
-    r = s.rules
+    r = state.rules
     if not predeal_claims(r):
         return None
-    if seat not in s.active or s.acted >> seat & 1:
+    if seat not in state.active or state.acted >> seat & 1:
         return None
-    nines = (s.held[seat] & ALL_NINES).bit_count()
-    if s.high_bidder < 0 and r.dealt_nines(nines) is DealtNines.OPTIONAL:
+    nines = (state.held[seat] & ALL_NINES).bit_count()
+    if state.high_bidder < 0 and r.dealt_nines(nines) is DealtNines.OPTIONAL:
         return note("why.nines", nines=nines)  # dealt_four_nines, dealt_three_nines
     if r.predeal_low_redeal_below is None and not r.predeal_four_nines_redeal:
         return None
-    return predeal_weak(r, s.held[seat])
+    return predeal_weak(r, state.held[seat])
 
 
-def check_bid(s: State, a: Action) -> None:
+def check_bid(state: State, action: Action) -> None:
     """Raise RuleError if the bid is illegal."""
-    seat, n, rules = a.seat, a.amount, s.rules
-    if seat != s.to_act:
-        raise RuleError("turn_bid", a, seat=s.to_act)
-    forced = forced_opening(s, seat)
-    lo = lowest_bid(s)
-    if s.silenced >> seat & 1:
+    seat, n, rules = action.seat, action.amount, state.rules
+    if seat != state.to_act:
+        raise RuleError("turn_bid", action, seat=state.to_act)
+    forced = forced_opening(state, seat)
+    lo = lowest_bid(state)
+    if state.silenced >> seat & 1:
         if not forced:
-            raise RuleError("silenced", a, limit=rules.silence_below or 0)
+            raise RuleError("silenced", action, limit=rules.silence_below or 0)
         if n != lo:
-            raise RuleError("silenced_forced", a, lowest=lo)
-    flag = a.flag
-    if flag is _BLIND and not s.blind >> seat & 1:
-        raise RuleError("blind_off" if not rules.blind_bidding else "blind_looked", a)
+            raise RuleError("silenced_forced", action, lowest=lo)
+    flag = action.flag
+    if flag is _BLIND and not state.blind >> seat & 1:
+        raise RuleError("blind_off" if not rules.blind_bidding else "blind_looked", action)
     if flag is _MISERE:
-        if not rules.misere:
-            raise RuleError("misere_off", a)
-        if n != rules.misere_value:
-            raise RuleError("misere_value", a, value=rules.misere_value)
-        if n < lo:
-            raise RuleError("misere_low", a, amount=n, lowest=lo)
+        _check_misere(rules, action, lo)
         return  # a fixed contract: no marriage or cap applies
     if flag is not _NO_FLAG and flag is not _BLIND:
-        raise RuleError("bid_flag", a)
+        raise RuleError("bid_flag", action)
+    _check_amount(state, action, lo)
+
+
+def _check_misere(rules: Rules, a: Action, lo: int) -> None:
+    """A mizère bid: allowed, of the mizère's value, not below the lowest bid."""
+    if not rules.misere:
+        raise RuleError("misere_off", a)
+    if a.amount != rules.misere_value:
+        raise RuleError("misere_value", a, value=rules.misere_value)
+    if a.amount < lo:
+        raise RuleError("misere_low", a, amount=a.amount, lowest=lo)
+
+
+def _check_amount(s: State, a: Action, lo: int) -> None:
+    """An ordinary bid's amount: a step from the lowest, under every cap, with the marriage
+    a high bid needs."""
+    seat, n, rules = a.seat, a.amount, s.rules
     if n < lo or (n % rules.bid_step if rules.bid_step_high is None
                   else not rules.is_bid_amount(n)):
         steps = rules.bid_steps()
@@ -147,59 +159,59 @@ def check_bid(s: State, a: Action) -> None:
 
 
 def apply_bid(
-    s: State, a: Action, events: list[Event] | None, *, trusted: bool = False
+    state: State, action: Action, events: list[Event] | None, *, trusted: bool = False
 ) -> None:
-    """A bid. ``trusted``: the caller took ``a`` from the legal actions just now."""
+    """A bid. ``trusted``: the caller took ``action`` from the legal actions just now."""
     if not trusted:
-        check_bid(s, a)
-    seat, n = a.seat, a.amount
-    blind = a.flag is _BLIND
+        check_bid(state, action)
+    seat, n = action.seat, action.amount
+    blind = action.flag is _BLIND
     bit = 1 << seat
-    show_above = s.rules.show_marriage_above
+    show_above = state.rules.show_marriage_above
     first_high = (show_above is not None and n > show_above
-                  and not any(p == seat for p, _ in s.shown_marriages))
-    s.high, s.high_bidder, s.high_blind = n, seat, blind
-    s.misere = a.flag is _MISERE
-    s.acted |= bit
+                  and not any(p == seat for p, _ in state.shown_marriages))
+    state.high, state.high_bidder, state.high_blind = n, seat, blind
+    state.misere = action.flag is _MISERE
+    state.acted |= bit
     if not blind:
-        s.blind &= ~bit
-    if n > s.max_bid_by[seat]:
-        mb = list(s.max_bid_by)
+        state.blind &= ~bit
+    if n > state.max_bid_by[seat]:
+        mb = list(state.max_bid_by)
         mb[seat] = n
-        s.max_bid_by = tuple(mb)
-    s.bids = (*s.bids, (seat, n, blind))
+        state.max_bid_by = tuple(mb)
+    state.bids = (*state.bids, (seat, n, blind))
     if events is not None:
-        events.append(BidMade(seat, n, blind, s.misere))
+        events.append(BidMade(seat, n, blind, state.misere))
     if first_high:
-        suits = marriages_in(s.held[seat])
+        suits = marriages_in(state.held[seat])
         if suits:  # four aces may stand in for a marriage: then nothing is shown
-            suit = min(suits, key=lambda x: (marriage_value(s.rules, x), x))
-            s.shown_marriages = (*s.shown_marriages, (seat, suit))
+            suit = min(suits, key=lambda x: (marriage_value(state.rules, x), x))
+            state.shown_marriages = (*state.shown_marriages, (seat, suit))
             if events is not None:
                 events.append(MarriageShown(seat, suit))
-    _next_bidder(s, seat, events)
+    _next_bidder(state, seat, events)
 
 
-def apply_pass(s: State, a: Action, events: list[Event] | None) -> None:
+def apply_pass(state: State, action: Action, events: list[Event] | None) -> None:
     """A pass in the auction, or (option contra) a defender's or declarer's "no double"."""
-    if s.phase is not _BIDDING:
-        if not doubling(s):
-            raise RuleError("pass_after_auction", a)
-        apply_doubling_pass(s, a, events)
+    if state.phase is not _BIDDING:
+        if not doubling(state):
+            raise RuleError("pass_after_auction", action)
+        apply_doubling_pass(state, action, events)
         return
-    seat = a.seat
-    if seat != s.to_act:
-        raise RuleError("turn_bid", a, seat=s.to_act)
-    if forced_opening(s, seat):
-        raise RuleError("forced_opening", a, lowest=opening_min(s))
+    seat = action.seat
+    if seat != state.to_act:
+        raise RuleError("turn_bid", action, seat=state.to_act)
+    if forced_opening(state, seat):
+        raise RuleError("forced_opening", action, lowest=opening_min(state))
     bit = 1 << seat
-    s.passed |= bit
-    s.acted |= bit
-    s.blind &= ~bit
-    s.bids = (*s.bids, (seat, 0, False))
+    state.passed |= bit
+    state.acted |= bit
+    state.blind &= ~bit
+    state.bids = (*state.bids, (seat, 0, False))
     if events is not None:
         events.append(Passed(seat))
-    _next_bidder(s, seat, events)
+    _next_bidder(state, seat, events)
 
 
 def _next_bidder(s: State, seat: int, events: list[Event] | None) -> None:
@@ -238,12 +250,12 @@ def _dealer_forced(s: State, events: list[Event] | None) -> None:
     after_auction(s, events)
 
 
-def claim_predeal_redeal(s: State, a: Action) -> str:
+def claim_predeal_redeal(state: State, action: Action) -> str:
     """Check a pre-bid redeal claim; return its reason."""
-    reason = predeal_claim_reason(s, a.seat)
+    reason = predeal_claim_reason(state, action.seat)
     if reason is None:
-        key, params = _predeal_refusal(s, a.seat)
-        raise RuleError(key, a, **params)
+        key, params = _predeal_refusal(state, action.seat)
+        raise RuleError(key, action, **params)
     return reason
 
 

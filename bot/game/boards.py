@@ -124,20 +124,20 @@ def digest(boards: Sequence[Board]) -> str:
     return h.hexdigest()[:16]
 
 
-def board_over(s: State) -> bool:
+def board_over(state: State) -> bool:
     """Whether the board's one hand is over (scored, thrown in or annulled)."""
-    return s.phase in (Phase.DEALING, Phase.MATCH_OVER)
+    return state.phase in (Phase.DEALING, Phase.MATCH_OVER)
 
 
-def result_of(s: State) -> tuple[int, ...]:
+def result_of(state: State) -> tuple[int, ...]:
     """Each seat's change of total once the board is over (zeros for a hand without one)."""
-    res = s.last_result
-    return res.delta if res is not None else (0,) * s.rules.seats
+    res = state.last_result
+    return res.delta if res is not None else (0,) * state.rules.seats
 
 
-def replay(b: Board, moves: Sequence[Action]) -> State:
+def replay(board: Board, moves: Sequence[Action]) -> State:
     """The board's state after these moves (RuleError for an illegal one)."""
-    s = b.start()
+    s = board.start()
     for a in moves:
         s = apply_into(s, a, None)
     return s

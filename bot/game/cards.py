@@ -47,27 +47,27 @@ SUIT_OF: tuple[int, ...] = tuple(c >> 3 for c in range(32))
 RANK_OF: tuple[int, ...] = tuple(c & 7 for c in range(32))
 
 
-def suit_of(c: int) -> int:
+def suit_of(card: int) -> int:
     """The suit index of a card: C D H S are 0..3."""
-    return c >> 3
+    return card >> 3
 
 
-def rank_of(c: int) -> int:
+def rank_of(card: int) -> int:
     """The rank index of a card in strength order: 7 8 9 J Q K 10 A are 0..7."""
-    return c & 7
+    return card & 7
 
 
-def is_red(c: int) -> bool:
+def is_red(card: int) -> bool:
     """Diamonds and hearts are red, clubs and spades black."""
-    return c >> 3 in (DIAMONDS, HEARTS)
+    return card >> 3 in (DIAMONDS, HEARTS)
 
 
-def beats(c: int, best: int, trump: int) -> bool:
-    """Whether ``c``, played to a trick headed by ``best``, takes the lead (trump -1: none).
+def beats(card: int, best: int, trump: int) -> bool:
+    """Whether ``card``, played to a trick headed by ``best``, takes the lead (trump -1: none).
 
     A higher card of the same suit beats it, and so does any trump over a non-trump.
     """
-    return (c >> 3 == best >> 3 and c > best) or (c >> 3 == trump and best >> 3 != trump)
+    return (card >> 3 == best >> 3 and card > best) or (card >> 3 == trump and best >> 3 != trump)
 
 
 # beats() as a table for the hottest loops: BEATERS[trump][best] is the mask of the cards
@@ -84,19 +84,19 @@ DISPLAY_SUITS = (3, 2, 0, 1)
 _DISPLAY_KEYS = tuple((DISPLAY_SUITS.index(c >> 3), -(c & 7)) for c in range(32))
 
 
-def display_key(c: int) -> tuple[int, int]:
+def display_key(card: int) -> tuple[int, int]:
     """Sort key of the bot's card order (see ``DISPLAY_SUITS``)."""
-    return _DISPLAY_KEYS[c]
+    return _DISPLAY_KEYS[card]
 
 
-def card_sort_key(c: int) -> tuple[int, int]:
+def card_sort_key(card: int) -> tuple[int, int]:
     """Sort key for showing a hand: by suit C D H S, high to low within a suit."""
-    return c >> 3, -(c & 7)
+    return card >> 3, -(card & 7)
 
 
-def points_of(c: int) -> int:
+def points_of(card: int) -> int:
     """Card points of one card (A 11, 10 10, K 4, Q 3, J 2, else 0)."""
-    return CARD_POINTS[c]
+    return CARD_POINTS[card]
 
 
 def mask_points(mask: int) -> int:
@@ -109,14 +109,14 @@ def mask_points(mask: int) -> int:
     )
 
 
-def card_str(c: int) -> str:
+def card_str(card: int) -> str:
     """Notation of docs/scenarios.md: rank then suit, e.g. ``10H``."""
-    return RANKS[c & 7] + SUITS[c >> 3]
+    return RANKS[card & 7] + SUITS[card >> 3]
 
 
-def card_pretty(c: int) -> str:
+def card_pretty(card: int) -> str:
     """Rank with a suit symbol, e.g. ``10♥``, for players and screen readers."""
-    return RANKS[c & 7] + SUIT_SYMBOLS[c >> 3]
+    return RANKS[card & 7] + SUIT_SYMBOLS[card >> 3]
 
 
 def parse_card(text: str, ranks: Mapping[str, str] | None = None) -> int:

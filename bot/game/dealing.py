@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from bot.game.actions import Deal, JackPenalty, Move
 from bot.game.cards import (
@@ -181,62 +182,64 @@ def check_deal(rules: Rules, dealer: int, deal: Deal) -> None:
 
 
 def apply_deal(
-    s: State, deal: Deal, events: list[Event] | None, *, trusted: bool = False
+    state: State, deal: Deal, events: list[Event] | None, *, trusted: bool = False
 ) -> None:
-    """Start the hand in ``s`` (a copy) with these cards.
+    """Start the hand in ``state`` (a copy) with these cards.
 
     ``trusted``: the deal came from ``canonical_deal`` just now, so it needs no check.
     """
-    rules = s.rules
-    dealer = s.match.dealer
+    rules = state.rules
+    dealer = state.match.dealer
     if not trusted:
         check_deal(rules, dealer, deal)
-    s.match = evolve(s.match, hand_no=s.match.hand_no + 1)
-    _reset_hand(s, dealer)
-    s.held = list(deal.hands)
-    s.dealt = deal.hands
-    s.talons = deal.talons
-    s.stock = deal.stock
+    state.match = evolve(state.match, hand_no=state.match.hand_no + 1)
+    _reset_hand(state, dealer)
+    state.held = list(deal.hands)
+    state.dealt = deal.hands
+    state.talons = deal.talons
+    state.stock = deal.stock
     if rules.silence_below is not None:
-        s.silenced = sum(1 << p for p in s.active if s.match.totals[p] < rules.silence_below)
+        state.silenced = sum(1 << p for p in state.active
+                             if state.match.totals[p] < rules.silence_below)
     if rules.blind_bidding:
-        s.blind = sum(1 << p for p in s.active)
+        state.blind = sum(1 << p for p in state.active)
     if rules.bidding:
-        s.phase = _BIDDING
-        s.to_act = s.forehand
+        state.phase = _BIDDING
+        state.to_act = state.forehand
     else:
-        s.phase = _PLAY
-        s.contract_fixed = True
-        s.leader = s.to_act = s.forehand
+        state.phase = _PLAY
+        state.contract_fixed = True
+        state.leader = state.to_act = state.forehand
     if events is not None:
-        events.append(HandStarted(s.match.hand_no, dealer, s.forehand, s.sitter, s.golden))
-        for p in s.active:
-            events.append(CardsDealt(p, tuple(cards_of(s.held[p]))))
+        events.append(HandStarted(state.match.hand_no, dealer, state.forehand, state.sitter,
+                                  state.golden))
+        for p in state.active:
+            events.append(CardsDealt(p, tuple(cards_of(state.held[p]))))
     if rules.dealt_four_nines is not _NINES_OFF or rules.dealt_three_nines is not _NINES_OFF:
-        for p in s.active:
-            nines = s.held[p] & ALL_NINES
+        for p in state.active:
+            nines = state.held[p] & ALL_NINES
             if rules.dealt_nines(nines.bit_count()) is DealtNines.MANDATORY:
                 # The hand is annulled as it is dealt: nobody has to claim it.
                 reason = note("why.nines", nines=nines.bit_count())
-                s.claims = ((p, reason, nines),)
-                annul(s, p, reason, True, events, dealt=True)
+                state.claims = ((p, reason, nines),)
+                annul(state, p, reason, True, events, dealt=True)
                 return
 
 
 
-def apply_jack_penalty(s: State, events: list[Event] | None) -> None:
+def apply_jack_penalty(state: State, events: list[Event] | None) -> None:
     """Third jack at the bottom in a row: the dealer loses 120 and the deal passes on."""
-    m = s.match
+    m = state.match
     dealer = m.dealer
     totals = list(m.totals)
     totals[dealer] -= 120
     barrel_hands = list(m.barrel_hands)
-    if totals[dealer] != s.rules.barrel_at:
+    if totals[dealer] != state.rules.barrel_at:
         barrel_hands[dealer] = 0
-    nxt = (dealer + 1) % s.rules.seats
-    s.match = evolve(m, totals=tuple(totals), barrel_hands=tuple(barrel_hands),
+    nxt = (dealer + 1) % state.rules.seats
+    state.match = evolve(m, totals=tuple(totals), barrel_hands=tuple(barrel_hands),
                              dealer=nxt, nines_annuls=0)
-    _reset_hand(s, nxt)
+    _reset_hand(state, nxt)
     if events is not None:
         events.append(DealerPenalized(dealer, 120, note("why.jacks")))
 
@@ -273,64 +276,83 @@ def _pattern(rules: Rules, dealer: int) -> tuple[int, ...]:
 def _deal_by_order(rules: Rules, dealer: int, deck: list[int]) -> Deal:
     # Written as the physical procedure; run once per (rules, dealer) to build a pattern.
     _, _, active = seats_for_hand(rules, dealer)
-    hands = [0] * rules.seats
-    talons = [0] * len(rules.talons)
-    pos = 0
-
-    def give(target: int, k: int = 1, talon: bool = False) -> None:
-        nonlocal pos
-        for c in deck[pos:pos + k]:
-            if talon:
-                talons[target] |= 1 << c
-            else:
-                hands[target] |= 1 << c
-        pos += k
-
-    h = rules.hand_size
+    dealt = _Dealt(deck, [0] * rules.seats, [0] * len(rules.talons))
     if rules.stock:
-        a, b = active
-        if h == 8 or rules.deck is Deck.SEVEN_ACE:
-            packets = (3, 2, 3) if h == 8 else (3,) * (h // 3)
-            for k in packets:
-                give(a, k)
-                give(b, k)
-        else:
-            for _ in range(h):
-                give(a)
-                give(b)
-        return Deal(tuple(hands), (), tuple(deck[pos:]))
+        _deal_stock_game(rules, active, dealt)
+        return Deal(tuple(dealt.hands), (), tuple(deck[dealt.pos:]))
     if len(rules.talons) >= 2:
-        a, b = active[0], active[-1]
-        if all(t == 2 for t in rules.talons):
-            for r in range(h // 2):
-                give(a, 2)
-                give(b, 2)
-                if r < len(talons):
-                    give(r, 2, talon=True)
-        else:
-            for r in range(h):
-                give(a)
-                give(b)
-                if r < max(rules.talons):
-                    for i, size in enumerate(rules.talons):
-                        if r < size:
-                            give(i, talon=True)
-        return Deal(tuple(hands), tuple(talons))
-    t = rules.talons[0] if rules.talons else 0
-    for r in range(h):
-        for i, p in enumerate(active):
-            give(p)
-            if i == 1 and r < t:
-                give(0, talon=True)
-    return Deal(tuple(hands), tuple(talons))
+        _deal_two_talons(rules, active, dealt)
+    else:
+        t = rules.talons[0] if rules.talons else 0
+        for r in range(rules.hand_size):
+            for i, p in enumerate(active):
+                dealt.give(p)
+                if i == 1 and r < t:
+                    dealt.give(0, talon=True)
+    return Deal(tuple(dealt.hands), tuple(dealt.talons))
 
 
-def random_deal(s: State, rng: random.Random) -> list[Move]:
+# Mutable on purpose: the deal in progress, card by card off the top of ``deck``.
+@dataclass(slots=True)
+class _Dealt:
+    deck: list[int]
+    hands: list[int]
+    talons: list[int]
+    pos: int = 0
+
+    def give(self, target: int, k: int = 1, talon: bool = False) -> None:
+        """The next ``k`` cards to a hand (or to talon ``target``)."""
+        for c in self.deck[self.pos:self.pos + k]:
+            if talon:
+                self.talons[target] |= 1 << c
+            else:
+                self.hands[target] |= 1 << c
+        self.pos += k
+
+
+def _deal_stock_game(rules: Rules, active: tuple[int, ...], dealt: _Dealt) -> None:
+    """Two players with a stock: packets of 3, 2, 3 for eight cards (or threes from a
+    32-card deck), else one by one; the rest is the stock."""
+    h = rules.hand_size
+    a, b = active
+    if h == 8 or rules.deck is Deck.SEVEN_ACE:
+        packets = (3, 2, 3) if h == 8 else (3,) * (h // 3)
+        for k in packets:
+            dealt.give(a, k)
+            dealt.give(b, k)
+    else:
+        for _ in range(h):
+            dealt.give(a)
+            dealt.give(b)
+
+
+def _deal_two_talons(rules: Rules, active: tuple[int, ...], dealt: _Dealt) -> None:
+    """Two players and two talons or more: in twos when every talon has two cards, else
+    one by one with a card to each talon still short."""
+    a, b = active[0], active[-1]
+    h = rules.hand_size
+    if all(t == 2 for t in rules.talons):
+        for r in range(h // 2):
+            dealt.give(a, 2)
+            dealt.give(b, 2)
+            if r < len(dealt.talons):
+                dealt.give(r, 2, talon=True)
+    else:
+        for r in range(h):
+            dealt.give(a)
+            dealt.give(b)
+            if r < max(rules.talons):
+                for i, size in enumerate(rules.talons):
+                    if r < size:
+                        dealt.give(i, talon=True)
+
+
+def random_deal(state: State, rng: random.Random) -> list[Move]:
     """The chance moves for the next hand from a seeded RNG (jack penalties, then the deal)."""
-    rules = s.rules
+    rules = state.rules
     deck = list(DECK_CARDS[rules.deck])
     moves: list[Move] = []
-    dealer = s.match.dealer
+    dealer = state.match.dealer
     jacks = 0
     rand = rng.random
     while True:

@@ -12,27 +12,27 @@ from bot.game.events import Doubled, Event
 from bot.game.state import Phase, State
 
 
-def doubling(s: State) -> bool:
+def doubling(state: State) -> bool:
     """The defenders (or the declarer, after a double) are still to speak."""
-    return s.phase is Phase.CONTRACT and s.contract_fixed
+    return state.phase is Phase.CONTRACT and state.contract_fixed
 
 
-def legal_doubling(s: State, seat: int) -> list[Action]:
+def legal_doubling(state: State, seat: int) -> list[Action]:
     """Pass first (the AI's safe default), then contra or redouble."""
-    if seat != s.to_act:
+    if seat != state.to_act:
         return []
-    if seat == s.declarer:
+    if seat == state.declarer:
         return [PASSES[seat], act(seat, Verb.REDOUBLE)]
     return [PASSES[seat], act(seat, Verb.CONTRA)]
 
 
-def next_opponent(s: State, seat: int) -> int:
+def next_opponent(state: State, seat: int) -> int:
     """The next seat after ``seat`` that may double: an opponent of the declarer (with
     partnerships his partner is skipped), or the declarer himself when none is left."""
-    p = s.next_seat[seat]
-    if s.rules.partnerships:
-        while p != s.declarer and p % 2 == s.declarer % 2:
-            p = s.next_seat[p]
+    p = state.next_seat[seat]
+    if state.rules.partnerships:
+        while p != state.declarer and p % 2 == state.declarer % 2:
+            p = state.next_seat[p]
     return p
 
 
@@ -43,45 +43,46 @@ def _check(s: State, a: Action) -> None:
         raise RuleError("double_when", a)
 
 
-def apply_contra(s: State, a: Action, events: list[Event] | None) -> None:
+def apply_contra(state: State, action: Action, events: list[Event] | None) -> None:
     """A defender doubles the fixed contract; the declarer answers next."""
-    _check(s, a)
-    if a.seat == s.declarer or (s.rules.partnerships and a.seat % 2 == s.declarer % 2):
-        raise RuleError("double_opponent", a)
-    if s.doubled:
-        raise RuleError("double_already", a)
-    if a.seat != s.to_act:
-        raise RuleError("turn_double", a, seat=s.to_act)
-    s.doubled = 1
-    s.to_act = s.declarer
+    _check(state, action)
+    if action.seat == state.declarer or (
+            state.rules.partnerships and action.seat % 2 == state.declarer % 2):
+        raise RuleError("double_opponent", action)
+    if state.doubled:
+        raise RuleError("double_already", action)
+    if action.seat != state.to_act:
+        raise RuleError("turn_double", action, seat=state.to_act)
+    state.doubled = 1
+    state.to_act = state.declarer
     if events is not None:
-        events.append(Doubled(a.seat, 1))
+        events.append(Doubled(action.seat, 1))
 
 
-def apply_redouble(s: State, a: Action, events: list[Event] | None) -> None:
+def apply_redouble(state: State, action: Action, events: list[Event] | None) -> None:
     """The declarer redoubles a doubled contract, then leads."""
-    _check(s, a)
-    if a.seat != s.declarer:
-        raise RuleError("redouble_declarer", a)
-    if s.doubled != 1 or a.seat != s.to_act:
-        raise RuleError("redouble_nothing", a)
-    s.doubled = 2
+    _check(state, action)
+    if action.seat != state.declarer:
+        raise RuleError("redouble_declarer", action)
+    if state.doubled != 1 or action.seat != state.to_act:
+        raise RuleError("redouble_nothing", action)
+    state.doubled = 2
     if events is not None:
-        events.append(Doubled(a.seat, 2))
-    _start_play(s)
+        events.append(Doubled(action.seat, 2))
+    _start_play(state)
 
 
-def apply_doubling_pass(s: State, a: Action, events: list[Event] | None) -> None:
+def apply_doubling_pass(state: State, action: Action, events: list[Event] | None) -> None:
     """No double (or no redouble): the next defender speaks, or the play begins."""
-    if a.seat != s.to_act:
-        raise RuleError("turn_double", a, seat=s.to_act)
+    if action.seat != state.to_act:
+        raise RuleError("turn_double", action, seat=state.to_act)
     if events is not None:
-        events.append(Doubled(a.seat, 0))
-    nxt = next_opponent(s, a.seat)
-    if s.declarer in (a.seat, nxt):
-        _start_play(s)
+        events.append(Doubled(action.seat, 0))
+    nxt = next_opponent(state, action.seat)
+    if state.declarer in (action.seat, nxt):
+        _start_play(state)
     else:
-        s.to_act = nxt
+        state.to_act = nxt
 
 
 def _start_play(s: State) -> None:
@@ -89,8 +90,8 @@ def _start_play(s: State) -> None:
     s.to_act = s.leader
 
 
-def factor(s: State) -> int:
+def factor(state: State) -> int:
     """What the declarer's gain or loss is multiplied by."""
-    if not s.doubled:
+    if not state.doubled:
         return 1
-    return s.rules.contra_factor if s.doubled == 1 else s.rules.redouble_factor
+    return state.rules.contra_factor if state.doubled == 1 else state.rules.redouble_factor

@@ -108,24 +108,24 @@ def apply_into(
     return s
 
 
-def apply_trusted(s: State, action: Action, events: list[Event] | None) -> None:
-    """Apply in place an action taken from ``s``'s legal actions just now (simulations).
+def apply_trusted(state: State, action: Action, events: list[Event] | None) -> None:
+    """Apply in place an action taken from ``state``'s legal actions just now (simulations).
 
     The checks of a move's shape, phase and bid are skipped: they cannot fail for a
     legal action, and a random simulation applies a few dozen a hand.
     """
     v = action.verb
     if v is _BID:
-        apply_bid(s, action, events, trusted=True)
+        apply_bid(state, action, events, trusted=True)
         return
     if v is _PLAY_VERB:  # the lead that fixes the contract
-        apply_play(s, action, events, trusted=True)
+        apply_play(state, action, events, trusted=True)
         return
     handler = _HANDLERS.get(v)
     if handler is None:  # a give-up: its refusals are part of applying it
-        _apply_action(s, action, events)
+        _apply_action(state, action, events)
     else:
-        handler(s, action, events)
+        handler(state, action, events)
 
 
 _BY_PHASE = {

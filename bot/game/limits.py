@@ -7,9 +7,9 @@ from bot.game.rules import Barrel, Rules
 from bot.game.state import State
 
 
-def opening_min(s: State) -> int:
+def opening_min(state: State) -> int:
     """The lowest opening bid of this hand (120 in a golden hand)."""
-    return opening_bid(s.rules, s.golden)
+    return opening_bid(state.rules, state.golden)
 
 
 def opening_bid(rules: Rules, golden: bool) -> int:
@@ -17,11 +17,11 @@ def opening_bid(rules: Rules, golden: bool) -> int:
     return max(120, rules.min_bid) if golden else rules.min_bid
 
 
-def lowest_bid(s: State) -> int:
-    if s.high_bidder < 0:
-        return opening_min(s)
-    r = s.rules
-    return s.high + r.bid_step if r.bid_step_high is None else r.next_bid(s.high)
+def lowest_bid(state: State) -> int:
+    if state.high_bidder < 0:
+        return opening_min(state)
+    r = state.rules
+    return state.high + r.bid_step if r.bid_step_high is None else r.next_bid(state.high)
 
 
 _LVIV = Barrel.LVIV  # bound once: an Enum member read off its class is slow on 3.11
@@ -38,15 +38,15 @@ def qualifies_high(rules: Rules, mask: int) -> bool:
     return rules.four_aces_bonus is not None and mask & ALL_ACES == ALL_ACES
 
 
-def highest_allowed(s: State, seat: int, mask: int, cap_mask: int | None = None) -> int:
+def highest_allowed(state: State, seat: int, mask: int, cap_mask: int | None = None) -> int:
     """Highest bid or contract this seat may name with these cards.
 
     ``cap_mask`` is the hand that bid_cap_by_marriages looks at (for a contract: the
     hand right after taking the talon); by default the same cards.
     """
-    rules = s.rules
+    rules = state.rules
     top = rules.max_bid
-    if on_lviv_barrel(rules, s.match.totals[seat]):
+    if on_lviv_barrel(rules, state.match.totals[seat]):
         top = min(top, 120)
     if not qualifies_high(rules, mask):
         for limit in (rules.marriage_required_above, rules.show_marriage_above):
@@ -63,14 +63,14 @@ def marriage_value(rules: Rules, suit: int) -> int:
     return rules.marriage_values[suit]
 
 
-def auction_cap(s: State, seat: int, mask: int) -> int:
+def auction_cap(state: State, seat: int, mask: int) -> int:
     """Highest bid in the auction: highest_allowed, then bid_cap_before_talon."""
-    hi = highest_allowed(s, seat, mask)
-    cap = s.rules.bid_cap_before_talon
-    return hi if cap is None or cap >= hi else s.rules.floor_bid(cap)
+    hi = highest_allowed(state, seat, mask)
+    cap = state.rules.bid_cap_before_talon
+    return hi if cap is None or cap >= hi else state.rules.floor_bid(cap)
 
 
-def forced_opening(s: State, seat: int) -> bool:
-    r = s.rules
-    return (r.opening_bid_forced and not r.dealer_forced_bid and seat == s.forehand
-            and not s.acted >> seat & 1)
+def forced_opening(state: State, seat: int) -> bool:
+    r = state.rules
+    return (r.opening_bid_forced and not r.dealer_forced_bid and seat == state.forehand
+            and not state.acted >> seat & 1)

@@ -8,31 +8,32 @@ from bot.game.rules import Rules
 from bot.game.state import HandEnd, HandResult, Match, Phase, State, evolve
 
 
-def throw_in(s: State, events: list[Event] | None) -> None:
+def throw_in(state: State, events: list[Event] | None) -> None:
     """Everyone passed: no score, the deal passes on (option opening_bid_forced)."""
-    n = s.rules.seats
+    n = state.rules.seats
     result = HandResult(
-        end=HandEnd.THROWN_IN, dealer=s.match.dealer, declarer=-1, contract=0, complete=True,
-        taken={}, marriages={}, delta=(0,) * n, totals=s.match.totals,
-        notes=(note("thrown_in"),), hand_no=s.match.hand_no,
-        sitter=s.sitter, golden=s.golden, barrel_hands=s.match.barrel_hands,
-        dashes=s.match.dashes, sticks=s.match.sticks, no_wins=s.match.no_wins,
+        end=HandEnd.THROWN_IN, dealer=state.match.dealer, declarer=-1, contract=0, complete=True,
+        taken={}, marriages={}, delta=(0,) * n, totals=state.match.totals,
+        notes=(note("thrown_in"),), hand_no=state.match.hand_no,
+        sitter=state.sitter, golden=state.golden, barrel_hands=state.match.barrel_hands,
+        dashes=state.match.dashes, sticks=state.match.sticks, no_wins=state.match.no_wins,
         penalties=(0,) * n,
     )
-    m = after_scored_hand(s.rules, s.match, s.match.totals, made=False, golden=s.golden)
-    finish(s, m, result, events)
+    m = after_scored_hand(state.rules, state.match, state.match.totals, made=False,
+                          golden=state.golden)
+    finish(state, m, result, events)
 
 
 def annul(
-    s: State, seat: int, reason: str, nines: bool, events: list[Event] | None, *,
+    state: State, seat: int, reason: str, nines: bool, events: list[Event] | None, *,
     dealt: bool = False,
 ) -> None:
     """A redeal claim: nobody scores; the same dealer deals again (or pays and passes it on).
 
     ``dealt``: no claim, the deal itself annuls the hand (a mandatory nines redeal).
     """
-    r = s.rules
-    m = s.match
+    r = state.rules
+    m = state.match
     n = r.seats
     totals = list(m.totals)
     barrel_hands = list(m.barrel_hands)
@@ -53,19 +54,19 @@ def annul(
     m = evolve(m, totals=tuple(totals), barrel_hands=tuple(barrel_hands), dealer=dealer,
                 nines_annuls=count)
     result = HandResult(
-        end=HandEnd.ANNULLED, dealer=s.match.dealer, declarer=-1, contract=0, complete=True,
+        end=HandEnd.ANNULLED, dealer=state.match.dealer, declarer=-1, contract=0, complete=True,
         taken={}, marriages={}, delta=tuple(delta), totals=m.totals, notes=tuple(notes),
-        hand_no=s.match.hand_no, sitter=s.sitter, golden=s.golden,
+        hand_no=state.match.hand_no, sitter=state.sitter, golden=state.golden,
         barrel_hands=m.barrel_hands, dashes=m.dashes, sticks=m.sticks, no_wins=m.no_wins,
         penalties=tuple(delta),
     )
     if events is not None:
         events.append(HandAnnulled(dealer))
-    finish(s, m, result, events)
+    finish(state, m, result, events)
 
 
 def after_scored_hand(
-    r: Rules, m: Match, totals: tuple[int, ...], *, made: bool, golden: bool,
+    rules: Rules, match: Match, totals: tuple[int, ...], *, made: bool, golden: bool,
     winners: tuple[int, ...] = (), notes: list[str] | None = None,
     barrel_hands: tuple[int, ...] | None = None, barrel_falls: tuple[int, ...] | None = None,
     dashes: tuple[int, ...] | None = None, rospisat_calls: tuple[int, ...] | None = None,
@@ -73,42 +74,42 @@ def after_scored_hand(
     no_wins: tuple[int, ...] | None = None,
 ) -> Match:
     """The match after a scored hand: new counters, golden-round bookkeeping, next dealer."""
-    golden_left, golden_made = m.golden_left, m.golden_made
+    golden_left, golden_made = match.golden_left, match.golden_made
     if barrel_hands is None:
-        barrel_hands = m.barrel_hands
+        barrel_hands = match.barrel_hands
     if golden and golden_left > 0:
         golden_left -= 1
         golden_made = golden_made or made
         if golden_left == 0 and not golden_made and not winners:
-            golden_left = r.seats
+            golden_left = rules.seats
             if notes is not None:
                 notes.append(note("golden_again"))
-            if r.golden_round_reset:
-                totals = (0,) * r.seats
-                barrel_hands = (0,) * r.seats  # nobody is on the barrel at 0
+            if rules.golden_round_reset:
+                totals = (0,) * rules.seats
+                barrel_hands = (0,) * rules.seats  # nobody is on the barrel at 0
                 if notes is not None:
                     notes.append(note("golden_reset"))
-        if golden_left == r.seats:
+        if golden_left == rules.seats:
             golden_made = False
     return Match(  # positional: the keyword call costs more, and it runs at every hand
-        totals, barrel_hands, m.barrel_falls if barrel_falls is None else barrel_falls,
-        m.dashes if dashes is None else dashes,
-        m.rospisat_calls if rospisat_calls is None else rospisat_calls,
-        m.spisat_calls if spisat_calls is None else spisat_calls,
-        (m.dealer + 1) % r.seats, m.hand_no, golden_left, golden_made, 0, winners,
-        m.sticks if sticks is None else sticks, m.no_wins if no_wins is None else no_wins)
+        totals, barrel_hands, match.barrel_falls if barrel_falls is None else barrel_falls,
+        match.dashes if dashes is None else dashes,
+        match.rospisat_calls if rospisat_calls is None else rospisat_calls,
+        match.spisat_calls if spisat_calls is None else spisat_calls,
+        (match.dealer + 1) % rules.seats, match.hand_no, golden_left, golden_made, 0, winners,
+        match.sticks if sticks is None else sticks, match.no_wins if no_wins is None else no_wins)
 
 
 def finish(
-    s: State, m: Match, result: HandResult, events: list[Event] | None,
+    state: State, match: Match, result: HandResult, events: list[Event] | None,
     pending: list[Event] | None = None,
 ) -> None:
-    s.match = m
-    s.last_result = result
-    s.to_act = -1
-    s.phase = Phase.MATCH_OVER if m.winners else Phase.DEALING
+    state.match = match
+    state.last_result = result
+    state.to_act = -1
+    state.phase = Phase.MATCH_OVER if match.winners else Phase.DEALING
     if events is not None:
         events += pending or ()
         events.append(HandScored(result))
-        if m.winners:
-            events.append(MatchWon(m.winners))
+        if match.winners:
+            events.append(MatchWon(match.winners))

@@ -118,16 +118,16 @@ def _text(key: str, params: dict[str, Any]) -> str:
     return ENGLISH[key].format(**shown)
 
 
-def for_team(n: str, text: str) -> str:
-    """``text`` (the partnership's wording of ``n``) keeping ``n``'s key, ``who`` the seats
-    of the partnership (seat ``k`` of the two-seat view is seats ``k`` and ``k + 2``)."""
-    if not isinstance(n, Note):
+def for_team(line: str, text: str) -> str:
+    """``text`` (the partnership's wording of ``line``) keeping ``line``'s key, ``who`` the
+    seats of the partnership (seat ``k`` of the two-seat view is seats ``k`` and ``k + 2``)."""
+    if not isinstance(line, Note):
         return text
-    params = n.params
+    params = line.params
     who = params.get("who")
     if isinstance(who, int) and who in (0, 1):
         params = {**params, "who": (who, who + 2)}  # ``who`` keeps its place
-    return Note(text, n.key, params)  # Note copies ``params``
+    return Note(text, line.key, params)  # Note copies ``params``
 
 
 __all__ = ["ENGLISH", "NINE_WORDS", "Note", "NoteParam", "for_team", "note"]

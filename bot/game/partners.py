@@ -72,15 +72,15 @@ def both(teams: tuple[int, ...]) -> tuple[int, ...]:
     return got if got is not None else tuple(sorted(p for k in teams for p in (k, k + 2)))
 
 
-def team_view(s: State) -> State:
+def team_view(state: State) -> State:
     """The two-seat view of the hand: team 0 (seats 0, 2) and team 1 (seats 1, 3).
 
-    It holds only what the scoring steps read (scoring.py's ``_steps`` and the base
+    It holds only what the scoring steps read (scoring_steps.py and the base
     amounts): a full copy of the hand would cost more than scoring it.
     """
     t = _new_state(State)
-    t.rules = team_rules(s.rules)
-    m = s.match
+    t.rules = team_rules(state.rules)
+    m = state.match
     # Built field by field (not through evolve): it runs at every hand of a partnership.
     t.match = Match(
         m.totals[:2], m.barrel_hands[:2], m.barrel_falls[:2], m.dashes[:2],
@@ -88,25 +88,25 @@ def team_view(s: State) -> State:
         m.nines_annuls, (), m.sticks[:2], m.no_wins[:2])
     t.active = (0, 1)
     t.sitter = -1
-    t.declarer = s.declarer % 2 if s.declarer >= 0 else -1
-    won = s.won
+    t.declarer = state.declarer % 2 if state.declarer >= 0 else -1
+    won = state.won
     t.won = [won[0] + won[2], won[1] + won[3]]
-    t.last_winner = s.last_winner % 2 if s.last_winner >= 0 else -1
+    t.last_winner = state.last_winner % 2 if state.last_winner >= 0 else -1
     # the rest of what scoring reads means the same for the two teams
-    t.golden = s.golden
-    t.blind_win = s.blind_win
-    t.misere = s.misere
-    t.contract = s.contract
-    t.doubled = s.doubled
-    t.winning_bid = s.winning_bid
-    t.bids = s.bids
+    t.golden = state.golden
+    t.blind_win = state.blind_win
+    t.misere = state.misere
+    t.contract = state.contract
+    t.doubled = state.doubled
+    t.winning_bid = state.winning_bid
+    t.bids = state.bids
     return t
 
 
 _new_state = object.__new__
 
 
-def to_seats(m: Match, m2: Match) -> Match:
+def to_seats(match: Match, m2: Match) -> Match:
     """The four-seat match after the hand, from the two-seat one (partners alike)."""
     # seat p plays for team p % 2; written out, as a helper per field costs a call each
     t, bh, bf, da = m2.totals, m2.barrel_hands, m2.barrel_falls, m2.dashes
@@ -114,6 +114,6 @@ def to_seats(m: Match, m2: Match) -> Match:
     return Match(
         (t[0], t[1], t[0], t[1]), (bh[0], bh[1], bh[0], bh[1]), (bf[0], bf[1], bf[0], bf[1]),
         (da[0], da[1], da[0], da[1]), (ro[0], ro[1], ro[0], ro[1]),
-        (sp[0], sp[1], sp[0], sp[1]), (m.dealer + 1) % 4, m.hand_no, m.golden_left,
-        m.golden_made, 0, both(m2.winners), (st[0], st[1], st[0], st[1]),
+        (sp[0], sp[1], sp[0], sp[1]), (match.dealer + 1) % 4, match.hand_no, match.golden_left,
+        match.golden_made, 0, both(m2.winners), (st[0], st[1], st[0], st[1]),
         (nw[0], nw[1], nw[0], nw[1]))

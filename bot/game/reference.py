@@ -13,14 +13,14 @@ from typing import Any
 
 from bot.game.options import OPTION_DOCS, OPTION_GROUPS
 from bot.game.presets import PRESETS
-from bot.game.rules import (
+from bot.game.rule_checks import (
     ALLOWED_INTS,
     INT_RANGES,
     MARRIAGE_RANGE,
     MAX_TALONS,
     TALON_RANGE,
-    Rules,
 )
+from bot.game.rules import Rules
 
 _INTRO = """\
 # Rules reference

@@ -92,83 +92,106 @@ def random_move(state: State, rng: random.Random) -> Action:
     The same action from the same RNG state (a test checks it); the auction and exchange
     offer dozens of actions of which one is used, and listing them was a fifth of a hand.
     """
-    s = state
-    seat = s.to_act
-    phase = s.phase
+    seat = state.to_act
+    phase = state.phase
+    contra = state.rules.contra
+    if phase is _BIDDING and not (state.silenced >> seat & 1 or state.blind):
+        return _random_bid(state, seat, rng)
+    if phase is _EXCHANGE and seat == state.declarer:
+        return _random_exchange(state, seat, rng)
+    if phase is _CONTRACT and contra:
+        move = _random_doubling(state, seat, rng)
+        if move is not None:
+            return move
+    if phase is _CONTRACT and seat == state.declarer and not contra:
+        return _random_contract(state, seat, rng)
+    return random_policy(state, legal_actions(state), rng)
+
+
+def _random_bid(s: State, seat: int, rng: random.Random) -> Action:
+    """legal_bidding drawn from: the bids lo..hi, a mizère, then a pass unless forced, then
+    a claim."""
     r = s.rules
-    if phase is _BIDDING and not (s.silenced >> seat & 1 or s.blind):
-        # legal_bidding: the bids lo..hi, a mizère, then a pass unless forced, then a claim
-        lo = lowest_bid(s)
-        hi = highest_allowed(s, seat, s.held[seat]) if r.bid_cap_before_talon is None else (
-            auction_cap(s, seat, s.held[seat]))
-        step = r.bid_step
-        bids: tuple[Action, ...] | None = None
-        if r.bid_step_high is None:
-            nbids = (hi - lo) // step + 1 if hi >= lo else 0
-        else:
-            bids = two_step_range(r, seat, lo, hi, _NO_FLAG)
-            nbids = len(bids)
-        forced = forced_opening(s, seat)
-        misere = 0
-        if not predeal_claims(r) and not r.misere:
-            if not forced and (not nbids or rng.random() < 0.55):
-                return PASSES[seat]
-        else:  # as random_policy draws among the pass and the claim
-            misere = 1 if r.misere and r.misere_value >= lo else 0
-            tail = [] if forced else [PASSES[seat]]
-            if predeal_claim_reason(s, seat):
-                tail.append(act(seat, Verb.REDEAL))
-            if not nbids + misere and not tail:
-                return random_policy(s, legal_actions(s), rng)
-            if tail and (not nbids + misere or rng.random() < 0.55):
-                return tail[-1 - int(rng.random() * len(tail))]
-        i = min(int(rng.expovariate(1.0)), nbids + misere - 1)
-        if i == nbids and misere:
-            return act(seat, _BID, amount=r.misere_value, flag=Flag.MISERE)
-        return act(seat, _BID, amount=lo + step * i) if bids is None else bids[i]
-    if phase is _EXCHANGE and seat == s.declarer:
-        held = s.held[seat]
-        ncards = held.bit_count()
-        receivers = receivers_left(s)
-        discards = 1 if discards_left(s) else 0
-        claim = claim_reason(s, seat) is not None
-        total = ncards * (len(receivers) + discards) + len(s.giveups) + claim
-        i = int(rng.random() * total)
-        k, j = divmod(i, ncards)
-        # the j-th card in card order, as the tables list a hand's moves
-        if k < len(receivers):
-            return actions_for(GIVE_TABLE[seat][receivers[k]], held)[j]
-        if k < len(receivers) + discards:
-            return actions_for(DISCARD_TABLE[seat], held)[j]
-        i -= ncards * (len(receivers) + discards)
-        return s.giveups[i] if i < len(s.giveups) else act(seat, Verb.REDEAL)
-    if phase is _CONTRACT and r.contra:
-        # legal_doubling (a pass, then a contra or redouble), or the contracts; then a claim
-        claim = claim_reason(s, seat) is not None
-        if s.contract_fixed:
-            i = int(rng.random() * (2 + claim))
-            if i == 0:
-                return PASSES[seat]
-            if i == 1:
-                return act(seat, _REDOUBLE if seat == s.declarer else _CONTRA)
-            return act(seat, Verb.REDEAL)
-        if seat == s.declarer:
-            contracts = legal_contract(s, seat)
-            i = min(int(rng.expovariate(1.5)), len(contracts) + claim - 1)
-            return contracts[i] if i < len(contracts) else act(seat, Verb.REDEAL)
-    if phase is _CONTRACT and seat == s.declarer and not r.contra:
-        contracts = legal_contract(s, seat)
-        tail = legal_plays(s, seat)
-        if claim_reason(s, seat) is not None:
+    lo = lowest_bid(s)
+    hi = highest_allowed(s, seat, s.held[seat]) if r.bid_cap_before_talon is None else (
+        auction_cap(s, seat, s.held[seat]))
+    step = r.bid_step
+    bids: tuple[Action, ...] | None = None
+    if r.bid_step_high is None:
+        nbids = (hi - lo) // step + 1 if hi >= lo else 0
+    else:
+        bids = two_step_range(r, seat, lo, hi, _NO_FLAG)
+        nbids = len(bids)
+    forced = forced_opening(s, seat)
+    misere = 0
+    if not predeal_claims(r) and not r.misere:
+        if not forced and (not nbids or rng.random() < 0.55):
+            return PASSES[seat]
+    else:  # as random_policy draws among the pass and the claim
+        misere = 1 if r.misere and r.misere_value >= lo else 0
+        tail = [] if forced else [PASSES[seat]]
+        if predeal_claim_reason(s, seat):
             tail.append(act(seat, Verb.REDEAL))
-        x = rng.random()
-        if x < 0.8:
-            return tail[int(rng.random() * len(tail))]
-        giveups = s.giveups
-        if giveups and x > 0.94:
-            return rng.choice(giveups)
-        return contracts[min(int(rng.expovariate(1.5)), len(contracts) - 1 - len(giveups))]
-    return random_policy(s, legal_actions(s), rng)
+        if not nbids + misere and not tail:
+            return random_policy(s, legal_actions(s), rng)
+        if tail and (not nbids + misere or rng.random() < 0.55):
+            return tail[-1 - int(rng.random() * len(tail))]
+    i = min(int(rng.expovariate(1.0)), nbids + misere - 1)
+    if i == nbids and misere:
+        return act(seat, _BID, amount=r.misere_value, flag=Flag.MISERE)
+    return act(seat, _BID, amount=lo + step * i) if bids is None else bids[i]
+
+
+def _random_exchange(s: State, seat: int, rng: random.Random) -> Action:
+    """The declarer's gift or discard of any card, a give-up or a claim, all equally likely."""
+    held = s.held[seat]
+    ncards = held.bit_count()
+    receivers = receivers_left(s)
+    discards = 1 if discards_left(s) else 0
+    claim = claim_reason(s, seat) is not None
+    total = ncards * (len(receivers) + discards) + len(s.giveups) + claim
+    i = int(rng.random() * total)
+    k, j = divmod(i, ncards)
+    # the j-th card in card order, as the tables list a hand's moves
+    if k < len(receivers):
+        return actions_for(GIVE_TABLE[seat][receivers[k]], held)[j]
+    if k < len(receivers) + discards:
+        return actions_for(DISCARD_TABLE[seat], held)[j]
+    i -= ncards * (len(receivers) + discards)
+    return s.giveups[i] if i < len(s.giveups) else act(seat, Verb.REDEAL)
+
+
+def _random_doubling(s: State, seat: int, rng: random.Random) -> Action | None:
+    """With contra: legal_doubling (a pass, then a contra or redouble), or the declarer's
+    contracts; then a claim. None for a defender before the contract is fixed."""
+    claim = claim_reason(s, seat) is not None
+    if s.contract_fixed:
+        i = int(rng.random() * (2 + claim))
+        if i == 0:
+            return PASSES[seat]
+        if i == 1:
+            return act(seat, _REDOUBLE if seat == s.declarer else _CONTRA)
+        return act(seat, Verb.REDEAL)
+    if seat == s.declarer:
+        contracts = legal_contract(s, seat)
+        i = min(int(rng.expovariate(1.5)), len(contracts) + claim - 1)
+        return contracts[i] if i < len(contracts) else act(seat, Verb.REDEAL)
+    return None
+
+
+def _random_contract(s: State, seat: int, rng: random.Random) -> Action:
+    """The declarer names a contract, gives up, or (most often) leads at once."""
+    contracts = legal_contract(s, seat)
+    tail = legal_plays(s, seat)
+    if claim_reason(s, seat) is not None:
+        tail.append(act(seat, Verb.REDEAL))
+    x = rng.random()
+    if x < 0.8:
+        return tail[int(rng.random() * len(tail))]
+    giveups = s.giveups
+    if giveups and x > 0.94:
+        return rng.choice(giveups)
+    return contracts[min(int(rng.expovariate(1.5)), len(contracts) - 1 - len(giveups))]
 
 
 def greedy_policy(state: State, legal: list[Action], rng: random.Random) -> Action:

@@ -94,7 +94,7 @@ _MATCH_FIELDS = tuple(f.name for f in fields(Match))  # constructor order
 _MATCH_FIELD_SET = frozenset(_MATCH_FIELDS)
 
 
-def evolve(m: Match, **changes: Any) -> Match:
+def evolve(match: Match, **changes: Any) -> Match:
     """``dataclasses.replace`` for Match, several times faster (it runs once a hand)."""
     names = tuple(changes)
     make = _EVOLVERS.get(names)
@@ -102,7 +102,7 @@ def evolve(m: Match, **changes: Any) -> Match:
         if not _MATCH_FIELD_SET.issuperset(changes):
             raise TypeError(f"Match has no field {sorted(set(changes) - _MATCH_FIELD_SET)}")
         make = _EVOLVERS[names] = _evolver(names)
-    return make(m, *changes.values())
+    return make(match, *changes.values())
 
 
 def _evolver(names: tuple[str, ...]) -> Callable[..., Match]:

@@ -45,19 +45,19 @@ _KINGS = RANK_MASK[RK]
 _QUEENS = RANK_MASK[RQ]
 
 
-def may_declare_now(s: State) -> bool:
+def may_declare_now(state: State) -> bool:
     """Declarations need a lead after a won trick, or any lead with marriage_on_first_lead."""
-    return s.trick_no > 0 or s.rules.marriage_on_first_lead
+    return state.trick_no > 0 or state.rules.marriage_on_first_lead
 
 
-def legal_card_mask(s: State, seat: int) -> int:
+def legal_card_mask(state: State, seat: int) -> int:
     """Mask of the cards ``seat`` may play now (options must_trump_when_void, must_beat)."""
-    hand = s.held[seat]
-    trick = s.trick
-    if not trick or s.stock_pos < len(s.stock):
+    hand = state.held[seat]
+    trick = state.trick
+    if not trick or state.stock_pos < len(state.stock):
         return hand  # a lead, or free play while a stock lasts
-    r = s.rules
-    return playable_mask(hand, trick, s.trump, r.must_trump_when_void, r.must_beat)
+    r = state.rules
+    return playable_mask(hand, trick, state.trump, r.must_trump_when_void, r.must_beat)
 
 
 def playable_mask(hand: int, trick: Sequence[tuple[int, int]], trump: int,
@@ -91,14 +91,14 @@ def winning_card(trick: Sequence[tuple[int, int]], trump: int) -> int:
     return best
 
 
-def legal_plays(s: State, seat: int) -> list[Action]:
+def legal_plays(state: State, seat: int) -> list[Action]:
     """The cards and declarations ``seat`` may play now (none when it is not his turn)."""
-    if seat != s.to_act:
+    if seat != state.to_act:
         return []
-    mask = legal_card_mask(s, seat)
+    mask = legal_card_mask(state, seat)
     out = list(plays_of(seat, mask))
-    if not s.trick and may_declare_now(s) and not s.misere:
-        out += _declarations(s, seat, mask)
+    if not state.trick and may_declare_now(state) and not state.misere:
+        out += _declarations(state, seat, mask)
     return out
 
 
@@ -172,39 +172,39 @@ def _follow_refusal(s: State, seat: int) -> Refusal:
 
 
 def apply_play(
-    s: State, a: Action, events: list[Event] | None, *, trusted: bool = False
+    state: State, action: Action, events: list[Event] | None, *, trusted: bool = False
 ) -> None:
-    """Play a card. ``trusted``: the caller took ``a`` from the legal actions just now."""
-    seat, c, flag = a.seat, a.card, a.flag
+    """Play a card. ``trusted``: the caller took ``action`` from the legal actions just now."""
+    seat, c, flag = action.seat, action.card, action.flag
     # Fast check for the common case (an ordinary card of the player to act); anything
     # else goes through the full check with its readable refusals.
     # legal ⊆ hand ⊆ deck, so a card that passes this test is a card of the deck.
-    if not trusted and (flag is not _NONE or seat != s.to_act or not (
-        (legal_card_mask(s, seat) if s.trick else s.held[seat]) >> c & 1
+    if not trusted and (flag is not _NONE or seat != state.to_act or not (
+        (legal_card_mask(state, seat) if state.trick else state.held[seat]) >> c & 1
     )):
-        _check_play(s, a)
-    if s.phase is _CONTRACT:
-        s.contract_fixed = True
-        s.phase = Phase.PLAY
+        _check_play(state, action)
+    if state.phase is _CONTRACT:
+        state.contract_fixed = True
+        state.phase = Phase.PLAY
     bit = 1 << c
-    s.held[seat] ^= bit
-    s.played |= bit
+    state.held[seat] ^= bit
+    state.played |= bit
     if flag is not _NONE:
         if flag is _MARRIAGE:
-            _declare_marriage(s, seat, suit_of(c), events)
+            _declare_marriage(state, seat, suit_of(c), events)
         elif flag is _ACES:
-            _declare_aces(s, seat, events)
+            _declare_aces(state, seat, events)
     played = (seat, c)
-    trick = s.trick = (*s.trick, played)
-    s.history = (*s.history, played)
+    trick = state.trick = (*state.trick, played)
+    state.history = (*state.history, played)
     if events is not None:
-        events.append(CardPlayed(seat, c, s.trick_no))
-    if len(trick) < len(s.active):
-        s.to_act = s.next_seat[seat]
+        events.append(CardPlayed(seat, c, state.trick_no))
+    if len(trick) < len(state.active):
+        state.to_act = state.next_seat[seat]
         return
-    _finish_trick(s, events)
-    if not s.held[s.leader]:
-        score_played_hand(s, events)
+    _finish_trick(state, events)
+    if not state.held[state.leader]:
+        score_played_hand(state, events)
 
 
 def _declare_marriage(s: State, seat: int, suit: int, events: list[Event] | None) -> None:

@@ -176,10 +176,10 @@ class Autoplay:
                     if table.version != version or table.status is not TableStatus.PLAYING:
                         return
                     s = table.seats[seat]
-                    missed = s.but(missed=s.missed + 1)
+                    missed = s.with_changes(missed=s.missed + 1)
                     notices = [Notice("notice.timed_out", {"name": s.name})]
                     if missed.missed >= MISSES_BEFORE_AWAY:
-                        missed = missed.but(away=True)
+                        missed = missed.with_changes(away=True)
                         notices.append(Notice("notice.away", {"name": s.name},
                                               mention=s.user_id))
                     seats = list(table.seats)

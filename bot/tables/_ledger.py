@@ -25,7 +25,7 @@ from bot.game.observation import observe
 from bot.game.rules import Rules
 from bot.game.serialize import move_to_json
 from bot.game.state import HandResult, Phase, State
-from bot.store import StoreAPI, StoreUnavailable, TableStatus, TxAPI
+from bot.store import MatchRecord, StoreAPI, StoreUnavailable, TableStatus, TxAPI
 from bot.tables._log import result_json
 from bot.tables._model import Seat, Table, TableError
 from bot.tables._results import match_record, player_ref
@@ -160,7 +160,7 @@ class Ledger:
         events: list[Event] = []
         for move in deal:
             state = apply_into(state, move, events)
-        seats = tuple(s.but(away=False, missed=0) for s in table.seats)
+        seats = tuple(s.with_changes(away=False, missed=0) for s in table.seats)
         seat_list = [{"user_id": s.user_id, "name": s.name, "ai": s.ai} for s in seats]
         async with Saving(self.store) as tx:
             await tx.seen_players([player_ref(s) for s in seats], now)
@@ -204,17 +204,9 @@ class Ledger:
         over = new.phase is Phase.MATCH_OVER or board_end
         human = user_id is not None
         results = table.results + tuple(r for _, r in hands)
-        record = None
         # the result and its rating go into the same transaction as the last move
-        if over and not board_end:
-            before = observe(state, None)  # who was on the barrel before the last move
-            try:
-                settings = (await self.store.guild_settings(table.guild_id)
-                            if table.guild_id is not None else None)
-            except StoreUnavailable as exc:
-                raise _not_saved(exc) from None
-            record = match_record(table, new, seats or table.seats, results, before,
-                                  settings, started_at=table.match_started, finished_at=now)
+        record = (await self._record(table, state, new, seats, results, now)
+                  if over and not board_end else None)
         async with Saving(self.store) as tx:
             await tx.append_moves(table.id, table.match_no, table.seq, moves, now)
             for no, result in hands:
@@ -247,6 +239,19 @@ class Ledger:
         table.waiting, table.pause_until = people, now + table.pause if people else 0.0
         table.version += 1
         return Moved(tuple(events), hand_no, over)
+
+    async def _record(self, table: Table, state: State, new: State,
+                      seats: Sequence[Seat] | None, results: tuple[HandResult, ...],
+                      now: float) -> MatchRecord:
+        """The record of the match ``new`` has just won (``state``: before the last move)."""
+        before = observe(state, None)  # who was on the barrel before the last move
+        try:
+            settings = (await self.store.guild_settings(table.guild_id)
+                        if table.guild_id is not None else None)
+        except StoreUnavailable as exc:
+            raise _not_saved(exc) from None
+        return match_record(table, new, seats or table.seats, results, before,
+                            settings, started_at=table.match_started, finished_at=now)
 
     def hold(self, table: Table, since: float) -> bool:
         """A restored table whose last hand ended at ``since`` keeps it on show for the rest

@@ -63,7 +63,7 @@ class Seat:
         """Moves are made by an AI (an AI seat, or an absent human's)."""
         return self.ai or self.away
 
-    def but(self, **changes: Any) -> Seat:
+    def with_changes(self, **changes: Any) -> Seat:
         """This seat with some fields changed."""
         return dataclasses.replace(self, **changes)
 

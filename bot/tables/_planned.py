@@ -10,37 +10,15 @@ deals the next board when it wants to (``start_board``).
 from __future__ import annotations
 
 import random
-from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
-from bot.game.events import Event
-from bot.store import StoreAPI, TableStatus
+from bot.store import TableStatus
+from bot.tables._core import ServiceCore
 from bot.tables._model import Notice, Seat, Table
 
-if TYPE_CHECKING:
-    from bot.tables._autoplay import Autoplay
-    from bot.tables._ledger import Ledger
 
-
-# Attaches its plan to a table being restored (before its log is replayed).
-Planner = Callable[[Table], Awaitable[None]]
-
-
-class PlannedTables:
-    """The service's part for tables of set boards (a mixin of ``TableService``)."""
-
-    store: StoreAPI
-    ledger: Ledger
-    autoplay: Autoplay
-    planner: Planner | None = None
-
-    def _register(self, table: Table) -> None:
-        raise NotImplementedError
-
-    def _notify(self, table: Table, notices: tuple[Notice, ...] = (),
-                events: tuple[Event, ...] = (), *,
-                closed: bool = False, hand_no: int = 0, by: int | None = None) -> None:
-        raise NotImplementedError
+class PlannedTables(ServiceCore):
+    """The service's part for tables of set boards."""
 
     def adopt(self, table: Table) -> None:
         """Hold a table made and stored by someone else (a tournament's round)."""

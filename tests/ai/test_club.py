@@ -8,7 +8,8 @@ from dataclasses import replace
 
 import pytest
 
-from bot.ai.club import ClubPlayer, contract_worth, declarer_estimate, hand_value
+from bot.ai.club import ClubPlayer
+from bot.ai.valuation import contract_worth, declarer_estimate, hand_value
 from bot.game.actions import Flag, Verb
 from bot.game.cards import (
     R9,

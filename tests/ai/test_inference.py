@@ -7,8 +7,8 @@ import statistics
 
 import pytest
 
-from bot.ai.club import hand_value
 from bot.ai.inference import Inference
+from bot.ai.valuation import hand_value
 from bot.ai.worlds import Sampler, agrees
 from bot.game.cards import marriages_in
 from bot.game.observation import Observation, observe

@@ -6,9 +6,10 @@ import random
 
 import pytest
 
-from bot.ai.club import ClubPlayer, contract_worth, hand_value
+from bot.ai.club import ClubPlayer
 from bot.ai.search import RAISE_WORLDS, STRONG, SearchPlayer, most_made
 from bot.ai.solver import action_reaches, action_values, solver_for
+from bot.ai.valuation import contract_worth, hand_value
 from bot.game.actions import Action, Verb
 from bot.game.cards import to_mask
 from bot.game.engine import apply_into, legal_actions
