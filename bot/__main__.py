@@ -173,7 +173,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
         run_bench(args.repeats)
         return 0
-    if args.what in ("tables", "web", "daily"):
+    if args.what in ("tables", "web", "daily", "tournament"):
         # Dev tools of the repository (they drive the emulator in tests/): run as their own
         # program, so that the product never imports the tests.
         import subprocess
@@ -187,6 +187,9 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             return 2
         if args.what == "daily":
             argv = ["--players", str(args.players)]
+        elif args.what == "tournament":
+            argv = ["--entrants", str(args.entrants), "--boards", str(args.boards),
+                    "--rounds", str(args.rounds)]
         elif args.what == "web":
             argv = ["--tables", str(args.tables or 100), "--seconds", str(args.seconds),
                     "--hands", str(args.hands or 100_000)]
@@ -429,9 +432,14 @@ def main(argv: list[str] | None = None) -> int:
                                      "of the hand analysis), daily (N players through the "
                                      "daily challenge)")
     p.add_argument("what", choices=("render", "engine", "tables", "store", "web", "solver",
-                                    "analysis", "daily"))
+                                    "analysis", "daily", "tournament"))
     p.add_argument("--players", type=int, default=100,
                    help="daily: emulated players playing the day's boards (default 100)")
+    p.add_argument("--entrants", type=int, default=60,
+                   help="tournament: entrants of the event (default 60)")
+    p.add_argument("--boards", type=int, default=6,
+                   help="tournament: boards per round (default 6)")
+    p.add_argument("--rounds", type=int, default=3, help="tournament: rounds (default 3)")
     p.add_argument("--tables", type=int, default=None,
                    help="tables, web: how many at once (default 200; web: 100)")
     p.add_argument("--seconds", type=float, default=30.0, help="tables: how long to play")

@@ -96,11 +96,16 @@ class Tournament(commands.Cog):
                            preset=ls("cmd.tournament.new.preset"),
                            boards=ls("cmd.tournament.new.boards"),
                            rounds=ls("cmd.tournament.new.rounds"),
-                           start=ls("cmd.tournament.new.start"))
+                           start=ls("cmd.tournament.new.start"),
+                           checkin=ls("cmd.tournament.new.checkin"),
+                           deadline=ls("cmd.tournament.new.deadline"))
     async def new(self, interaction: discord.Interaction[Any], name: str, preset: str,
-                  boards: int, rounds: int, start: str = "now") -> None:
+                  boards: int, rounds: int, start: str = "now", checkin: int | None = None,
+                  deadline: int | None = None) -> None:
+        timing = {k: v for k, v in (("checkin_minutes", checkin), ("round_minutes", deadline))
+                  if v is not None}
         event = await self.service.create(organiser_of(interaction), name=name, preset=preset,
-                                          boards=boards, rounds=rounds, start=start)
+                                          boards=boards, rounds=rounds, start=start, **timing)
         await self._say(interaction, t("tournament.created", locale_of(interaction),
                                        name=plain(event.name)))
         await self.port.entrants_changed(event)  # posts the sign-up message

@@ -751,6 +751,9 @@ MESSAGES: dict[str, str] = {
     "cmd.tournament.new.boards": "Boards pro Runde: ein Vielfaches der Plätze, höchstens 24",
     "cmd.tournament.new.rounds": "Runden: 1 bis 10",
     "cmd.tournament.new.start": "\"now\" oder JJJJ-MM-TT HH:MM in UTC",
+    "cmd.tournament.new.checkin": "Minuten vor dem Start, ab denen eingecheckt wird (Standard 15)",
+    "cmd.tournament.new.deadline": (
+        "Minuten pro Runde, bevor die KI die Boards zu Ende spielt (Standard 60)"),
     "cmd.tournament.edit": "Die Einstellungen eines Turniers vor dem Start ändern",
     "cmd.tournament.edit.event": "Das zu ändernde Turnier",
     "cmd.tournament.edit.name": "Sein neuer Name",

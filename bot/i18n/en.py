@@ -721,6 +721,9 @@ MESSAGES: dict[str, str] = {
     "cmd.tournament.new.boards": "Boards per round: a multiple of the seats, at most 24",
     "cmd.tournament.new.rounds": "Rounds: 1 to 10",
     "cmd.tournament.new.start": "\"now\" or YYYY-MM-DD HH:MM in UTC",
+    "cmd.tournament.new.checkin": "Minutes before the start that check-in opens (default 15)",
+    "cmd.tournament.new.deadline": (
+        "Minutes a round may last before the AI finishes its boards (default 60)"),
     "cmd.tournament.edit": "Change a tournament's settings before it starts",
     "cmd.tournament.edit.event": "The tournament to change",
     "cmd.tournament.edit.name": "Its new name",

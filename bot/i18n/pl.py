@@ -740,6 +740,10 @@ MESSAGES: dict[str, str] = {
     "cmd.tournament.new.boards": "Rozdania w rundzie: wielokrotność liczby miejsc, najwyżej 24",
     "cmd.tournament.new.rounds": "Rundy: od 1 do 10",
     "cmd.tournament.new.start": "\"now\" albo RRRR-MM-DD GG:MM w UTC",
+    "cmd.tournament.new.checkin": ("Ile minut przed startem zaczyna się potwierdzanie obecności "
+                                   "(domyślnie 15)"),
+    "cmd.tournament.new.deadline": (
+        "Ile minut może trwać runda, zanim AI dokończy rozdania (domyślnie 60)"),
     "cmd.tournament.edit": "Zmień ustawienia turnieju przed jego początkiem",
     "cmd.tournament.edit.event": "Turniej do zmiany",
     "cmd.tournament.edit.name": "Nowa nazwa",

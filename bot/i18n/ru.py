@@ -733,6 +733,10 @@ MESSAGES: dict[str, str] = {
     "cmd.tournament.new.boards": "Раздач в туре: кратно числу мест, не больше 24",
     "cmd.tournament.new.rounds": "Туров: от 1 до 10",
     "cmd.tournament.new.start": "\"now\" или ГГГГ-ММ-ДД ЧЧ:ММ по UTC",
+    "cmd.tournament.new.checkin": ("За сколько минут до старта открывается подтверждение (по "
+                                   "умолчанию 15)"),
+    "cmd.tournament.new.deadline": (
+        "Сколько минут длится тур, прежде чем ИИ доиграет раздачи (по умолчанию 60)"),
     "cmd.tournament.edit": "Изменить настройки турнира до его начала",
     "cmd.tournament.edit.event": "Турнир, который изменить",
     "cmd.tournament.edit.name": "Новое название",

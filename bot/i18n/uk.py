@@ -732,6 +732,10 @@ MESSAGES: dict[str, str] = {
     "cmd.tournament.new.boards": "Роздач у турі: кратно кількості місць, не більше 24",
     "cmd.tournament.new.rounds": "Турів: від 1 до 10",
     "cmd.tournament.new.start": "\"now\" або РРРР-ММ-ДД ГГ:ХХ за UTC",
+    "cmd.tournament.new.checkin": ("За скільки хвилин до старту відкривається підтвердження "
+                                   "(типово 15)"),
+    "cmd.tournament.new.deadline": (
+        "Скільки хвилин триває тур, перш ніж ШІ дограє роздачі (типово 60)"),
     "cmd.tournament.edit": "Змінити налаштування турніру до його початку",
     "cmd.tournament.edit.event": "Турнір, який змінити",
     "cmd.tournament.edit.name": "Нова назва",
