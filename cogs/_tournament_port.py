@@ -61,6 +61,7 @@ class DiscordPort:
         self._latest: dict[int, EventView] = {}
         self._editors: dict[int, asyncio.Task[None]] = {}
         self._messages: dict[int, int] = {}  # event -> its sign-up message, once known
+        self._closing: set[asyncio.Task[None]] = set()  # threads being closed
 
     # ---- where and in which language ---------------------------------------------------
     def locale(self, guild_id: int) -> str:
@@ -118,9 +119,11 @@ class DiscordPort:
         await self.bot.tournaments.set_message(event.id, msg.id)
 
     async def idle(self) -> None:
-        """Until every sign-up message shows its event's latest state (tests)."""
-        while self._editors:
-            await asyncio.gather(*list(self._editors.values()), return_exceptions=True)
+        """Until every sign-up message shows its event's latest state and the ended
+        rounds' threads are closed (tests)."""
+        while self._editors or self._closing:
+            await asyncio.gather(*self._editors.values(), *self._closing,
+                                 return_exceptions=True)
 
     # ---- check-in and the start ---------------------------------------------------------------
     async def checkin_opened(self, event: EventView) -> None:
@@ -235,7 +238,10 @@ class DiscordPort:
                 png, STANDINGS_FILE, "the standings") if last and png is not None else None)
         for part in chunks(boards_text(report, loc)):
             await self._send(event.channel_id, part)
-        await self._close_threads(event.tables)
+        # in the background: the next round need not wait for the last table messages
+        task = asyncio.create_task(self._close_threads(event.tables))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
 
     async def finished(self, report: RoundReport) -> None:
         """The podium, and the sign-up message without its buttons."""

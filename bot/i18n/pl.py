@@ -802,16 +802,16 @@ MESSAGES: dict[str, str] = {
                            "{boards}, te same przy każdym stole; do końca rundy ten wątek "
                            "widzą tylko gracze tego stołu."),
     "tournament.ai_seat": "AI {number}",
-    "tournament.struck": ("⏱️ {player} nie zdążył(a) w czasie ruchu: ruch wykonało AI. "
+    "tournament.struck": ("⏱️ {player}: czas na ruch minął, ruch wykonało AI. "
                           "Ostrzeżenie {strikes} z 2."),
-    "tournament.withdrawn": ("⏱️ {player} ma dwa ostrzeżenia i zostaje wycofany(-a) z turnieju "
-                             "**{name}**: AI dokończy te rozdania, wyniki zostają, bez miejsca "
-                             "w klasyfikacji."),
+    "tournament.withdrawn": ("⏱️ {player}: dwa ostrzeżenia — wycofanie z turnieju **{name}**: "
+                             "AI dokończy te rozdania, wyniki zostają, bez miejsca w "
+                             "klasyfikacji."),
     "tournament.round.title": "🏆 **{name}** — klasyfikacja po rundzie {round} z {rounds}",
     "tournament.round.line": "{rank}. {name} — {percent}% · {butler} · {boards}",
     "tournament.round.unranked": "–. {name} ({why}) — {percent}% · {butler} · {boards}",
     "tournament.round.head": "miejsce. gracz — punkty meczowe · dogrywka · rozdania",
-    "tournament.why.withdrawn": "wycofany",
+    "tournament.why.withdrawn": "poza klasyfikacją",
     "tournament.why.ai": "AI",
     "tournament.why.h2h": "bezpośrednie pojedynki",
     "tournament.explanation": ("O kolejności decyduje średni procent punktów meczowych z "
@@ -841,7 +841,7 @@ MESSAGES: dict[str, str] = {
     "img.tournament.boards": "Rozdania",
     "img.tournament.podium": "{name} · podium",
     "img.tournament.podium_sub": "rundy: {rounds} · gracze: {players}",
-    "img.tournament.withdrawn": "wycofany",
+    "img.tournament.withdrawn": "poza klas.",
     "img.tournament.ai": "AI",
     "img.tournament.h2h": "bezp.",
     "stats.tournaments": "Turnieje",

@@ -795,19 +795,19 @@ MESSAGES: dict[str, str] = {
                            "{boards}, одни и те же за каждым столом; до конца тура эту ветку "
                            "видят только игроки этого стола."),
     "tournament.ai_seat": "ИИ {number}",
-    "tournament.struck": ("⏱️ У игрока {player} истекло время хода: ход сделал ИИ. "
+    "tournament.struck": ("⏱️ {player}: время хода истекло, ход выполнен ИИ. "
                           "Предупреждение {strikes} из 2."),
-    "tournament.withdrawn": ("⏱️ У игрока {player} два предупреждения, он снят с турнира "
-                             "**{name}**: ИИ доиграет эти раздачи, результаты остаются, без "
-                             "места в таблице."),
+    "tournament.withdrawn": ("⏱️ {player}: два предупреждения — снятие с турнира **{name}**: "
+                             "ИИ доиграет эти раздачи, результаты остаются, без места в "
+                             "таблице."),
     "tournament.round.title": "🏆 **{name}** — таблица после тура {round} из {rounds}",
     "tournament.round.line": "{rank}. {name} — {percent}% · {butler} · {boards}",
     "tournament.round.unranked": "–. {name} ({why}) — {percent}% · {butler} · {boards}",
-    "tournament.round.head": "место. игрок — матчпойнты · доп. показатель · раздачи",
-    "tournament.why.withdrawn": "снят",
+    "tournament.round.head": "место. игрок — очки сравнения · доп. показатель · раздачи",
+    "tournament.why.withdrawn": "вне зачёта",
     "tournament.why.ai": "ИИ",
     "tournament.why.h2h": "личные встречи",
-    "tournament.explanation": ("Места — по среднему проценту матчпойнтов за сыгранные раздачи "
+    "tournament.explanation": ("Места — по среднему проценту очков сравнения за сыгранные раздачи "
                                "(каждая раздача против того же места за другими столами и пара); "
                                "при равенстве выше тот, у кого больше сумма отклонений от "
                                "среднего по каждой раздаче, затем — по личным встречам."),
@@ -827,12 +827,12 @@ MESSAGES: dict[str, str] = {
     "img.tournament.standings": "{name} · таблица",
     "img.tournament.after": "после тура {round} из {rounds}",
     "img.tournament.player": "Игрок",
-    "img.tournament.percent": "Матчпойнты",
+    "img.tournament.percent": "Очки сравнения",
     "img.tournament.butler": "Доп. пок.",
     "img.tournament.boards": "Раздачи",
     "img.tournament.podium": "{name} · пьедестал",
     "img.tournament.podium_sub": "туров: {rounds} · игроков: {players}",
-    "img.tournament.withdrawn": "снят",
+    "img.tournament.withdrawn": "вне зачёта",
     "img.tournament.ai": "ИИ",
     "img.tournament.h2h": "л. вст.",
     "stats.tournaments": "Турниры",

@@ -793,19 +793,19 @@ MESSAGES: dict[str, str] = {
                            "{boards}, ті самі за кожним столом; до кінця туру цю гілку бачать "
                            "лише гравці цього столу."),
     "tournament.ai_seat": "ШІ {number}",
-    "tournament.struck": ("⏱️ У гравця {player} сплив час ходу: хід зробив ШІ. "
+    "tournament.struck": ("⏱️ {player}: час ходу сплив, хід виконано ШІ. "
                           "Попередження {strikes} з 2."),
-    "tournament.withdrawn": ("⏱️ У гравця {player} два попередження, його знято з турніру "
-                             "**{name}**: ШІ дограє ці роздачі, результати лишаються, без "
-                             "місця в таблиці."),
+    "tournament.withdrawn": ("⏱️ {player}: два попередження — зняття з турніру **{name}**: "
+                             "ШІ дограє ці роздачі, результати лишаються, без місця в "
+                             "таблиці."),
     "tournament.round.title": "🏆 **{name}** — таблиця після туру {round} з {rounds}",
     "tournament.round.line": "{rank}. {name} — {percent}% · {butler} · {boards}",
     "tournament.round.unranked": "–. {name} ({why}) — {percent}% · {butler} · {boards}",
-    "tournament.round.head": "місце. гравець — матчпойнти · дод. показник · роздачі",
-    "tournament.why.withdrawn": "знято",
+    "tournament.round.head": "місце. гравець — очки порівняння · дод. показник · роздачі",
+    "tournament.why.withdrawn": "поза заліком",
     "tournament.why.ai": "ШІ",
     "tournament.why.h2h": "особисті зустрічі",
-    "tournament.explanation": ("Місця — за середнім відсотком матчпойнтів за зіграні роздачі "
+    "tournament.explanation": ("Місця — за середнім відсотком очок порівняння за зіграні роздачі "
                                "(кожна роздача проти того самого місця за іншими столами та "
                                "пару); за рівності вище той, у кого більша сума відхилень від "
                                "середнього кожної роздачі, далі — за особистими зустрічами."),
@@ -825,12 +825,12 @@ MESSAGES: dict[str, str] = {
     "img.tournament.standings": "{name} · таблиця",
     "img.tournament.after": "після туру {round} з {rounds}",
     "img.tournament.player": "Гравець",
-    "img.tournament.percent": "Матчпойнти",
+    "img.tournament.percent": "Очки порівняння",
     "img.tournament.butler": "Дод. пок.",
     "img.tournament.boards": "Роздачі",
     "img.tournament.podium": "{name} · п'єдестал",
     "img.tournament.podium_sub": "турів: {rounds} · гравців: {players}",
-    "img.tournament.withdrawn": "знято",
+    "img.tournament.withdrawn": "поза заліком",
     "img.tournament.ai": "ШІ",
     "img.tournament.h2h": "ос. зустр.",
     "stats.tournaments": "Турніри",
