@@ -27,7 +27,7 @@ _COLUMNS = (0.66, 0.83, 0.975)
 _LETTER, _SMALL, _TITLE = 22, 20, 28
 _VALUE = 100
 """Room kept for the percentage ("100.0%") left of its column's right edge."""
-_HEADING = 150
+_HEADING = 195
 """Room for the percentage's heading ("Matchpoints" and its translations)."""
 
 
