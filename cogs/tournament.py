@@ -5,7 +5,7 @@ valid setting, seating, scoring); this cog reads the interaction, calls one meth
 answers. What the service shows on its own (the sign-up message, the tables' threads, the
 results) goes through ``DiscordPort``. Start times are read in UTC: the project has no
 per-server time zone; the sign-up message shows the start as a Discord timestamp, which
-every reader sees in his own time zone.
+every reader sees in their own time zone.
 """
 
 from __future__ import annotations
