@@ -36,6 +36,7 @@ from bot.tables import (
     Shards,
     TableError,
     TableService,
+    Tournaments,
     Update,
     open_service,
 )
@@ -306,6 +307,7 @@ class TysiacBot(commands.AutoShardedBot):
         self.components: dict[str, ComponentHandler] = {}
         self.command_ids: dict[str, int] = {}  # top-level command -> its id, once synced
         self._service: TableService | None = None
+        self._tournaments: Tournaments | None = None
         images = Images(settings.render_workers, enabled=settings.images,
                         in_process=settings.render_in is RenderIn.THREAD)
         self.publisher = Publisher(self.get_partial_messageable, self.lanes, images,
@@ -321,6 +323,12 @@ class TysiacBot(commands.AutoShardedBot):
     def service(self) -> TableService:
         assert self._service is not None, "the bot is not set up yet"
         return self._service
+
+    @property
+    def tournaments(self) -> Tournaments:
+        """The tournaments of this process's servers (cogs/tournament.py attaches its port)."""
+        assert self._tournaments is not None, "the bot is not set up yet"
+        return self._tournaments
 
     async def _wants_ping(self, user_id: int) -> bool:
         """The user asked to be told when his turn comes (``/optin ping``)."""
@@ -346,11 +354,16 @@ class TysiacBot(commands.AutoShardedBot):
             pause=s.hand_pause, listener=self.publisher, gate=self.lanes.background,
             shards=self.ownership, checkpoint_after=s.checkpoint_after,
             allow_async_commit=s.allow_async_commit)
+        # before the tables are restored: it gives the tables of events their boards
+        self._tournaments = Tournaments(self._service.store, self._service,
+                                        clock=self._service.clock,
+                                        owned=self.ownership.owns)
         restored = await self._service.restore()
         log.info("restored %d live tables (%s)", restored, self.ownership.describe())
         await self.tree.set_translator(CatalogTranslator())
         for ext in EXTENSIONS:
             await self.load_extension(ext)
+        await self._tournaments.restore()  # after the cogs: its port is attached
         for table in self._service.tables:  # catch the messages up with the log
             self.publisher(Update(table))
         if s.sync_commands and self.ownership.owns(None):
@@ -432,6 +445,8 @@ class TysiacBot(commands.AutoShardedBot):
                 self._sweeper.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await self._sweeper
+            if self._tournaments is not None:
+                await self._tournaments.close()
             if self._service is not None:
                 await self._service.close()
             await self.publisher.close()

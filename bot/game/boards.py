@@ -70,9 +70,15 @@ def default_count(rules: Rules) -> int:
     return 2 * rules.seats
 
 
-def _digest(*parts: object) -> int:
-    text = "|".join(str(p) for p in (SEED_PREFIX, *parts))
+def _digest(*parts: object, prefix: str = SEED_PREFIX) -> int:
+    text = "|".join(str(p) for p in (prefix, *parts))
     return int.from_bytes(hashlib.sha256(text.encode()).digest(), "big")
+
+
+def shuffled_deck(rules: Rules, *parts: object, prefix: str = SEED_PREFIX) -> list[int]:
+    """The preset's deck sorted by the digest of ``prefix|parts...|card`` (top card first)."""
+    return sorted(DECK_CARDS[rules.deck.value],
+                  key=lambda c: _digest(*parts, card_str(c), prefix=prefix))
 
 
 def board(day: dt.date, preset_name: str, number: int) -> Board:
@@ -80,10 +86,9 @@ def board(day: dt.date, preset_name: str, number: int) -> Board:
     rules = preset(preset_name)
     n = rules.seats
     seat = number % n
-    cards = DECK_CARDS[rules.deck.value]
     for attempt in range(_ATTEMPTS):
         base = (day.isoformat(), preset_name, number, attempt)
-        deck = sorted(cards, key=lambda c: _digest(*base, card_str(c)))
+        deck = shuffled_deck(rules, *base)
         # The player must hold cards: with four seated, a dealer who makes him sit out is
         # passed over for the next seat.
         first = _digest(*base, "dealer") % n

@@ -703,6 +703,56 @@ MESSAGES: dict[str, str] = {
     "daily.error.turn": "Auf diesem Board bist du gerade nicht am Zug; die Bots sind dran.",
     "daily.error.stale": ("Diese Auswahl stammt aus einem früheren Moment des "
                           "Boards; bitte die letzte Nachricht oder `/daily` nutzen."),
+    "tournament.error.no_right": ("Turniere dürfen nur Mitglieder mit „Server verwalten“ "
+                                  "organisieren, oder mit der Organisatorenrolle, die ein Admin "
+                                  "mit `/admin tournaments` festlegt."),
+    "tournament.error.name": "Gib dem Turnier einen Namen mit 1 bis {most} Zeichen.",
+    "tournament.error.name_taken": ("Auf diesem Server läuft schon ein Turnier namens {name}: "
+                                    "wähle einen anderen Namen."),
+    "tournament.error.start_format": ("`{text}` ist keine Startzeit: schreib `now` oder Datum "
+                                      "und Uhrzeit wie 2026-12-05 19:30."),
+    "tournament.error.start_past": ("Der Start `{text}` liegt in der Vergangenheit: wähle eine "
+                                    "spätere Zeit oder `now`."),
+    "tournament.error.timezone": "`{text}` ist keine Zeitzone: nimm einen Namen wie Europe/Berlin.",
+    "tournament.error.boards": ("Die Boards pro Runde müssen ein Vielfaches von {seats} sein "
+                                "(den Plätzen, damit jeder auf jedem Platz gleich oft sitzt), "
+                                "von {seats} bis {most}; angegeben: {boards}."),
+    "tournament.error.rounds": "Ein Turnier hat 1 bis {most} Runden; angegeben: {rounds}.",
+    "tournament.error.checkin_minutes": ("Der Check-in öffnet {least} bis {most} Minuten vor "
+                                         "dem Start; angegeben: {minutes}."),
+    "tournament.error.round_minutes": ("Das Zeitlimit einer Runde beträgt {least} bis {most} "
+                                       "Minuten; angegeben: {minutes}."),
+    "tournament.error.no_event": "Dieses Turnier gibt es nicht (mehr).",
+    "tournament.error.joined": "Du bist bei {name} schon angemeldet.",
+    "tournament.error.not_joined": "Du bist bei {name} nicht angemeldet.",
+    "tournament.error.closed": ("{name} nimmt keine Teilnehmer mehr an: späte Anmeldung endet "
+                                "mit dem Start von Runde 2."),
+    "tournament.error.started": "{name} hat begonnen: abmelden kann man sich nur vor dem Start.",
+    "tournament.error.not_checkin": ("Der Check-in für {name} ist nicht offen: der Check-in "
+                                     "öffnet {minutes} Minuten vor dem Start."),
+    "tournament.error.started_edit": ("{name} hat begonnen oder ist vorbei: Einstellungen "
+                                      "ändern oder absagen geht nur vor dem Start."),
+    "tournament.error.setting": ("`{name}` ist keine Turniereinstellung: das sind name, preset, "
+                                 "boards, rounds, start, checkin_minutes und round_minutes."),
+    "tournament.error.all_played": "Alle Boards dieser Runde sind an diesem Tisch gespielt.",
+    "web.tournament": "Turnier {name}",
+    "web.tournament_round": "Runde {round}",
+    "web.tournament_standings": "Stand nach Runde {round}",
+    "web.tournament_rank": "Platz",
+    "web.tournament_percent": "Matchpunkte",
+    "web.tournament_butler": "Butler",
+    "web.tournament_boards": "Boards",
+    "web.tournament_board": "Board {board}",
+    "web.tournament_table": "Tisch {table}",
+    "web.tournament_par": "Par (KI)",
+    "web.tournament_not_ranked": "nicht gewertet",
+    "web.tournament_none": ("Noch keine Runde ist zu Ende: die Ergebnisse einer Runde "
+                            "erscheinen hier, wenn sie endet."),
+    "web.tournament_explanation": ("Gewertet nach dem mittleren Matchpunkte-Prozentsatz (jedes "
+                                   "Ergebnis gegen denselben Platz an jedem anderen Tisch und "
+                                   "das KI-Par), dann nach der Summe der Abweichungen vom "
+                                   "Durchschnitt jedes Boards (Butler), dann nach dem direkten "
+                                   "Vergleich."),
     "daily.you_name": "Du",
     "daily.title": "Tagesaufgabe · {day} · {preset}",
     "daily.board": "Board {number} von {count} · nur du siehst dieses Spiel",

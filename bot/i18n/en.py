@@ -673,6 +673,54 @@ MESSAGES: dict[str, str] = {
     "daily.error.turn": "It is not your turn on this board; wait for the AI players' moves.",
     "daily.error.stale": ("That choice is from an earlier moment of "
                           "this board; use the latest message or `/daily`."),
+    "tournament.error.no_right": ("Only members with Manage Server, or with the organisers' "
+                                  "role an admin sets with `/admin tournaments`, may organise "
+                                  "tournaments."),
+    "tournament.error.name": "Give the tournament a name of 1 to {most} characters.",
+    "tournament.error.name_taken": ("This server already has a tournament called {name} that is "
+                                    "not over: choose another name."),
+    "tournament.error.start_format": ("`{text}` is not a start time: write `now` or a date and "
+                                      "time such as 2026-12-05 19:30."),
+    "tournament.error.start_past": ("The start `{text}` is in the past: choose a later time, or "
+                                    "`now`."),
+    "tournament.error.timezone": "`{text}` is not a time zone: use a name such as Europe/Warsaw.",
+    "tournament.error.boards": ("Boards per round must be a multiple of {seats} (the seats, so "
+                                "that everyone sits in each seat equally often) from {seats} to "
+                                "{most}; you asked for {boards}."),
+    "tournament.error.rounds": "A tournament has 1 to {most} rounds; you asked for {rounds}.",
+    "tournament.error.checkin_minutes": ("Check-in opens {least} to {most} minutes before the "
+                                         "start; you asked for {minutes}."),
+    "tournament.error.round_minutes": ("A round's deadline is {least} to {most} minutes; you "
+                                       "asked for {minutes}."),
+    "tournament.error.no_event": "That tournament does not exist (any more).",
+    "tournament.error.joined": "You have already joined {name}.",
+    "tournament.error.not_joined": "You have not joined {name}.",
+    "tournament.error.closed": ("{name} takes no more entrants: late entry ends when round 2 "
+                                "starts."),
+    "tournament.error.started": "{name} has started: entrants may leave only before the start.",
+    "tournament.error.not_checkin": ("Check-in for {name} is not open: it opens {minutes} "
+                                     "minutes before the start."),
+    "tournament.error.started_edit": ("{name} has started or is over: its settings can be "
+                                      "changed, or it cancelled, only before the start."),
+    "tournament.error.setting": ("`{name}` is not a setting of a tournament: name, preset, "
+                                 "boards, rounds, start, checkin_minutes and round_minutes are."),
+    "tournament.error.all_played": "Every board of this round has been played at this table.",
+    "web.tournament": "Tournament {name}",
+    "web.tournament_round": "Round {round}",
+    "web.tournament_standings": "Standings after round {round}",
+    "web.tournament_rank": "Rank",
+    "web.tournament_percent": "Matchpoints",
+    "web.tournament_butler": "Butler",
+    "web.tournament_boards": "Boards",
+    "web.tournament_board": "Board {board}",
+    "web.tournament_table": "Table {table}",
+    "web.tournament_par": "Par (AI)",
+    "web.tournament_not_ranked": "not ranked",
+    "web.tournament_none": "No round has ended yet: each round's results appear here when it ends.",
+    "web.tournament_explanation": ("Ranked by the mean matchpoint percentage (each result "
+                                   "against the same seat at every other table and the AI par), "
+                                   "then by the sum of differences from each board's average "
+                                   "(Butler), then head-to-head."),
     "daily.you_name": "You",
     "daily.title": "Daily challenge · {day} · {preset}",
     "daily.board": "Board {number} of {count} · only you see this game",

@@ -690,6 +690,56 @@ MESSAGES: dict[str, str] = {
     "daily.error.turn": "To nie twój ruch w tym rozdaniu; ruch mają boty.",
     "daily.error.stale": ("Ten wybór pochodzi z wcześniejszej chwili "
                           "rozdania; użyj ostatniej wiadomości albo `/daily`."),
+    "tournament.error.no_right": ("Turnieje mogą organizować tylko osoby z uprawnieniem "
+                                  "Zarządzanie serwerem albo z rolą organizatorów, którą admin "
+                                  "ustawia przez `/admin tournaments`."),
+    "tournament.error.name": "Nadaj turniejowi nazwę długości od 1 do {most} znaków.",
+    "tournament.error.name_taken": ("Na tym serwerze trwa już turniej o nazwie {name}: wybierz "
+                                    "inną nazwę."),
+    "tournament.error.start_format": ("`{text}` to nie czas startu: wpisz `now` albo datę i "
+                                      "godzinę, np. 2026-12-05 19:30."),
+    "tournament.error.start_past": ("Start `{text}` jest w przeszłości: wybierz późniejszy czas "
+                                    "albo `now`."),
+    "tournament.error.timezone": ("`{text}` to nie strefa czasowa: użyj nazwy w rodzaju "
+                                  "Europe/Warsaw."),
+    "tournament.error.boards": ("Liczba rozdań w rundzie musi być wielokrotnością {seats} "
+                                "(liczby miejsc, aby każdy siedział na każdym miejscu równie "
+                                "często) od {seats} do {most}; podano {boards}."),
+    "tournament.error.rounds": "Turniej ma od 1 do {most} rund; podano {rounds}.",
+    "tournament.error.checkin_minutes": ("Potwierdzanie obecności otwiera się od {least} do "
+                                         "{most} minut przed startem; podano {minutes}."),
+    "tournament.error.round_minutes": ("Limit czasu rundy wynosi od {least} do {most} minut; "
+                                       "podano {minutes}."),
+    "tournament.error.no_event": "Ten turniej nie istnieje (już).",
+    "tournament.error.joined": "Twoje zgłoszenie do turnieju {name} już jest.",
+    "tournament.error.not_joined": "Nie ma Twojego zgłoszenia do turnieju {name}.",
+    "tournament.error.closed": ("{name} nie przyjmuje już zgłoszeń: spóźnione zapisy kończą się "
+                                "ze startem 2. rundy."),
+    "tournament.error.started": "{name} już się zaczął: wypisać się można tylko przed startem.",
+    "tournament.error.not_checkin": ("Potwierdzanie obecności w turnieju {name} nie jest "
+                                     "otwarte: otwiera się {minutes} minut przed startem."),
+    "tournament.error.started_edit": ("{name} już się zaczął albo zakończył: ustawienia można "
+                                      "zmienić, a turniej odwołać, tylko przed startem."),
+    "tournament.error.setting": ("`{name}` to nie ustawienie turnieju: są nimi name, preset, "
+                                 "boards, rounds, start, checkin_minutes i round_minutes."),
+    "tournament.error.all_played": "Wszystkie rozdania tej rundy zostały przy tym stole rozegrane.",
+    "web.tournament": "Turniej {name}",
+    "web.tournament_round": "Runda {round}",
+    "web.tournament_standings": "Klasyfikacja po rundzie {round}",
+    "web.tournament_rank": "Miejsce",
+    "web.tournament_percent": "Punkty meczowe",
+    "web.tournament_butler": "Butler",
+    "web.tournament_boards": "Rozdania",
+    "web.tournament_board": "Rozdanie {board}",
+    "web.tournament_table": "Stół {table}",
+    "web.tournament_par": "Par (AI)",
+    "web.tournament_not_ranked": "poza klasyfikacją",
+    "web.tournament_none": ("Żadna runda jeszcze się nie skończyła: wyniki rundy pojawią się tu "
+                            "po jej końcu."),
+    "web.tournament_explanation": ("O kolejności decyduje średni procent punktów meczowych "
+                                   "(każdy wynik wobec tego samego miejsca przy każdym innym "
+                                   "stole i paru AI), potem suma różnic od średniej każdego "
+                                   "rozdania (Butler), potem wynik bezpośrednich spotkań."),
     "daily.you_name": "Ty",
     "daily.title": "Rozdania dnia · {day} · {preset}",
     "daily.board": "Rozdanie {number} z {count} · tę grę widzisz tylko ty",

@@ -683,6 +683,56 @@ MESSAGES: dict[str, str] = {
     "daily.error.turn": "Сейчас не ваш ход в этой раздаче; ходят боты.",
     "daily.error.stale": ("Этот выбор — из более раннего "
                           "момента раздачи; используйте последнее сообщение или `/daily`."),
+    "tournament.error.no_right": ("Организовывать турниры могут только участники с правом "
+                                  "«Управлять сервером» или с ролью организаторов, которую "
+                                  "админ задаёт командой `/admin tournaments`."),
+    "tournament.error.name": "Дайте турниру название длиной от 1 до {most} символов.",
+    "tournament.error.name_taken": ("На этом сервере уже идёт турнир {name}: выберите другое "
+                                    "название."),
+    "tournament.error.start_format": ("`{text}` — не время начала: напишите `now` или дату и "
+                                      "время, например 2026-12-05 19:30."),
+    "tournament.error.start_past": ("Начало `{text}` уже в прошлом: выберите более позднее "
+                                    "время или `now`."),
+    "tournament.error.timezone": ("`{text}` — не часовой пояс: укажите название вроде "
+                                  "Europe/Moscow."),
+    "tournament.error.boards": ("Число раздач в туре должно быть кратно {seats} (числу мест, "
+                                "чтобы каждый сидел на каждом месте одинаково часто), от "
+                                "{seats} до {most}; указано {boards}."),
+    "tournament.error.rounds": "В турнире от 1 до {most} туров; указано {rounds}.",
+    "tournament.error.checkin_minutes": ("Подтверждение участия открывается за {least}–{most} "
+                                         "минут до начала; указано {minutes}."),
+    "tournament.error.round_minutes": ("Лимит времени тура — от {least} до {most} минут; "
+                                       "указано {minutes}."),
+    "tournament.error.no_event": "Такого турнира нет (больше нет).",
+    "tournament.error.joined": "Вы уже записались на {name}.",
+    "tournament.error.not_joined": "Вы не записаны на {name}.",
+    "tournament.error.closed": ("{name} больше не принимает участников: поздняя запись "
+                                "заканчивается с началом 2-го тура."),
+    "tournament.error.started": "{name} уже начался: выйти можно только до начала.",
+    "tournament.error.not_checkin": ("Подтверждение участия в {name} не открыто: оно "
+                                     "открывается за {minutes} минут до начала."),
+    "tournament.error.started_edit": ("{name} уже начался или закончился: менять настройки и "
+                                      "отменять турнир можно только до начала."),
+    "tournament.error.setting": ("`{name}` — не настройка турнира: настройки — name, preset, "
+                                 "boards, rounds, start, checkin_minutes и round_minutes."),
+    "tournament.error.all_played": "Все раздачи этого тура за этим столом уже сыграны.",
+    "web.tournament": "Турнир {name}",
+    "web.tournament_round": "Тур {round}",
+    "web.tournament_standings": "Положение после тура {round}",
+    "web.tournament_rank": "Место",
+    "web.tournament_percent": "Очки сравнения",
+    "web.tournament_butler": "Батлер",
+    "web.tournament_boards": "Раздачи",
+    "web.tournament_board": "Раздача {board}",
+    "web.tournament_table": "Стол {table}",
+    "web.tournament_par": "Пар (ИИ)",
+    "web.tournament_not_ranked": "вне зачёта",
+    "web.tournament_none": ("Ни один тур ещё не закончился: результаты тура появятся здесь "
+                            "после его окончания."),
+    "web.tournament_explanation": ("Места определяет средний процент очков сравнения (каждый "
+                                   "результат против того же места за всеми другими столами и "
+                                   "пара ИИ), затем сумма отклонений от среднего по каждой "
+                                   "раздаче (Батлер), затем личные встречи."),
     "daily.you_name": "Вы",
     "daily.title": "Раздачи дня · {day} · {preset}",
     "daily.board": "Раздача {number} из {count} · эту игру видите только вы",

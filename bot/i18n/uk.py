@@ -682,6 +682,55 @@ MESSAGES: dict[str, str] = {
     "daily.error.turn": "Зараз не ваш хід у цій роздачі; ходять боти.",
     "daily.error.stale": ("Цей вибір — з попереднього моменту "
                           "роздачі; скористайтеся останнім повідомленням або `/daily`."),
+    "tournament.error.no_right": ("Організовувати турніри можуть лише учасники з правом "
+                                  "«Керувати сервером» або з роллю організаторів, яку адмін "
+                                  "задає командою `/admin tournaments`."),
+    "tournament.error.name": "Дайте турніру назву завдовжки від 1 до {most} символів.",
+    "tournament.error.name_taken": "На цьому сервері вже триває турнір {name}: оберіть іншу назву.",
+    "tournament.error.start_format": ("`{text}` — не час початку: напишіть `now` або дату й "
+                                      "час, наприклад 2026-12-05 19:30."),
+    "tournament.error.start_past": ("Початок `{text}` уже в минулому: оберіть пізніший час або "
+                                    "`now`."),
+    "tournament.error.timezone": "`{text}` — не часовий пояс: вкажіть назву на кшталт Europe/Kyiv.",
+    "tournament.error.boards": ("Кількість роздач у турі має бути кратною {seats} (кількості "
+                                "місць, щоб кожен сидів на кожному місці однаково часто), від "
+                                "{seats} до {most}; вказано {boards}."),
+    "tournament.error.rounds": "У турнірі від 1 до {most} турів; вказано {rounds}.",
+    "tournament.error.checkin_minutes": ("Підтвердження участі відкривається за {least}–{most} "
+                                         "хвилин до початку; вказано {minutes}."),
+    "tournament.error.round_minutes": ("Ліміт часу туру — від {least} до {most} хвилин; вказано "
+                                       "{minutes}."),
+    "tournament.error.no_event": "Такого турніру немає (вже немає).",
+    "tournament.error.joined": "Ви вже записалися на {name}.",
+    "tournament.error.not_joined": "Ви не записані на {name}.",
+    "tournament.error.closed": ("{name} більше не приймає учасників: пізній запис закінчується "
+                                "з початком 2-го туру."),
+    "tournament.error.started": "{name} уже почався: вийти можна лише до початку.",
+    "tournament.error.not_checkin": ("Підтвердження участі в {name} не відкрите: воно "
+                                     "відкривається за {minutes} хвилин до початку."),
+    "tournament.error.started_edit": ("{name} уже почався або закінчився: змінювати "
+                                      "налаштування й скасовувати турнір можна лише до початку."),
+    "tournament.error.setting": ("`{name}` — не налаштування турніру: налаштування — name, "
+                                 "preset, boards, rounds, start, checkin_minutes і "
+                                 "round_minutes."),
+    "tournament.error.all_played": "Усі роздачі цього туру за цим столом уже зіграно.",
+    "web.tournament": "Турнір {name}",
+    "web.tournament_round": "Тур {round}",
+    "web.tournament_standings": "Положення після туру {round}",
+    "web.tournament_rank": "Місце",
+    "web.tournament_percent": "Очки порівняння",
+    "web.tournament_butler": "Батлер",
+    "web.tournament_boards": "Роздачі",
+    "web.tournament_board": "Роздача {board}",
+    "web.tournament_table": "Стіл {table}",
+    "web.tournament_par": "Пар (ШІ)",
+    "web.tournament_not_ranked": "поза заліком",
+    "web.tournament_none": ("Жоден тур ще не закінчився: результати туру з'являться тут після "
+                            "його закінчення."),
+    "web.tournament_explanation": ("Місця визначає середній відсоток очок порівняння (кожен "
+                                   "результат проти того самого місця за всіма іншими столами й "
+                                   "пару ШІ), далі сума відхилень від середнього кожної роздачі "
+                                   "(Батлер), далі особисті зустрічі."),
     "daily.you_name": "Ви",
     "daily.title": "Роздачі дня · {day} · {preset}",
     "daily.board": "Роздача {number} з {count} · цю гру бачите лише ви",

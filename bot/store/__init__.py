@@ -34,15 +34,25 @@ from bot.store._pg import CONNECT_DELAYS, PgStore, PgTx
 from bot.store._records import HandRow, MatchRow, MoveRow, SeatRow, SetAsideRow, TableRow
 from bot.store._status import LIVE_STATUSES, TableStatus
 from bot.store._store import CHECKPOINT_AFTER, ChannelTaken, Store, Tx, migrations
+from bot.store._tournaments import (
+    BoardResultRow,
+    EntrantRow,
+    EventTableRow,
+    TournamentRow,
+    TournamentSettings,
+)
 from bot.store._turns import background_work
 
 __all__ = [
-    "CHECKPOINT_AFTER", "CONNECT_DELAYS", "LIVE_STATUSES", "ChannelTaken", "DailyResultRow",
-    "DailySettings", "DatabaseInUse", "DatabaseUnusable", "GuildSettings", "HandLine", "HandRow",
+    "CHECKPOINT_AFTER", "CONNECT_DELAYS", "LIVE_STATUSES", "BoardResultRow", "ChannelTaken",
+    "DailyResultRow",
+    "DailySettings", "DatabaseInUse", "DatabaseUnusable", "EntrantRow", "EventTableRow",
+    "GuildSettings", "HandLine", "HandRow",
     "LeaderRow", "MatchInfo", "MatchRecord", "MatchRow", "Metric", "MoveRow", "PgStore", "PgTx",
     "PlayerKind", "PlayerRef",
     "PlayerSettings", "Profile", "RatingPoint",
     "SeatRow", "SetAsideRow", "Store", "StoreAPI", "StoreUnavailable", "TableRow", "TableStatus",
-    "Tx", "TxAPI", "background_work", "check_database", "check_database_path", "migrations",
+    "TournamentRow", "TournamentSettings", "Tx", "TxAPI", "background_work", "check_database",
+    "check_database_path", "migrations",
     "one_process", "open_store",
 ]

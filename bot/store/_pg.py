@@ -33,6 +33,7 @@ from bot.store._sql import to_pg
 from bot.store._status import TableStatus
 from bot.store._store import ChannelTaken, _dumps, migrations, table_update
 from bot.store._table_reads import TableReads
+from bot.store._tournaments import PgTournamentWrites, TournamentReads
 from bot.store._turns import Turns, is_background
 
 log = logging.getLogger(__name__)
@@ -105,7 +106,7 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
     one more round trip per transaction. asyncpg still rolls back an open transaction."""
 
 
-class PgTx(PgRecordWrites, PgDailyWrites):
+class PgTx(PgRecordWrites, PgDailyWrites, PgTournamentWrites):
     """Writes inside one PostgreSQL transaction (see :meth:`PgStore.transaction`).
 
     Each ``await`` of the server costs a pass of the busy event loop, so the writes that
@@ -278,7 +279,7 @@ class PgTx(PgRecordWrites, PgDailyWrites):
             table_id, match_no, hand_no, _dumps(analysis), now)
 
 
-class PgStore(TableReads, RecordReads, DailyReads):
+class PgStore(TableReads, RecordReads, DailyReads, TournamentReads):
     """Open with ``await PgStore.open(url)``; close with ``await store.close()``."""
 
     dialect = "postgresql"

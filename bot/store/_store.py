@@ -47,6 +47,7 @@ from bot.store._recording import RecordWrites
 from bot.store._records import SeatRow
 from bot.store._status import TableStatus
 from bot.store._table_reads import TableReads
+from bot.store._tournaments import SqliteTournamentWrites, TournamentReads
 
 log = logging.getLogger(__name__)
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
@@ -136,7 +137,7 @@ def table_update(changes: dict[str, Any]) -> tuple[str, list[Any]]:
     return f"UPDATE tables SET {cols} WHERE id = ?", values
 
 
-class Tx(RecordWrites, SqliteDailyWrites):
+class Tx(RecordWrites, SqliteDailyWrites, SqliteTournamentWrites):
     """Writes inside one transaction (see :meth:`Store.transaction`).
 
     The methods are coroutines for the callers' sake (a driver that needs awaiting can
@@ -236,7 +237,7 @@ class Tx(RecordWrites, SqliteDailyWrites):
             (table_id, match_no, hand_no, _dumps(analysis), now))
 
 
-class Store(TableReads, RecordReads, DailyReads):
+class Store(TableReads, RecordReads, DailyReads, TournamentReads):
     """Open with ``await Store.open(path)``; close with ``await store.close()``."""
 
     dialect = "sqlite"

@@ -185,6 +185,8 @@ class Autoplay:
                     seats = list(table.seats)
                     seats[seat] = missed  # stored with the move the AI makes for him
                     await self._move(table, seat, notices, seats)
+                    if table.plan is not None:  # a tournament's: a strike (_planned.py)
+                        table.plan.timed_out(table, seat)
 
             await self._until_saved(table, attempt)
         except asyncio.CancelledError:

@@ -16,6 +16,7 @@ from types import TracebackType
 from typing import Any
 
 from bot.game.actions import Action, Move
+from bot.game.boards import board_over, result_of
 from bot.game.dealing import new_match, random_deal
 from bot.game.engine import apply_into
 from bot.game.errors import RuleError
@@ -150,8 +151,12 @@ class Ledger:
     async def start_match(self, table: Table, dealer: int, rng: random.Random) -> Moved:
         now = self.clock.now()
         match_no = table.match_no + 1
+        planned = table.plan.board(match_no) if table.plan is not None else None
+        if table.plan is not None and planned is None:
+            raise TableError("tournament.error.all_played")
+        dealer = planned[0] if planned is not None else dealer
         state = new_match(table.rules, dealer)
-        deal = random_deal(state, rng)
+        deal = [planned[1]] if planned is not None else random_deal(state, rng)
         events: list[Event] = []
         for move in deal:
             state = apply_into(state, move, events)
@@ -188,17 +193,20 @@ class Ledger:
         moves: list[tuple[dict[str, Any], int | None]] = [(move_to_json(action), user_id)]
         hands: list[tuple[int, HandResult]] = [
             (hand_no, e.result) for e in events if isinstance(e, HandScored)]
-        people = _on_show(table, new, seats or table.seats)
-        if new.phase is Phase.DEALING and not people:
+        # A table of set boards: the board (the match) ends with its hand (_planned.py).
+        board_end = table.plan is not None and board_over(new)
+        people = frozenset() if board_end else _on_show(table, new, seats or table.seats)
+        if new.phase is Phase.DEALING and not people and not board_end:
             for move in random_deal(new, deal_rng):
                 new = apply_into(new, move, events)
                 moves.append((move_to_json(move), None))
         now = self.clock.now()
-        over = new.phase is Phase.MATCH_OVER
+        over = new.phase is Phase.MATCH_OVER or board_end
         human = user_id is not None
         results = table.results + tuple(r for _, r in hands)
         record = None
-        if over:  # the result and its rating go into the same transaction as the last move
+        # the result and its rating go into the same transaction as the last move
+        if over and not board_end:
             before = observe(state, None)  # who was on the barrel before the last move
             try:
                 settings = (await self.store.guild_settings(table.guild_id)
@@ -218,9 +226,12 @@ class Ledger:
                 changes["last_human_at"] = now
             if over:
                 changes["status"] = TableStatus.FINISHED
-                await tx.finish_match(table.id, table.match_no, status="won",
+                await tx.finish_match(table.id, table.match_no,
+                                      status="board" if board_end else "won",
                                       winners=new.match.winners, totals=new.match.totals,
                                       now=now)
+            if board_end and table.plan is not None:
+                await table.plan.ended(tx, table, result_of(new), now)
             if record is not None:
                 await tx.touch_players(record.players, now)
                 await tx.record_match(record, now)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from bot.game.actions import Action
+from bot.game.actions import Action, Deal
 from bot.game.errors import RuleError
 from bot.game.events import Event
 from bot.game.observation import Observation, observe
@@ -16,7 +16,7 @@ from bot.game.rules import Rules
 from bot.game.state import HandResult, Phase, State
 from bot.i18n.rule_text import move_message, rule_message
 from bot.i18n.values import PresetTitle, TalonWord
-from bot.store import SeatRow, TableStatus
+from bot.store import SeatRow, TableStatus, TxAPI
 from bot.tables._offers import Offer, offer_for
 
 
@@ -85,6 +85,24 @@ class Notice:
     mention: int | None = None
 
 
+class Plan(Protocol):
+    """Set boards for a table (a tournament's; ``_planned.py``): what the table asks."""
+
+    def board(self, match_no: int) -> tuple[int, Deal] | None:
+        """The dealer and deal of match ``match_no`` (1-based); None: every board played."""
+        ...
+
+    async def ended(self, tx: TxAPI, table: Table, delta: tuple[int, ...],
+                    now: float) -> None:
+        """Store the board's result, in the transaction of its last move."""
+
+    def after(self, table: Table) -> None:
+        """A board's end is committed and shown (the table's lock held)."""
+
+    def timed_out(self, table: Table, seat: int) -> None:
+        """The turn timer ran out: the AI moved for ``seat`` (the table's lock held)."""
+
+
 def talon_name_of(preset: str) -> str:
     """What the players of ``preset`` call the talon (prikup, musik, ...)."""
     p = PRESETS.get(preset)
@@ -127,6 +145,7 @@ class Table:
     match_started: float = 0.0  # when the current match began
     seq: int = 0  # next move number in the current match's log
     version: int = 0  # bumped by every accepted change
+    plan: Plan | None = field(default=None, repr=False)  # set boards (_planned.py), or None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     # observations and offers of the current state by seat (None: public); immutable
     _views: dict[int | None, Observation] = field(default_factory=dict, repr=False)

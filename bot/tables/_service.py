@@ -44,6 +44,7 @@ from bot.tables._inputs import quote
 from bot.tables._ledger import Ledger, Moved, Saving
 from bot.tables._log import replay_match, replay_results
 from bot.tables._model import Actor, Notice, Outcome, Seat, Table, TableError, Update
+from bot.tables._planned import PlannedTables
 from bot.tables._records import Records
 from bot.tables._thinking import choose_off_loop, stop_thinking
 from bot.tables.clock import Clock, RealClock
@@ -67,7 +68,7 @@ def _everything(guild_id: int | None) -> bool:
     return True
 
 
-class TableService:
+class TableService(PlannedTables):
     """Tables by channel: seating, moves, automatic moves, restore, sweeping."""
 
     def __init__(self, store: StoreAPI, *, clock: Clock | None = None, ai_delay: float = 1.5,
@@ -151,6 +152,8 @@ class TableService:
                 created_at=row.created_at, last_human_at=row.last_human_at,
                 seats=tuple(Seat.from_row(s) for s in row.seats), locale=row.locale,
                 pause=row.pause)
+            if self.planner is not None:  # a tournament's table: its boards (_planned.py)
+                await self.planner(table)
             try:
                 ended_at[table.id] = await self._replay(table)
             except StoreUnavailable:  # the log is fine, the server is not: start later
@@ -602,13 +605,15 @@ class TableService:
                     notices: list[Notice], seats: Sequence[Seat] | None) -> None:
         deal_rng = self._deal_rng(table)
         moved: Moved = await self.ledger.move(table, action, user_id, deal_rng, seats=seats)
-        if moved.over:
+        if moved.over and table.plan is None:
             st = table.state
             assert st is not None
             winners = ", ".join(table.seats[w].name for w in st.match.winners)
             notices.append(Notice("notice.match_won", {"names": winners}))
         self._notify(table, tuple(notices), moved.events, hand_no=moved.hand_no, by=user_id)
         self.autoplay.schedule(table)
+        if moved.over and table.plan is not None:
+            table.plan.after(table)
 
     async def _auto_move(self, table: Table, seat: int, notices: list[Notice],
                          seats: Sequence[Seat] | None) -> None:
