@@ -53,7 +53,7 @@ log = logging.getLogger("tysiac")
 T = TypeVar("T")
 ACK_BUDGET = 2.0  # seconds of work before an interaction is deferred
 EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.help", "cogs.records", "cogs.admin",
-              "cogs.analysis", "cogs.daily")
+              "cogs.analysis", "cogs.daily", "cogs.tournament")
 
 ComponentHandler = Callable[[discord.Interaction[Any], Pressed], Awaitable[None]]
 

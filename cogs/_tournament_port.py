@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -35,6 +35,7 @@ from cogs._tournament_posts import (
     standings_image,
     standings_text,
 )
+from cogs._views import table_message
 from render.standings import render_podium, render_standings
 
 if TYPE_CHECKING:
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 STANDINGS_FILE, PODIUM_FILE = "1000-standings.png", "1000-podium.png"
+TABLE_WAIT = 60.0  # seconds a thread waits for the service to make its table
 PUBLISHER_WAIT = 30.0  # seconds the last table messages may take before a thread is locked
 NONE = discord.AllowedMentions.none()
 MENTIONS = 1600  # characters of mentions a notice carries (its sentence takes the rest)
@@ -61,7 +63,7 @@ class DiscordPort:
         self._latest: dict[int, EventView] = {}
         self._editors: dict[int, asyncio.Task[None]] = {}
         self._messages: dict[int, int] = {}  # event -> its sign-up message, once known
-        self._closing: set[asyncio.Task[None]] = set()  # threads being closed
+        self._closing: set[asyncio.Task[None]] = set()  # table messages, threads closed
 
     # ---- where and in which language ---------------------------------------------------
     def locale(self, guild_id: int) -> str:
@@ -175,7 +177,37 @@ class DiscordPort:
                 "tournament.welcome", loc, name=plain(event.name), round=table.round_no,
                 table=table.table_no, players=", ".join(seats), boards=event.boards),
                 allowed=_users(humans))
+        self._background(self._post_table(thread.id))
         return thread.id
+
+    async def _post_table(self, thread_id: int) -> None:
+        """The table message in the thread, once the service has made the table there (it
+        does so right after opening the round's threads); its image follows in a paced
+        edit. A table left without one by a crash gets it again with ``/table show``."""
+        service = self.bot.service
+        for _ in range(round(TABLE_WAIT / 0.05)):
+            table = next((x for x in service.tables if x.channel_id == thread_id), None)
+            if table is not None:
+                break
+            await asyncio.sleep(0.05)
+        else:
+            log.warning("no table appeared in the thread %d", thread_id)
+            return
+        if table.message_id is not None:
+            return
+        parts = table_message(table, table.locale)
+        kwargs: dict[str, Any] = {"embed": parts.embed}
+        if parts.view is not None:
+            kwargs["view"] = parts.view
+        async with self.bot.lanes.background():
+            msg = await self.bot.get_partial_messageable(thread_id).send(**kwargs)
+        await service.set_message(table, msg.id)
+        self.bot.publisher.refresh_table(table)
+
+    def _background(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
 
     async def _thread(self, event: EventView, name: str) -> tuple[discord.Thread, bool]:
         """The thread called ``name`` in the event's channel, made if there is none."""
@@ -239,9 +271,7 @@ class DiscordPort:
         for part in chunks(boards_text(report, loc)):
             await self._send(event.channel_id, part)
         # in the background: the next round need not wait for the last table messages
-        task = asyncio.create_task(self._close_threads(event.tables))
-        self._closing.add(task)
-        task.add_done_callback(self._closing.discard)
+        self._background(self._close_threads(event.tables))
 
     async def finished(self, report: RoundReport) -> None:
         """The podium, and the sign-up message without its buttons."""
