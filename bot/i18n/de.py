@@ -186,6 +186,7 @@ MESSAGES: dict[str, str] = {
     "help.group.table": "Tisch",
     "help.group.play": "Spielen",
     "help.group.records": "Aufzeichnungen",
+    "help.group.tournament": "Turniere",
     "help.group.admin": "Serververwaltung",
     "help.rules": "Regeln hier: {title}",
     "help.rules_more": "Alle Optionen: {command}",

@@ -172,6 +172,7 @@ MESSAGES: dict[str, str] = {
     "help.group.table": "Table",
     "help.group.play": "Play",
     "help.group.records": "Records",
+    "help.group.tournament": "Tournaments",
     "help.group.admin": "Server admins",
     "help.rules": "Rules here: {title}",
     "help.rules_more": "Every option: {command}",

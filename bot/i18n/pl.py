@@ -179,6 +179,7 @@ MESSAGES: dict[str, str] = {
     "help.group.table": "Stół",
     "help.group.play": "Gra",
     "help.group.records": "Zapisy",
+    "help.group.tournament": "Turnieje",
     "help.group.admin": "Administracja serwera",
     "help.rules": "Zasady tutaj: {title}",
     "help.rules_more": "Wszystkie opcje: {command}",

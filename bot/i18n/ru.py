@@ -176,6 +176,7 @@ MESSAGES: dict[str, str] = {
     "help.group.table": "Стол",
     "help.group.play": "Игра",
     "help.group.records": "Записи",
+    "help.group.tournament": "Турниры",
     "help.group.admin": "Администрация сервера",
     "help.rules": "Правила здесь: {title}",
     "help.rules_more": "Все опции: {command}",

@@ -176,6 +176,7 @@ MESSAGES: dict[str, str] = {
     "help.group.table": "Стіл",
     "help.group.play": "Гра",
     "help.group.records": "Записи",
+    "help.group.tournament": "Турніри",
     "help.group.admin": "Адміністрація сервера",
     "help.rules": "Правила тут: {title}",
     "help.rules_more": "Усі опції: {command}",
