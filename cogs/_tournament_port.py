@@ -13,11 +13,14 @@ Public posts are written in the server's language; every request is background w
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
-from collections.abc import Coroutine, Sequence
+import time
+from collections.abc import AsyncIterator, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 
 from bot.i18n import t
@@ -49,6 +52,32 @@ NONE = discord.AllowedMentions.none()
 MENTIONS = 1600  # characters of mentions a notice carries (its sentence takes the rest)
 
 
+class Pace:
+    """Discord's budget of a channel: 5 message creates or edits in any 5 s (with a margin),
+    taken in turn. The tournament channel carries only this port's messages; in a thread
+    the publisher is told of each (``note_sent``) so that its own edits keep to the same
+    budget."""
+
+    def __init__(self, limit: int = 5, per: float = 5.3) -> None:
+        self.limit, self.per = limit, per
+        self._stamps: dict[int, collections.deque[float]] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    @contextlib.asynccontextmanager
+    async def turn(self, channel_id: int) -> AsyncIterator[None]:
+        """Wait for the channel's budget, then hold it while the request is made."""
+        stamps = self._stamps.setdefault(channel_id, collections.deque())
+        async with self._locks.setdefault(channel_id, asyncio.Lock()):
+            now = time.monotonic()
+            while stamps and now - stamps[0] >= self.per:
+                stamps.popleft()
+            if len(stamps) >= self.limit:
+                await asyncio.sleep(self.per - (now - stamps[0]))
+                stamps.popleft()
+            stamps.append(time.monotonic())
+            yield
+
+
 def _users(user_ids: Sequence[int]) -> discord.AllowedMentions:
     """Mentions that notify exactly these users."""
     return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
@@ -64,6 +93,7 @@ class DiscordPort:
         self._editors: dict[int, asyncio.Task[None]] = {}
         self._messages: dict[int, int] = {}  # event -> its sign-up message, once known
         self._closing: set[asyncio.Task[None]] = set()  # table messages, threads closed
+        self.pace = Pace()
 
     # ---- where and in which language ---------------------------------------------------
     def locale(self, guild_id: int) -> str:
@@ -80,7 +110,8 @@ class DiscordPort:
             kwargs["file"] = file
         if view is not None:
             kwargs["view"] = view
-        async with self.bot.lanes.background():
+        async with self.pace.turn(channel_id), self.bot.lanes.background():
+            self.bot.publisher.note_sent(channel_id)
             return await self.bot.get_partial_messageable(channel_id).send(content[:2000],
                                                                            **kwargs)
 
@@ -110,7 +141,8 @@ class DiscordPort:
         if message_id:
             channel = self.bot.get_partial_messageable(event.channel_id)
             try:
-                async with self.bot.lanes.background():
+                async with self.pace.turn(event.channel_id), self.bot.lanes.background():
+                    self.bot.publisher.note_sent(event.channel_id)
                     await channel.get_partial_message(message_id).edit(
                         content=text, view=view, allowed_mentions=NONE)
                 return
@@ -199,7 +231,8 @@ class DiscordPort:
         kwargs: dict[str, Any] = {"embed": parts.embed}
         if parts.view is not None:
             kwargs["view"] = parts.view
-        async with self.bot.lanes.background():
+        async with self.pace.turn(thread_id), self.bot.lanes.background():
+            self.bot.publisher.note_sent(thread_id)
             msg = await self.bot.get_partial_messageable(thread_id).send(**kwargs)
         await service.set_message(table, msg.id)
         self.bot.publisher.refresh_table(table)
@@ -239,7 +272,7 @@ class DiscordPort:
                 async with self.bot.lanes.background():
                     await self.bot.http.edit_channel(table.channel_id, archived=True,
                                                      locked=True)
-            except discord.HTTPException:
+            except (discord.HTTPException, aiohttp.ClientError, OSError):
                 log.warning("the thread %d could not be closed", table.channel_id,
                             exc_info=True)
 

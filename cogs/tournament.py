@@ -102,8 +102,8 @@ class Tournament(commands.Cog):
     async def new(self, interaction: discord.Interaction[Any], name: str, preset: str,
                   boards: int, rounds: int, start: str = "now", checkin: int | None = None,
                   deadline: int | None = None) -> None:
-        timing = {k: v for k, v in (("checkin_minutes", checkin), ("round_minutes", deadline))
-                  if v is not None}
+        timing: dict[str, Any] = {k: v for k, v in (("checkin_minutes", checkin),
+                                                    ("round_minutes", deadline)) if v is not None}
         event = await self.service.create(organiser_of(interaction), name=name, preset=preset,
                                           boards=boards, rounds=rounds, start=start, **timing)
         await self._say(interaction, t("tournament.created", locale_of(interaction),

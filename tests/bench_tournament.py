@@ -150,6 +150,9 @@ async def run(entrants: int, boards: int, rounds: int, *, seed: int = 1,
                 else:
                     await asyncio.gather(*[event.entrant(u) for u in users])
                     await event.until(lambda: event.posts("the podium"), "the podium")
+                    await event.until(lambda: all(  # the last round's threads closed
+                        c.locked for c in fd.store.channels.values()
+                        if c.parent_id == channel.id), "the threads closed", 60)
                 completed = sum(event.round_over(n) for n in range(1, rounds + 1))
                 elapsed = time.monotonic() - t0
                 with contextlib.suppress(Exception):
