@@ -94,6 +94,7 @@ class DiscordPort:
         self._messages: dict[int, int] = {}  # event -> its sign-up message, once known
         self._closing: set[asyncio.Task[None]] = set()  # table messages, threads closed
         self.pace = Pace()
+        self._posting: set[int] = set()  # threads whose table message is on its way
 
     # ---- where and in which language ---------------------------------------------------
     def locale(self, guild_id: int) -> str:
@@ -216,6 +217,15 @@ class DiscordPort:
         """The table message in the thread, once the service has made the table there (it
         does so right after opening the round's threads); its image follows in a paced
         edit. A table left without one by a crash gets it again with ``/table show``."""
+        if thread_id in self._posting:
+            return
+        self._posting.add(thread_id)
+        try:
+            await self._post_table_once(thread_id)
+        finally:
+            self._posting.discard(thread_id)
+
+    async def _post_table_once(self, thread_id: int) -> None:
         service = self.bot.service
         for _ in range(round(TABLE_WAIT / 0.05)):
             table = next((x for x in service.tables if x.channel_id == thread_id), None)
@@ -236,6 +246,14 @@ class DiscordPort:
             msg = await self.bot.get_partial_messageable(thread_id).send(**kwargs)
         await service.set_message(table, msg.id)
         self.bot.publisher.refresh_table(table)
+
+    def post_missing(self) -> None:
+        """After a restart: a table message for each table in a thread that has none (the
+        bot stopped between making the table and posting its message)."""
+        for table in self.bot.service.tables:
+            if table.message_id is None and isinstance(self.bot.get_channel(table.channel_id),
+                                                       discord.Thread):
+                self._background(self._post_table(table.channel_id))
 
     def _background(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)

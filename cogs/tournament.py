@@ -73,6 +73,7 @@ class Tournament(commands.Cog):
 
     async def _schedule(self) -> None:
         await self.bot.wait_until_ready()  # the threads and posts need the gateway
+        self.port.post_missing()
         await self.service.run_scheduler(SCHEDULER_EVERY)
 
     async def _event(self, guild_id: int | None, name: str | None) -> EventView:

@@ -167,6 +167,8 @@ async def test_a_tournament_of_seven_through_two_rounds(cup: World) -> None:
     await tick(w, ev.start_at - 15 * 60 - w.service.clock.now() + 1)
     msg = signup(w)
     assert f"t1000t:{ev.id}:checkin" in msg.custom_ids, msg.content
+    opened = [m for m in posts(w, hal) if "Check-in for **Friday Cup** is open" in m.content]
+    assert len(opened) == 1 and f"<@{hal.id}>" in opened[0].content
     for u in (alice, bob, cid, dot, eve, fay, gus):
         r = await fd.click(u, signup(w), f"t1000t:{ev.id}:checkin")
         assert r.ephemeral and "checked in" in r.content, r.content
@@ -215,11 +217,17 @@ async def test_a_tournament_of_seven_through_two_rounds(cup: World) -> None:
     check_privacy(w, ev2)
     await play_round(w, rng, 2, moves=12)
     before = len(posts(w, ivy))
+    lost = ev2.tables[0]  # as if the bot stopped before this table's message went out
+    await w.service.set_message(w.service.in_channel(lost.channel_id), None)
+    old = {m.id for m in fd.store.channel_messages(fd.store.channels[lost.channel_id])}
     await stop_bot(w)
     await start_bot(w, **OPTIONS)
     quick(w)
     await settle(w)
     assert len(posts(w, ivy)) == before  # nothing posted twice
+    new = w.service.in_channel(lost.channel_id).message_id  # posted again in its thread
+    assert new not in old and new in {
+        m.id for m in fd.store.channel_messages(fd.store.channels[lost.channel_id])}
     await play_round(w, rng, 2)
     await tick(w, 1)
 
