@@ -68,35 +68,61 @@ def meetings(rounds: Iterable[Sequence[Sequence[int]]]) -> set[Pair]:
     return out
 
 
-def _repeats(group: Sequence[int], met: Collection[Pair]) -> int:
-    return sum(1 for p in itertools.combinations(group, 2) if frozenset(p) in met)
+Met = dict[int, set[int]]  # whom each player met
 
 
-def later_round(order: Sequence[int], met: Collection[Pair], seats: int, *,
-                limit: int = SEARCH_LIMIT) -> list[tuple[int, ...]]:
-    """A later round by standings, with the fewest repeat meetings.
-
-    ``order``: the players by standing, best first. Table 1 takes the best player not seated
-    yet and the next best who met nobody at it, table 2 the best left, and so on; where that
-    gets stuck, the search backs up (depth first, tables and candidates in standing order)
-    and tries the next candidate. It looks for a seating with no repeat meeting first, then
-    with one, two, ..., each time trying at most ``limit`` tables, and takes the first
-    found; so players of close standing meet, and no pair meets twice when that is
-    possible within the limit. Past every budget: plain standing order."""
-    caps = capacities(len(order), seats)
-    for budget in range(len(order) * seats + 1):
-        counter = [limit]
-        got = _place(tuple(order), caps, met, budget, counter)
-        if got is not None:
-            return got
-    out, i = [], 0  # only past every budget
-    for cap in caps:
-        out.append(tuple(order[i:i + cap]))
-        i += cap
+def _met(pairs: Collection[Pair]) -> Met:
+    out: Met = {}
+    for pair in pairs:
+        a, b = tuple(pair)
+        out.setdefault(a, set()).add(b)
+        out.setdefault(b, set()).add(a)
     return out
 
 
-def _place(left: tuple[int, ...], caps: Sequence[int], met: Collection[Pair], budget: int,
+def _repeats(group: Sequence[int], met: Met) -> int:
+    return sum(1 for a, b in itertools.combinations(group, 2) if b in met.get(a, ()))
+
+
+def later_round(order: Sequence[int], pairs: Collection[Pair], seats: int, *,
+                limit: int = SEARCH_LIMIT) -> list[tuple[int, ...]]:
+    """A later round by standings, with the fewest repeat meetings it finds.
+
+    ``order``: the players by standing, best first; ``pairs``: who met (``meetings``).
+    Table 1 takes the best player not seated yet and the next best who met nobody at it,
+    table 2 the best left, and so on; where that gets stuck, the search backs up (depth
+    first, tables and candidates in standing order) and tries the next candidate, for at
+    most ``limit`` tables. So no pair meets twice when
+    that is possible within the limit. Otherwise the greedy seating (each table the best
+    left with the companions, in standing order, who repeat the fewest meetings) sets an
+    upper bound, and seatings with 1, 2, ... repeats are searched (a tenth of the limit
+    each) below it; the first found, else the greedy one, is taken."""
+    caps = capacities(len(order), seats)
+    met = _met(pairs)
+    got = _place(tuple(order), caps, met, 0, [limit])
+    if got is not None:
+        return got
+    greedy = _greedy(tuple(order), caps, met)
+    worst = sum(_repeats(t, met) for t in greedy)
+    for budget in range(1, worst):
+        got = _place(tuple(order), caps, met, budget, [limit // 10])
+        if got is not None:
+            return got
+    return greedy
+
+
+def _greedy(left: tuple[int, ...], caps: Sequence[int], met: Met) -> list[tuple[int, ...]]:
+    out: list[tuple[int, ...]] = []
+    for cap in caps:
+        head, rest = left[0], left[1:]
+        others = min(itertools.combinations(rest, cap - 1),
+                     key=lambda o: _repeats((head, *o), met))
+        out.append((head, *others))
+        left = tuple(u for u in rest if u not in others)
+    return out
+
+
+def _place(left: tuple[int, ...], caps: Sequence[int], met: Met, budget: int,
            counter: list[int]) -> list[tuple[int, ...]] | None:
     if not left:
         return []

@@ -44,6 +44,7 @@ from bot.tables._model import Actor, Notice, Outcome, Seat, Table, TableError, U
 from bot.tables._offers import Offer
 from bot.tables._open import open_service
 from bot.tables._public import MatchPage, NotShown, PlayerPage, PublicHand, PublicRecords
+from bot.tables._public_tournament import PublicTournaments, TournamentPage
 from bot.tables._records import EmptyBoard, Export, Page, Period, Records, Scope, Sheet
 from bot.tables._service import DEFAULT_TIMER, Listener, Owns, TableService
 from bot.tables._shards import ALL_SHARDS, Shards, shard_of
@@ -99,6 +100,7 @@ __all__ = [
     "Profile",
     "PublicHand",
     "PublicRecords",
+    "PublicTournaments",
     "RealClock",
     "Records",
     "RoundReport",
@@ -117,6 +119,7 @@ __all__ = [
     "TableError",
     "TableService",
     "TableStatus",
+    "TournamentPage",
     "TournamentPort",
     "Tournaments",
     "Update",

@@ -5,8 +5,17 @@ from __future__ import annotations
 
 from bot.game.actions import Action
 from bot.game.tournament import EventBoard
-from bot.store import BoardResultRow, EventTableRow, StoreAPI, TournamentRow
+from bot.store import (
+    BoardResultRow,
+    EventTableRow,
+    MatchRecord,
+    PlayerKind,
+    PlayerRef,
+    StoreAPI,
+    TournamentRow,
+)
 from bot.tables._model import Table
+from bot.tables._results import preset_family
 from bot.tables._service import TableService
 from bot.tables._tournament_model import EventStatus, RoundReport, TournamentPort
 from bot.tables._tournament_view import Loaded, view_of
@@ -73,13 +82,20 @@ class RoundEnds:
             await self.run_round(nxt, port)
 
     async def finish(self, ev: Loaded, report: RoundReport, port: TournamentPort) -> None:
-        """The final ranks stored with the event's end; the podium posted once."""
+        """The final ranks stored with the event's end (and, where the server rates its
+        events, the ratings moved); the podium posted once."""
         ranks = {x.user_id: x.rank or 0 for x in report.standings}
+        rated = (await self.store.tournament_settings(ev.row.guild_id)).rated
+        record = rating_record(ev, report) if rated else None
+        now = self.clock.now()
         async with self.store.transaction() as tx:
             for e in ev.entrants:
                 if ranks.get(e.user_id):
                     await tx.update_entrant(ev.row.id, e.user_id, final_rank=ranks[e.user_id])
             await tx.update_tournament(ev.row.id, status=EventStatus.FINISHED.value)
+            if record is not None:
+                await tx.touch_players(record.players, now)
+                await tx.record_match(record, now)
         done = await self.load(ev.row.id)
         if done is None:
             return
@@ -102,3 +118,22 @@ class RoundEnds:
                 await tx.add_board_result(BoardResultRow(
                     ev.row.id, t.round_no, no, t.table_no, delta, 0), now)
             await tx.update_tournament_table(ev.row.id, t.round_no, t.table_no, done=True)
+
+
+def rating_record(ev: Loaded, report: RoundReport) -> MatchRecord | None:
+    """A rated event as one result of its ranked players, ranked by their final places, in
+    the preset's rating family (None: fewer than two ranked). Recorded as match 0 of the
+    last round's first table, so that it is recorded once."""
+    ranked = [x for x in report.standings if x.rank is not None]
+    first = next((t for t in ev.round_tables() if t.table_no == 1), None)
+    if len(ranked) < 2 or first is None or not first.table_id:
+        return None
+    n = len(ranked)
+    return MatchRecord(
+        guild_id=ev.row.guild_id, table_id=first.table_id, match_no=0, preset=ev.row.preset,
+        family=preset_family(ev.row.preset), started_at=ev.row.start_at,
+        finished_at=ev.row.start_at, players=tuple(
+            PlayerRef(PlayerKind.HUMAN, x.user_id, "", x.name) for x in ranked),
+        totals=tuple(-(x.rank or 0) for x in ranked),
+        winners=tuple(i for i, x in enumerate(ranked) if x.rank == 1),
+        barrel_wins=(False,) * n, hands=(), rated=True, rated_seats=tuple(range(n)))

@@ -256,7 +256,8 @@ class Rounds(RoundEnds):
         order += [e.user_id for e in late]
         met = meetings([t.user_ids for t in ev.tables if t.round_no == r]
                        for r in range(1, round_no))
-        return later_round(order, met, preset(ev.row.preset).seats)
+        # a search of up to half a second with many players: off the event loop
+        return await asyncio.to_thread(later_round, order, met, preset(ev.row.preset).seats)
 
     # ---- a round ---------------------------------------------------------------------------
     async def run_round(self, ev: Loaded, port: TournamentPort) -> None:
@@ -275,7 +276,8 @@ class Rounds(RoundEnds):
             if t.table_id == 0:
                 await self._make_table(ev, t)
         ev = await self.load(row.id) or ev
-        self._want_pars(ev)
+        pars = await self.store.tournament_pars(row.id)
+        self._want_pars(ev, pars)
         overdue = self.clock.now() >= row.round_started_at + 60 * row.round_minutes
         for t in ev.round_tables():
             table = self.live_table(t)
@@ -289,7 +291,6 @@ class Rounds(RoundEnds):
                 await self.tables.start_board(table)
             elif table.status is TableStatus.FINISHED:
                 self.spawn(self.next_board(row.id, table))
-        pars = await self.store.tournament_pars(row.id)
         complete = all(t.done for t in ev.round_tables()) and all(
             (row.round_no, b) in pars for b in range(1, row.boards + 1))
         if complete:
@@ -351,21 +352,25 @@ class Rounds(RoundEnds):
             self._pending.discard(table.id)
 
     # ---- pars ------------------------------------------------------------------------------
-    def _want_pars(self, ev: Loaded) -> None:
+    def _want_pars(self, ev: Loaded, pars: dict[tuple[int, int], list[int]]) -> None:
+        """Compute the round's missing pars in the background (each once at a time)."""
         for b in self.boards(ev.row, ev.row.round_no):
             key = (ev.row.id, b.round_no, b.number + 1)
-            if key not in self._pars:
+            if key[1:] not in pars and key not in self._pars:
                 self._pars.add(key)
                 self.spawn(self._par(ev.row.id, b))
 
     async def _par(self, event_id: int, b: EventBoard) -> None:
-        """A board's par (strong AIs in every seat), computed once and stored."""
-        if await self.store.tournament_par_moves(event_id, b.round_no, b.number + 1) is None:
+        """A board's par (strong AIs in every seat), computed once and stored; then what
+        is due (the round may be complete)."""
+        try:
             moves, delta = await self.play_out(b, self.par_level, "par")
             async with self.store.transaction() as tx:
                 await tx.put_tournament_par(event_id, b.round_no, b.number + 1,
                                             [move_to_json(m) for m in moves],
                                             list(delta), self.clock.now())
+        finally:  # a failure is tried again by the next step
+            self._pars.discard((event_id, b.round_no, b.number + 1))
         await self.step(event_id)
 
     async def play_out(self, b: EventBoard, level: str,

@@ -46,6 +46,7 @@ from bot.tables._public import Lru
 from bot.web._guard import Connections, loop_errors
 from bot.web._pictures import Pictures
 from bot.web._steps import marks_of, steps_of
+from bot.web._tournament import TournamentPages
 from render.pictures import rating_chart_svg
 
 log = logging.getLogger(__name__)
@@ -121,7 +122,7 @@ class Asset:
     kind: str
 
 
-class WebServer:
+class WebServer(TournamentPages):
     """Serve the pages on ``host:port`` (port 0: any free port; see :attr:`port`)."""
 
     def __init__(self, records: Records, *, host: str = "127.0.0.1", port: int = 0,
@@ -158,6 +159,7 @@ class WebServer:
         self.app.router.add_get(d, self.daily)
         self.app.router.add_get(f"{d}/{{board:[1-9][0-9]?}}/{{who:par|[1-9][0-9]{{0,5}}}}",
                                 self.daily_hand)
+        self.add_tournament_routes(self.app, g, _ID)
         self.app.router.add_get(m, self.match)
         self.app.router.add_get(f"{m}/scenario.json", self.scenario)
         self.app.router.add_get(f"{m}/h/{{hand:[1-9][0-9]{{0,3}}}}", self.hand)

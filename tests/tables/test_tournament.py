@@ -173,6 +173,7 @@ async def test_signup_checkin_and_the_start(event: Event) -> None:
 
 
 async def test_two_rounds_to_the_podium(event: Event) -> None:
+    await event.cups.set_settings(ORG, rated=True)
     view = await _round_one(event)
     await event.play(random.Random(1))
     rounds = event.port.of("round")
@@ -194,6 +195,10 @@ async def test_two_rounds_to_the_podium(event: Event) -> None:
     assert await event.cups.history(GUILD, 5) == (0, None)  # dropped
     report = await event.cups.report(view.id, 1)
     assert report is not None and report.standings == r1.standings
+    # the server rates its events: one result of the four, by final place
+    for u in (1, 2, 3, 4):
+        profile = await event.store.profile(GUILD, u)
+        assert profile is not None and profile.ratings[0][2] == 1
 
 
 async def test_two_strikes_withdraw_a_player_whose_boards_the_ai_finishes(event: Event) -> None:
@@ -213,6 +218,8 @@ async def test_two_strikes_withdraw_a_player_whose_boards_the_ai_finishes(event:
     line = next(x for x in final.standings if x.user_id == 1)
     assert line.rank is None and line.boards == 3  # his round 1 stands, not ranked
     assert all(1 not in v[2] for v in event.port.of("open")[2:])  # type: ignore[index]
+    profile = await event.store.profile(GUILD, 2)
+    assert profile is None or not profile.ratings  # the server does not rate its events
 
 
 async def test_a_restart_mid_round_loses_no_move_and_posts_nothing_twice(event: Event) -> None:
@@ -312,3 +319,53 @@ async def test_leaving_after_the_start_is_refused_and_late_entry_ends_with_round
     with pytest.raises(TableError) as err:
         await event.cups.cancel(view.id, ORG)
     assert err.value.key == "tournament.error.started_edit"
+
+
+async def test_a_restart_during_check_in_posts_it_once_and_starts_on_time(
+        event: Event) -> None:
+    view = await _checked_in(event)
+    await event.close()
+    again = await Event(event.database, event.clock, event.port).open()
+    event.store, event.tables, event.cups = again.store, again.tables, again.cups
+    await event.cups.tick()
+    assert event.port.of("checkin") == [view.id]
+    view = await _round_one(event, view)
+    assert view.status is EventStatus.RUNNING and event.port.of("dropped") == [(5,)]
+
+
+async def test_only_the_process_of_the_servers_shard_runs_its_events(event: Event) -> None:
+    view = await _signed_up(event)
+    other = Tournaments(event.store, event.tables, clock=event.clock,
+                        owned=lambda guild_id: guild_id != GUILD)
+    port = Port()
+    other.attach(port)
+    await event.clock.advance(33 * 60)
+    await other.tick()
+    assert await other.restore() == 0
+    assert port.calls == []  # another process's server: not touched
+    got = await event.cups.get(view.id)
+    assert got is not None and got.status is EventStatus.SIGNUP
+    await event.cups.tick()  # the owner opens the check-in
+    assert event.port.of("checkin") == [view.id]
+    await other.close()
+
+
+async def test_a_restart_mid_round_two_resumes_it(event: Event) -> None:
+    view = await _round_one(event)
+    rng = random.Random(7)
+    for _ in range(2000):  # round 1 to its end, and a few moves of round 2
+        got = await event.cups.get(view.id)
+        assert got is not None
+        if got.round_no == 2 and all(t.match_no >= 1 for t in event.tables.tables):
+            break
+        await event.play(rng, until=1)
+    await event.play(rng, until=5)
+    assert len(event.port.of("round")) == 1
+    await event.close()
+    again = await Event(event.database, event.clock, event.port).open()
+    event.store, event.tables, event.cups = again.store, again.tables, again.cups
+    assert {t.channel_id for t in event.tables.tables} == {1003, 1004}  # round 2's threads
+    await event.play(rng)
+    assert len(event.port.of("round")) == 2 and len(event.port.of("finished")) == 1
+    assert len(event.port.of("open")) == 4
+    assert len(await event.store.tournament_results(view.id)) == 12
