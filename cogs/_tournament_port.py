@@ -25,6 +25,7 @@ import discord
 
 from bot.i18n import t
 from bot.tables import EventTable, EventView, RoundReport
+from bot.web import page_url
 from cogs._images import image_file
 from cogs._plain import plain
 from cogs._tournament_posts import (
@@ -159,6 +160,15 @@ class DiscordPort:
         while self._editors or self._closing:
             await asyncio.gather(*self._editors.values(), *self._closing,
                                  return_exceptions=True)
+
+    async def web_link(self, event: EventView, loc: str) -> list[str]:
+        """The event's web page as a line, where the server has its pages on."""
+        base = self.bot.settings.web_base_url
+        if not base or self.bot.web is None:
+            return []
+        if not (await self.bot.service.records.settings(event.guild_id)).web:
+            return []
+        return [t("web.link", loc, url=f"{page_url(base, event.guild_id)}/t/{event.id}")]
 
     # ---- check-in and the start ---------------------------------------------------------------
     async def checkin_opened(self, event: EventView) -> None:
@@ -314,7 +324,7 @@ class DiscordPort:
         loc = self.locale(event.guild_id)
         png = await self.bot.publisher.images.any_png(standings_image(report, loc),
                                                       render_standings)
-        parts = chunks(standings_text(report, loc))
+        parts = chunks([*standings_text(report, loc), *await self.web_link(event, loc)])
         for i, part in enumerate(parts):
             last = i == len(parts) - 1
             await self._send(event.channel_id, part, file=image_file(
@@ -329,7 +339,8 @@ class DiscordPort:
         event = report.event
         loc = self.locale(event.guild_id)
         png = await self.bot.publisher.images.any_png(podium_image(report, loc), render_podium)
-        await self._send(event.channel_id, podium_text(report, loc), file=image_file(
+        text = "\n".join([podium_text(report, loc), *await self.web_link(event, loc)])
+        await self._send(event.channel_id, text, file=image_file(
             png, PODIUM_FILE, "the podium") if png is not None else None)
         await self.entrants_changed(event)
 

@@ -163,7 +163,8 @@ class Tournament(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         png = await self.bot.publisher.images.any_png(standings_image(report, loc),
                                                       render_standings)
-        parts = chunks([*lines, *standings_text(report, loc)])
+        parts = chunks([*lines, *standings_text(report, loc),
+                        *await self.port.web_link(found, loc)])
         for i, part in enumerate(parts):
             kw: dict[str, Any] = {}
             if i == len(parts) - 1 and png is not None:

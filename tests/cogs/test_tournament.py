@@ -19,7 +19,8 @@ from tests.fakediscord.models import Channel, Message, Role, User
 from .conftest import World, play_turn, start_bot, stop_bot
 
 NAME = "Friday Cup"
-OPTIONS = {"edit_limit": 45, "clock": "fake"}
+BASE = "https://cards.example"
+OPTIONS = {"edit_limit": 45, "clock": "fake", "web_port": 0, "web_base_url": BASE}
 
 
 @pytest.fixture
@@ -130,6 +131,7 @@ async def test_a_tournament_of_seven_through_two_rounds(cup: World) -> None:
     alice, bob, cid, dot, eve, fay, gus, hal, ivy = w.users
     rng = random.Random(3)
 
+    r = await fd.slash(alice, w.channel, "admin web", state="on")  # links to the web page
     # ---- sign-up: only an organiser may create; bad settings are refused politely
     r = await fd.slash(bob, w.channel, "tournament new", name=NAME, preset="russian",
                        boards=3, rounds=2)
@@ -236,6 +238,7 @@ async def test_a_tournament_of_seven_through_two_rounds(cup: World) -> None:
     assert len(finals) == 1 and finals[0].attachments
     podium = [m for m in posts(w, ivy) if "the podium" in m.content]
     assert len(podium) == 1 and "🥇" in podium[0].content and podium[0].attachments
+    assert f"{BASE}/g/{w.guild.id}/t/{ev.id}" in podium[0].content
     assert not [c for c in signup(w).custom_ids if c.startswith("t1000t:")]
     assert "Over" in signup(w).content
     r = await fd.slash(ivy, w.channel, "tournament show", event=NAME)
