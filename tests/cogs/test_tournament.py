@@ -85,6 +85,16 @@ async def event(w: World) -> Any:
     return got
 
 
+async def press(w: World, user: User, custom_id: str) -> str:
+    """Press a button of the sign-up message; the private answer (one that had to wait
+    for its turn comes after a "thinking…" acknowledgement)."""
+    r = await w.fd.click(user, signup(w), custom_id)
+    await r.wait_final()
+    answer = r.followups[-1] if r.followups else r.message
+    assert answer is not None and answer.ephemeral
+    return answer.content or ""
+
+
 async def tick(w: World, seconds: float = 0.0) -> None:
     """Time passes on the bot's clock; the scheduler takes a look."""
     await w.service.clock.advance(seconds)
@@ -127,12 +137,20 @@ async def play_round(w: World, rng: random.Random, round_no: int, *,
 
 async def test_a_tournament_of_seven_through_two_rounds(cup: World) -> None:
     w = cup
+    rng = random.Random(3)
+    await sign_up_eight(w)
+    ev = await check_in_and_start(w)
+    await round_one_with_a_strike(w, ev, rng)
+    await round_two_with_a_restart(w, ev, rng)
+    await standings_and_podium(w, ev)
+    await organiser_role_and_rating(w)
+
+
+async def sign_up_eight(w: World) -> None:
+    """Only an organiser may create; bad settings are refused politely; eight join."""
     fd = w.fd
     alice, bob, cid, dot, eve, fay, gus, hal, ivy = w.users
-    rng = random.Random(3)
-
-    r = await fd.slash(alice, w.channel, "admin web", state="on")  # links to the web page
-    # ---- sign-up: only an organiser may create; bad settings are refused politely
+    await fd.slash(alice, w.channel, "admin web", state="on")  # links to the web page
     r = await fd.slash(bob, w.channel, "tournament new", name=NAME, preset="russian",
                        boards=3, rounds=2)
     assert r.ephemeral and NAME not in "".join(m.content or "" for m in posts(w, bob))
@@ -141,12 +159,12 @@ async def test_a_tournament_of_seven_through_two_rounds(cup: World) -> None:
     assert r.ephemeral and not posts(w, alice)
     choices = await fd.autocomplete(alice, w.channel, "tournament new", "preset", "rus")
     assert "russian" in [c["value"] for c in choices]
-    # the start in 21 minutes (UTC, on the bot's clock): check-in opens 15 minutes before
-    now = dt.datetime.fromtimestamp(w.service.clock.now(), dt.UTC)
-    start = (now + dt.timedelta(minutes=21)).strftime("%Y-%m-%d %H:%M")
     r = await fd.slash(alice, w.channel, "tournament new", name=NAME, preset="russian",
                        boards=3, rounds=2, start="2020-01-01 10:00")
     assert r.ephemeral and not posts(w, alice)  # in the past
+    # the start in 21 minutes (UTC, on the bot's clock): check-in opens 15 minutes before
+    now = dt.datetime.fromtimestamp(w.service.clock.now(), dt.UTC)
+    start = (now + dt.timedelta(minutes=21)).strftime("%Y-%m-%d %H:%M")
     r = await fd.slash(alice, w.channel, "tournament new", name=NAME, preset="russian",
                        boards=3, rounds=2, start=start, checkin=15)
     assert r.ephemeral and "created" in r.content
@@ -155,16 +173,18 @@ async def test_a_tournament_of_seven_through_two_rounds(cup: World) -> None:
     assert "**Friday Cup**" in msg.content and "boards per round: 3" in msg.content
     assert msg in posts(w, ivy)  # public
     for u in (bob, cid, dot, eve, fay, gus, hal, alice):
-        r = await fd.click(u, signup(w), f"t1000t:{(await event(w)).id}:join")
-        assert r.ephemeral and "You are in **Friday Cup**" in r.content, r.content
-    r = await fd.click(bob, signup(w), f"t1000t:{(await event(w)).id}:join")
-    assert r.ephemeral and "You are in" not in r.content  # twice: refused
+        said = await press(w, u, f"t1000t:{(await event(w)).id}:join")
+        assert "You are in **Friday Cup**" in said, said
+    said = await press(w, bob, f"t1000t:{(await event(w)).id}:join")
+    assert "You are in" not in said and "already" in said  # twice: refused
     await settle(w)
     assert "**Entrants (8):**" in signup(w).content
-
     assert not [c for c in signup(w).custom_ids if c.endswith(":checkin")]  # not yet
 
-    # ---- check-in: seven check in, Hal does not
+
+async def check_in_and_start(w: World) -> Any:
+    """Seven check in, Hal does not and is told why he has no seat; three private threads."""
+    alice, bob, cid, dot, eve, fay, gus, hal, _ = w.users
     ev = await event(w)
     await tick(w, ev.start_at - 15 * 60 - w.service.clock.now() + 1)
     msg = signup(w)
@@ -172,12 +192,10 @@ async def test_a_tournament_of_seven_through_two_rounds(cup: World) -> None:
     opened = [m for m in posts(w, hal) if "Check-in for **Friday Cup** is open" in m.content]
     assert len(opened) == 1 and f"<@{hal.id}>" in opened[0].content
     for u in (alice, bob, cid, dot, eve, fay, gus):
-        r = await fd.click(u, signup(w), f"t1000t:{ev.id}:checkin")
-        assert r.ephemeral and "checked in" in r.content, r.content
+        said = await press(w, u, f"t1000t:{ev.id}:checkin")
+        assert "checked in" in said, said
     await settle(w)
     assert "✅ Alice" in signup(w).content and "✅ Hal" not in signup(w).content
-
-    # ---- the start: Hal is told why he has no seat; three private threads
     await tick(w, ev.start_at - w.service.clock.now() + 1)
     await tick(w, 5)
     dropped = [m for m in posts(w, hal) if f"<@{hal.id}>" in m.content
@@ -189,8 +207,13 @@ async def test_a_tournament_of_seven_through_two_rounds(cup: World) -> None:
     assert seated == sorted(u.id for u in (alice, bob, cid, dot, eve, fay, gus))
     assert sorted(sum(u < 0 for u in t.user_ids) for t in ev.tables) == [0, 0, 2]
     check_privacy(w, ev)
+    return ev
 
-    # ---- round 1: Dot lets his timer run out once (a strike)
+
+async def round_one_with_a_strike(w: World, ev: Any, rng: random.Random) -> None:
+    """Dot lets his timer run out once (a strike, told at his table only); the results."""
+    fd = w.fd
+    dot, ivy = w.users[3], w.users[8]
     holder = next(t for t in ev.tables if dot.id in t.user_ids)
     await play_round(w, rng, 1, hold=dot)
     table = w.service.in_channel(holder.channel_id)
@@ -199,9 +222,8 @@ async def test_a_tournament_of_seven_through_two_rounds(cup: World) -> None:
     strike = [m for m in fd.visible(dot, thread) if "Strike 1 of 2" in (m.content or "")]
     assert strike and f"<@{dot.id}>" in strike[0].content
     others = [u for u in w.users if u.id not in holder.user_ids]
-    assert all(strike[0] not in fd.visible(u, thread) for u in others)  # his table only
-    assert (await event(w)).entrants and any(
-        e.user_id == dot.id and e.strikes == 1 for e in (await event(w)).entrants)
+    assert all(strike[0] not in fd.visible(u, thread) for u in others)
+    assert any(e.user_id == dot.id and e.strikes == 1 for e in (await event(w)).entrants)
     await play_round(w, rng, 1)
     await tick(w, 1)
     results = [m for m in posts(w, ivy) if "standings after round 1 of 2" in m.content]
@@ -211,7 +233,10 @@ async def test_a_tournament_of_seven_through_two_rounds(cup: World) -> None:
     assert boards and "**Board 3**" in boards[0].content and "Table 3:" in boards[0].content
     assert all(fd.store.channels[t.channel_id].locked for t in ev.tables)
 
-    # ---- round 2, a restart in the middle of it
+
+async def round_two_with_a_restart(w: World, ev: Any, rng: random.Random) -> None:
+    """New threads; the bot restarts in the middle of the round, which then goes on."""
+    fd, ivy = w.fd, w.users[8]
     await tick(w, 5)
     ev2 = await event(w)
     assert ev2.round_no == 2 and all(t.channel_id for t in ev2.tables), ev2
@@ -233,7 +258,10 @@ async def test_a_tournament_of_seven_through_two_rounds(cup: World) -> None:
     await play_round(w, rng, 2)
     await tick(w, 1)
 
-    # ---- the end: standings, the podium, the sign-up message without buttons
+
+async def standings_and_podium(w: World, ev: Any) -> None:
+    """The standings, the podium, the sign-up message without buttons, /show, /stats."""
+    fd, bob, ivy = w.fd, w.users[1], w.users[8]
     finals = [m for m in posts(w, ivy) if "standings after round 2 of 2" in m.content]
     assert len(finals) == 1 and finals[0].attachments
     podium = [m for m in posts(w, ivy) if "the podium" in m.content]
@@ -249,7 +277,10 @@ async def test_a_tournament_of_seven_through_two_rounds(cup: World) -> None:
     fields = [f["name"] for e in r.message.embeds for f in e.get("fields", [])]
     assert "Tournaments" in fields, (r.type, r.content, r.message and r.message.embeds)
 
-    # ---- the server's choices: an organiser role (Gus gets it), rated events
+
+async def organiser_role_and_rating(w: World) -> None:
+    """An organiser role (Gus gets it), rated events."""
+    fd, alice, gus = w.fd, w.users[0], w.users[6]
     role = w.extra["role"]
     r = await fd.slash(gus, w.channel, "tournament new", name="Saturday Cup",
                        preset="russian", boards=3, rounds=1)
