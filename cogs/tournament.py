@@ -37,7 +37,6 @@ from cogs._tournament_posts import (
 from render.standings import render_standings
 
 log = logging.getLogger(__name__)
-QUICK = 0.1  # seconds a sign-up press may take before it is acknowledged first
 SCHEDULER_EVERY = 5.0  # seconds between the scheduler's passes (check-in, start, deadlines)
 _EDITABLE = ("name", "preset", "boards", "rounds", "start")
 
@@ -187,13 +186,10 @@ class Tournament(commands.Cog):
         actor = organiser_of(interaction)
         act = {"join": self.service.join, "leave": self.service.leave,
                "checkin": self.service.check_in}[verb]
-        # A burst of presses (everyone checking in at once) queues on the event: a press
-        # that has to wait is acknowledged at once, and answered when its turn came.
-        work = asyncio.ensure_future(act(event_id, actor))
-        done, _ = await asyncio.wait({work}, timeout=QUICK)
-        if not done:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        event = await work
+        # Acknowledged first: a burst of presses (everyone checking in at once) queues on
+        # the event, and each is answered when its turn came.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        event = await act(event_id, actor)
         key = {"join": "tournament.joined", "leave": "tournament.left",
                "checkin": "tournament.checked_in"}[verb]
         await self._say(interaction, t(key, locale_of(interaction), name=plain(event.name)))

@@ -81,8 +81,12 @@ class Event:
             return
         cid = next(c for c in msg.custom_ids if c.endswith(f":{verb}"))
         r = await self.play.timed(self.fd.click(user, msg, cid), setup=True)
-        if r is not None and want not in r.content:
-            self.stats.error(f"{user.name} {verb}: {r.content[:200]!r}")
+        if r is None:
+            return
+        said = await self.until(lambda: (r.followups and r.followups[-1].content) or (
+            not r.deferred and r.content), f"the answer to {user.name}'s {verb}", 60)
+        if said is None or want not in said:
+            self.stats.error(f"{user.name} {verb}: {str(said)[:200]!r}")
 
     def thread_of(self, user: User, round_no: int) -> Channel | None:
         for c in self.fd.store.channels.values():
