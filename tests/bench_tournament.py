@@ -83,8 +83,10 @@ class Event:
         r = await self.play.timed(self.fd.click(user, msg, cid), setup=True)
         if r is None:
             return
+        # a deferred answer replaces the "thinking…" message (or follows it)
         said = await self.until(lambda: (r.followups and r.followups[-1].content) or (
-            not r.deferred and r.content), f"the answer to {user.name}'s {verb}", 60)
+            r.message is not None and not r.message.loading and r.message.content),
+            f"the answer to {user.name}'s {verb}", 60)
         if said is None or want not in said:
             self.stats.error(f"{user.name} {verb}: {str(said)[:200]!r}")
 
