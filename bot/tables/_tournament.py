@@ -144,7 +144,8 @@ class Tournaments:
         now = self.clock.now()
         start_at = parse_start(start, timezone, now, checkin_minutes)
         await self._name_free(guild_id, name)
-        event_id = 100_000_000 + secrets.randbelow(900_000_000)  # the same on both stores
+        # chosen here, so that both databases store the event in one write (no id read back)
+        event_id = 100_000_000 + secrets.randbelow(900_000_000)
         row = TournamentRow(event_id, guild_id, actor.channel_id or 0, 0, actor.user_id, name,
                             preset, boards, rounds, float(start_at), checkin_minutes,
                             round_minutes, EventStatus.SIGNUP.value, 0, 0.0, float(now))
