@@ -157,6 +157,9 @@ async def sign_up_eight(w: World) -> None:
     r = await fd.slash(alice, w.channel, "tournament new", name=NAME, preset="russian",
                        boards=4, rounds=2)
     assert r.ephemeral and not posts(w, alice)
+    r = await fd.slash(alice, w.channel, "tournament new", name=NAME, preset="russian",
+                       boards=3, rounds=11)
+    assert r.ephemeral and not posts(w, alice)  # beyond the limit
     choices = await fd.autocomplete(alice, w.channel, "tournament new", "preset", "rus")
     assert "russian" in [c["value"] for c in choices]
     r = await fd.slash(alice, w.channel, "tournament new", name=NAME, preset="russian",
