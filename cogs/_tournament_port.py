@@ -93,7 +93,7 @@ class DiscordPort:
         self._latest: dict[int, EventView] = {}
         self._editors: dict[int, asyncio.Task[None]] = {}
         self._messages: dict[int, int] = {}  # event -> its sign-up message, once known
-        self._closing: set[asyncio.Task[None]] = set()  # table messages, threads closed
+        self._work: set[asyncio.Task[None]] = set()  # table messages posted, threads closed
         self.pace = Pace()
         self._posting: set[int] = set()  # threads whose table message is on its way
 
@@ -157,8 +157,8 @@ class DiscordPort:
     async def idle(self) -> None:
         """Until every sign-up message shows its event's latest state and the ended
         rounds' threads are closed (tests)."""
-        while self._editors or self._closing:
-            await asyncio.gather(*self._editors.values(), *self._closing,
+        while self._editors or self._work:
+            await asyncio.gather(*self._editors.values(), *self._work,
                                  return_exceptions=True)
 
     async def web_link(self, event: EventView, loc: str) -> list[str]:
@@ -267,8 +267,8 @@ class DiscordPort:
 
     def _background(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)
-        self._closing.add(task)
-        task.add_done_callback(self._closing.discard)
+        self._work.add(task)
+        task.add_done_callback(self._work.discard)
 
     async def _thread(self, event: EventView, name: str) -> tuple[discord.Thread, bool]:
         """The thread called ``name`` in the event's channel, made if there is none."""
