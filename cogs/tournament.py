@@ -21,7 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import t
-from bot.tables import Actor, EventView, TableError, Tournaments, presets
+from bot.tables import Actor, EventView, TableError, Tournaments, presets, quote
 from cogs._bot import TysiacBot, actor_of, locale_of, ls
 from cogs._images import image_file
 from cogs._plain import plain
@@ -81,7 +81,7 @@ class Tournament(commands.Cog):
         got = await self.service.find(guild_id or 0, name)
         if got is None:
             if name:
-                raise TableError("tournament.unknown", name=plain(name)[:100])
+                raise TableError("tournament.unknown", name=plain(quote(name)))
             raise TableError("tournament.none")
         return got
 
