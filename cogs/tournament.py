@@ -38,11 +38,11 @@ from render.standings import render_standings
 
 log = logging.getLogger(__name__)
 SCHEDULER_EVERY = 5.0  # seconds between the scheduler's passes (check-in, start, deadlines)
-_EDITABLE = ("name", "preset", "boards", "rounds", "start")
+_EDITABLE = ("name", "preset", "boards", "rounds", "start", "checkin_minutes", "round_minutes")
 
 
 def organiser_of(interaction: discord.Interaction[Any]) -> Actor:
-    """The actor with his roles: the service decides who may organise."""
+    """The actor with the member's roles: the service decides who may organise."""
     roles = getattr(interaction.user, "roles", ())
     return dataclasses.replace(actor_of(interaction),
                                role_ids=frozenset(r.id for r in roles))
@@ -125,12 +125,16 @@ class Tournament(commands.Cog):
                            preset=ls("cmd.tournament.new.preset"),
                            boards=ls("cmd.tournament.new.boards"),
                            rounds=ls("cmd.tournament.new.rounds"),
-                           start=ls("cmd.tournament.new.start"))
+                           start=ls("cmd.tournament.new.start"),
+                           checkin=ls("cmd.tournament.new.checkin"),
+                           deadline=ls("cmd.tournament.new.deadline"))
     async def edit(self, interaction: discord.Interaction[Any], event: str,
                    name: str | None = None, preset: str | None = None,
                    boards: int | None = None, rounds: int | None = None,
-                   start: str | None = None) -> None:
-        given = dict(zip(_EDITABLE, (name, preset, boards, rounds, start), strict=True))
+                   start: str | None = None, checkin: int | None = None,
+                   deadline: int | None = None) -> None:
+        given = dict(zip(_EDITABLE, (name, preset, boards, rounds, start, checkin, deadline),
+                         strict=True))
         changes = {k: v for k, v in given.items() if v is not None}
         if not changes:
             raise TableError("tournament.no_changes")

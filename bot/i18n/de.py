@@ -851,7 +851,7 @@ MESSAGES: dict[str, str] = {
     "tournament.unknown": "Auf diesem Server gibt es kein Turnier „{name}“. Seine Turniere "
                           "werden beim Tippen vorgeschlagen.",
     "tournament.no_changes": "Gib mindestens eine Einstellung an: Name, Regeln, Boards, "
-                             "Runden oder Start.",
+                             "Runden, Start, checkin oder deadline.",
     "tournament.checkin_opened": "🔔 Einchecken für **{name}** ist offen: {mentions} — "
                                  "drückt **Einchecken** in der Anmeldung vor dem Start "
                                  "({relative}).",

@@ -818,7 +818,7 @@ MESSAGES: dict[str, str] = {
     "tournament.unknown": "There is no tournament called “{name}” on this server. Its "
                           "tournaments are offered as you type.",
     "tournament.no_changes": "Give at least one setting to change: name, preset, boards, "
-                             "rounds or start.",
+                             "rounds, start, checkin or deadline.",
     "tournament.checkin_opened": "🔔 Check-in for **{name}** is open: {mentions} — press "
                                  "**Check in** on the sign-up message before the start "
                                  "({relative}).",

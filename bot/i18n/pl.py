@@ -842,7 +842,7 @@ MESSAGES: dict[str, str] = {
     "tournament.unknown": "Na tym serwerze nie ma turnieju o nazwie „{name}”. Jego turnieje "
                           "podpowiadają się podczas pisania.",
     "tournament.no_changes": "Podaj co najmniej jedno ustawienie do zmiany: nazwę, zasady, "
-                             "rozdania, rundy lub start.",
+                             "rozdania, rundy, start, checkin lub deadline.",
     "tournament.checkin_opened": "🔔 Potwierdzanie obecności w turnieju **{name}** trwa: "
                                  "{mentions} — naciśnijcie **Potwierdź obecność** w wiadomości "
                                  "z zapisami przed startem ({relative}).",

@@ -171,6 +171,13 @@ async def sign_up_eight(w: World) -> None:
     r = await fd.slash(alice, w.channel, "tournament new", name=NAME, preset="russian",
                        boards=3, rounds=2, start=start, checkin=15)
     assert r.ephemeral and "created" in r.content
+    r = await fd.slash(alice, w.channel, "tournament edit", event=NAME)
+    assert r.ephemeral and "at least one setting" in r.content, r.content
+    r = await fd.slash(bob, w.channel, "tournament edit", event=NAME, deadline=30)
+    assert r.ephemeral and "is changed" not in r.content  # not his event
+    r = await fd.slash(alice, w.channel, "tournament edit", event=NAME, deadline=30)
+    assert r.ephemeral and "**Friday Cup** is changed" in r.content, r.content
+    assert (await event(w)).round_minutes == 30
     await settle(w)
     msg = signup(w)
     assert "**Friday Cup**" in msg.content and "boards per round: 3" in msg.content
