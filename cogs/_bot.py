@@ -48,7 +48,7 @@ from cogs._views import ComponentPress, pressed_of
 
 log = logging.getLogger("tysiac")
 EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.help", "cogs.records", "cogs.admin",
-              "cogs.analysis", "cogs.daily")
+              "cogs.analysis", "cogs.daily", "cogs.tournament")
 
 ComponentHandler = Callable[[discord.Interaction[Any], ComponentPress], Awaitable[None]]
 

@@ -29,8 +29,10 @@ ADMIN_TEMPLATE = rf"{PREFIX}a:(?P<verb>reset|keep):(?P<guild>[0-9]{{1,20}})"
 # A daily board's choices (cogs/daily.py): the day, the board, the moves seen, the choice.
 DAILY_TEMPLATE = (rf"{PREFIX}d:(?P<day>[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}):(?P<no>[0-9]{{1,2}}):"
                   r"(?P<seen>[0-9]{1,4}):(?P<kind>[a-z]{1,5})(?::(?P<arg>[0-9]{1,3}))?")
+# A tournament's sign-up buttons (cogs/tournament.py): the event and what is asked.
+TOURNAMENT_TEMPLATE = rf"{PREFIX}t:(?P<event>[0-9]{{1,18}}):(?P<verb>join|leave|checkin)"
 _PATTERNS = tuple(re.compile(t) for t in (BUTTON_TEMPLATE, SELECT_TEMPLATE, PAGE_TEMPLATE,
-                                          ADMIN_TEMPLATE, DAILY_TEMPLATE))
+                                          ADMIN_TEMPLATE, DAILY_TEMPLATE, TOURNAMENT_TEMPLATE))
 
 # Table-message buttons and the hand's buttons that are not moves.
 TABLE_VERBS = frozenset({"join", "leave", "addai", "start", "rematch", "endyes", "endno",

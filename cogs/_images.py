@@ -325,6 +325,14 @@ class Images:
         out = await self._render(lambda: (view, None), render_leaderboard)
         return out[1] if out is not None else None
 
+    async def any_png(self, view: V, draw: Callable[[V], bytes]) -> bytes | None:
+        """Any view drawn in the renderer by ``draw`` (a function of ``render``, as the
+        renderer may be another process)."""
+        if not self.enabled:
+            return None
+        out = await self._render(lambda: (view, None), draw)
+        return out[1] if out is not None else None
+
     async def view_pngs(self, table: TableView, hand: HandView) -> tuple[bytes | None,
                                                                           bytes | None]:
         """A table and a hand image of views built elsewhere (a daily board's), drawn in the

@@ -3,8 +3,9 @@
 The bot answers interactions (no permission needed), posts and edits its own messages in
 the table's channel or thread (the table message with its image, each hand's result, the
 match summary), and deletes its own old table message (no permission needed for one's own
-message). docs/discord.md names each permission and why; the README's link is checked
-against this value by the tests.
+message); a tournament's tables play in private threads it creates, fills and closes.
+docs/discord.md names each permission and why; the README's link is checked against this
+value by the tests.
 """
 
 from __future__ import annotations
@@ -18,6 +19,11 @@ PERMISSIONS = discord.Permissions(
     view_channel=True,  # see the channel a table is opened in
     send_messages=True,  # the table message, results and summaries
     send_messages_in_threads=True,  # the same where the table is in a thread
+    # a tournament's tables: one private thread each, closed to the other tables' players
+    create_private_threads=True,
+    # add the table's players to a thread they cannot widen (not invitable: a mention of a
+    # player of another table does not pull him in), and lock it once the round has ended
+    manage_threads=True,
     embed_links=True,  # the table, the score sheet and listings are embeds
     attach_files=True,  # the table and sheet images
     # not required by the API for the bot's own messages; asked so that a channel override

@@ -170,6 +170,22 @@ class Admin(commands.Cog):
                                        preset=dict(presets()).get(chosen, chosen),
                                        channel=where))
 
+    @admin.command(name="tournaments", description=ls("cmd.admin.tournaments"))
+    @app_commands.describe(role=ls("cmd.admin.tournaments.role"),
+                           rated=ls("cmd.admin.tournaments.rated"))
+    async def tournaments(self, interaction: discord.Interaction[Any],
+                          role: discord.Role | None = None, rated: bool | None = None) -> None:
+        if role is None and rated is None:
+            raise TableError("admin.tournaments_nothing")
+        await self.bot.tournaments.set_settings(
+            actor_of(interaction), role_id=role.id if role is not None else None, rated=rated)
+        loc = locale_of(interaction)
+        lines = [] if role is None else [t("admin.tournaments_role", loc, role=role.mention)]
+        if rated is not None:
+            lines.append(t("admin.tournaments_rated", loc,
+                           rated=t("admin.yes" if rated else "admin.no", loc)))
+        await self._say(interaction, "\n".join(lines))
+
     @admin.command(name="show", description=ls("cmd.admin.show"))
     async def show(self, interaction: discord.Interaction[Any]) -> None:
         actor = actor_of(interaction)

@@ -30,8 +30,10 @@ HELP_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
                "help")),
     ("play", ("hand", "bid", "pass", "play", "give", "contract", "rospisat", "redeal")),
     ("records", ("sheet", "history", "analyze", "leaderboard", "stats", "optin", "daily")),
+    ("tournament", ("tournament new", "tournament show", "tournament edit",
+                    "tournament cancel")),
     ("admin", ("admin defaults", "admin ai_rated", "admin web", "admin reset", "admin remove",
-               "admin show", "admin daily")),
+               "admin show", "admin daily", "admin tournaments")),
 )
 START, LEGEND = "", "legend"  # the pages (the button's argument)
 FIELD = 1024  # Discord's limit on an embed field's value

@@ -321,8 +321,18 @@ class Records(commands.Cog):
     async def stats(self, interaction: discord.Interaction[Any],
                     user: discord.User | None = None, post: bool = False) -> None:
         who = user or interaction.user
-        got = await self.service.records.profile(actor_of(interaction), who.id)
-        embed = _profile_embed(got, locale_of(interaction))
+        loc = locale_of(interaction)
+        played, best = await self.bot.tournaments.history(interaction.guild_id or 0, who.id)
+        try:
+            embed = _profile_embed(await self.service.records.profile(
+                actor_of(interaction), who.id), loc)
+        except TableError:  # no match played: the tournaments are still worth a line
+            if not played:
+                raise
+            embed = discord.Embed(title=t("stats.title", loc, name=plain(who.display_name)))
+        if played:
+            embed.add_field(name=t("stats.tournaments", loc), value=t(
+                "stats.tournaments_value", loc, played=played, best=best or "—"))
         await _reply(interaction, embed=embed, ephemeral=not post)
 
     @app_commands.command(name="optin", description=ls("cmd.optin"))

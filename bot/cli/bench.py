@@ -10,7 +10,8 @@ from pathlib import Path
 
 from bot.cli.game import cmd_simulate
 
-BENCHMARKS = ("render", "engine", "tables", "store", "web", "solver", "analysis", "daily")
+BENCHMARKS = ("render", "engine", "tables", "store", "web", "solver", "analysis", "daily",
+              "tournament")
 
 
 Runner = Callable[[argparse.Namespace], int]
@@ -26,10 +27,16 @@ def add_command(sub: argparse._SubParsersAction[argparse.ArgumentParser], run: R
                                      "play), solver (the compiled against the Python "
                                      "double-dummy solver), analysis (seconds per hand "
                                      "of the hand analysis), daily (N players through the "
-                                     "daily challenge)")
+                                     "daily challenge), tournament (a whole event through "
+                                     "the emulator)")
     p.add_argument("what", choices=BENCHMARKS)
     p.add_argument("--players", type=int, default=100,
                    help="daily: emulated players playing the day's boards (default 100)")
+    p.add_argument("--entrants", type=int, default=60,
+                   help="tournament: entrants of the event (default 60)")
+    p.add_argument("--boards", type=int, default=6,
+                   help="tournament: boards per round (default 6)")
+    p.add_argument("--rounds", type=int, default=3, help="tournament: rounds (default 3)")
     p.add_argument("--tables", type=int, default=None,
                    help="tables, web: how many at once (default 200; web: 100)")
     p.add_argument("--seconds", type=float, default=30.0, help="tables: how long to play")
@@ -77,8 +84,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _bench_dev_tool(args: argparse.Namespace) -> int:
-    """tables, web, daily: dev tools of the repository (they drive the emulator in tests/),
-    run as their own program, so that the product never imports the tests."""
+    """tables, web, daily, tournament: dev tools of the repository (they drive the emulator
+    in tests/), run as their own program, so that the product never imports the tests."""
     import subprocess
 
     root = Path(__file__).resolve().parents[2]
@@ -95,6 +102,9 @@ def _dev_tool_argv(args: argparse.Namespace) -> list[str]:
     """The dev tool's own command line, from the options of ``bench``."""
     if args.what == "daily":
         return ["--players", str(args.players)]
+    if args.what == "tournament":
+        return ["--entrants", str(args.entrants), "--boards", str(args.boards),
+                "--rounds", str(args.rounds)]
     if args.what == "web":
         return ["--tables", str(args.tables or 100), "--seconds", str(args.seconds),
                 "--hands", str(args.hands or 100_000)]
@@ -158,5 +168,5 @@ def _bench_engine(args: argparse.Namespace) -> int:
 _RUNNERS: dict[str, Runner] = {
     "engine": _bench_engine, "tables": _bench_dev_tool,
     "store": _bench_store, "web": _bench_dev_tool, "solver": _bench_solver,
-    "analysis": _bench_analysis, "daily": _bench_dev_tool,
+    "analysis": _bench_analysis, "daily": _bench_dev_tool, "tournament": _bench_dev_tool,
 }

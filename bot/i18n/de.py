@@ -186,6 +186,7 @@ MESSAGES: dict[str, str] = {
     "help.group.table": "Tisch",
     "help.group.play": "Spielen",
     "help.group.records": "Aufzeichnungen",
+    "help.group.tournament": "Turniere",
     "help.group.admin": "Serververwaltung",
     "help.rules": "Regeln hier: {title}",
     "help.rules_more": "Alle Optionen: {command}",
@@ -793,6 +794,123 @@ MESSAGES: dict[str, str] = {
     "cmd.daily.scope": "Dieser Server oder alle Server (Spieler mit Zustimmung)",
     "choice.daily.play": "spielen",
     "choice.daily.standings": "Rangliste",
+    # ---- Turniere (cogs/tournament.py) -------------------------------------------------------
+    "cmd.tournament": "Turniere mit gleichen Blättern: anlegen, ändern, absagen, zeigen",
+    "cmd.tournament.new": "Ein Turnier in diesem Kanal anlegen (Server verwalten oder die Rolle)",
+    "cmd.tournament.new.name": "Der Name des Turniers",
+    "cmd.tournament.new.preset": "Die Regeln, nach denen alle Tische spielen",
+    "cmd.tournament.new.boards": "Boards pro Runde: ein Vielfaches der Plätze, höchstens 24",
+    "cmd.tournament.new.rounds": "Runden: 1 bis 10",
+    "cmd.tournament.new.start": "\"now\" oder JJJJ-MM-TT HH:MM in UTC",
+    "cmd.tournament.new.checkin": "Minuten vor dem Start, ab denen eingecheckt wird (Standard 15)",
+    "cmd.tournament.new.deadline": (
+        "Minuten pro Runde, bevor die KI die Boards zu Ende spielt (Standard 60)"),
+    "cmd.tournament.edit": "Die Einstellungen eines Turniers vor dem Start ändern",
+    "cmd.tournament.edit.event": "Das zu ändernde Turnier",
+    "cmd.tournament.edit.name": "Sein neuer Name",
+    "cmd.tournament.cancel": "Ein Turnier vor dem Start absagen",
+    "cmd.tournament.cancel.event": "Das abzusagende Turnier",
+    "cmd.tournament.show": "Einstellungen und Rangliste eines Turniers",
+    "cmd.tournament.show.event": "Das Turnier (sonst das neueste dieses Servers)",
+    "cmd.admin.tournaments": "Wer Turniere ausrichten darf und ob sie Wertungen ändern",
+    "cmd.admin.tournaments.role": ("Eine Rolle, die Turniere ausrichten darf (neben Server "
+                                   "verwalten)"),
+    "cmd.admin.tournaments.rated": "Ob Turniere die Wertungen der Spieler ändern",
+    "button.tournament.join": "Teilnehmen",
+    "button.tournament.leave": "Abmelden",
+    "button.tournament.checkin": "Einchecken",
+    "tournament.signup.title": "🏆 **{name}** — ein Turnier mit gleichen Blättern",
+    "tournament.signup.settings": ("{preset} · Runden: {rounds} · Boards pro Runde: {boards} · "
+                                   "Start {start} ({relative})"),
+    "tournament.signup.organiser": "Ausrichter: {organiser}. Alle Tische spielen dieselben "
+                                   "Boards; jedes Ergebnis wird mit demselben Platz an den "
+                                   "anderen Tischen und mit dem Par der KI verglichen.",
+    "tournament.signup.checkin": "Das Einchecken beginnt {time}: dann **Einchecken** drücken, "
+                                 "sonst scheidest du beim Start aus.",
+    "tournament.signup.checkin_open": "Einchecken ist bis zum Start offen: **Einchecken** drücken.",
+    "tournament.signup.running": "Runde {round} von {rounds} läuft.",
+    "tournament.signup.late": "Nachmelden geht bis Runde 2: **Teilnehmen** drücken.",
+    "tournament.signup.finished": "Vorbei: `/tournament show` zeigt die Rangliste.",
+    "tournament.signup.cancelled": "Abgesagt.",
+    "tournament.signup.entrants": "**Teilnehmende ({count}):** {names}",
+    "tournament.signup.nobody": "Noch niemand angemeldet: **Teilnehmen** drücken.",
+    "tournament.signup.legend": "✅ eingecheckt",
+    "tournament.status.signup": "Anmeldung",
+    "tournament.status.checkin": "Einchecken",
+    "tournament.status.running": "läuft",
+    "tournament.status.finished": "vorbei",
+    "tournament.status.cancelled": "abgesagt",
+    "tournament.created": "Turnier **{name}** angelegt: die Anmeldung steht in diesem Kanal.",
+    "tournament.joined": "Du spielst bei **{name}** mit.",
+    "tournament.left": "Du hast dich von **{name}** abgemeldet.",
+    "tournament.checked_in": "Du bist für **{name}** eingecheckt. Der private Thread deines "
+                             "Tisches öffnet sich beim Start.",
+    "tournament.edited": "**{name}** ist geändert: die Anmeldung zeigt die Einstellungen.",
+    "tournament.cancelled": "**{name}** ist abgesagt.",
+    "tournament.none": "Dieser Server hat noch kein Turnier. Lege eines an: `/tournament new`.",
+    "tournament.unknown": "Auf diesem Server gibt es kein Turnier „{name}“. Seine Turniere "
+                          "werden beim Tippen vorgeschlagen.",
+    "tournament.no_changes": "Gib mindestens eine Einstellung an: Name, Regeln, Boards, "
+                             "Runden, Start, checkin oder deadline.",
+    "tournament.checkin_opened": "🔔 Einchecken für **{name}** ist offen: {mentions} — "
+                                 "drückt **Einchecken** in der Anmeldung vor dem Start "
+                                 "({relative}).",
+    "tournament.dropped": "{mentions}: ihr habt für **{name}** nicht eingecheckt und habt "
+                          "darum keinen Platz.",
+    "tournament.thread": "{name} · Runde {round} · Tisch {table}",
+    "tournament.welcome": ("**{name}** — Runde {round}, Tisch {table}: {players}. Boards: "
+                           "{boards}, an jedem Tisch dieselben; bis zum Ende der Runde sehen "
+                           "nur die Spieler dieses Tisches diesen Thread."),
+    "tournament.ai_seat": "KI {number}",
+    "tournament.struck": ("⏱️ {player} hat die Zugzeit verstreichen lassen: die KI hat den Zug "
+                          "gemacht. Verwarnung {strikes} von 2."),
+    "tournament.withdrawn": ("⏱️ {player} hat zwei Verwarnungen und ist aus **{name}** "
+                             "zurückgezogen: die KI spielt diese Boards zu Ende, die Ergebnisse "
+                             "zählen, ohne Rang."),
+    "tournament.round.title": "🏆 **{name}** — die Rangliste nach Runde {round} von {rounds}",
+    "tournament.round.line": "{rank}. {name} — {percent}% · {butler} · {boards}",
+    "tournament.round.unranked": "–. {name} ({why}) — {percent}% · {butler} · {boards}",
+    "tournament.round.head": "Rang. Name — Matchpunkte · Zweitwertung · Boards",
+    "tournament.why.withdrawn": "zurückgezogen",
+    "tournament.why.ai": "KI",
+    "tournament.why.h2h": "direkter Vergleich",
+    "tournament.explanation": ("Gewertet nach dem mittleren Matchpunkt-Prozentsatz über die "
+                               "gespielten Boards (jedes Board gegen denselben Platz an allen "
+                               "anderen Tischen und das Par); bei Gleichstand entscheidet die "
+                               "größere Summe der Abweichungen vom Mittel jedes Boards, dann der "
+                               "direkte Vergleich."),
+    "tournament.more": "und {count} weitere",
+    "tournament.boards.title": ("**Runde {round}: die Ergebnisse aller Tische, Board für Board, "
+                                "und Par**"),
+    "tournament.boards.board": "**Board {board}** — Par {par}",
+    "tournament.boards.table": "Tisch {table}: {results}",
+    "tournament.podium.title": "🏆 **{name}** ist vorbei — das Podest",
+    "tournament.podium.line": "{medal} {name} — {percent}%",
+    "tournament.podium.nobody": "Niemand wurde gewertet.",
+    "tournament.podium.all": "Die ganze Rangliste: `/tournament show {name}`.",
+    "tournament.show.title": "🏆 **{name}** · {status}",
+    "tournament.show.no_round": "Noch keine Runde ist zu Ende.",
+    "tournament.no_threads": ("Ich kann die privaten Threads der Tische in <#{channel}> nicht "
+                              "öffnen: ich brauche dort Private Threads erstellen, Nachrichten "
+                              "in Threads senden und Threads verwalten."),
+    "img.tournament.standings": "{name} · Rangliste",
+    "img.tournament.after": "nach Runde {round} von {rounds}",
+    "img.tournament.player": "Spieler",
+    "img.tournament.percent": "Matchpunkte",
+    "img.tournament.butler": "Zweitwert.",
+    "img.tournament.boards": "Boards",
+    "img.tournament.podium": "{name} · Podest",
+    "img.tournament.podium_sub": "Runden: {rounds} · Spieler: {players}",
+    "img.tournament.withdrawn": "zurückgez.",
+    "img.tournament.ai": "KI",
+    "img.tournament.h2h": "dir. Vgl.",
+    "stats.tournaments": "Turniere",
+    "stats.tournaments_value": "gespielt: {played} · bester Platz: {best}",
+    "admin.tournaments_role": "Mitglieder mit {role} dürfen Turniere ausrichten (wie alle mit "
+                              "Server verwalten).",
+    "admin.tournaments_rated": "Turniere ändern Wertungen: {rated}.",
+    "admin.tournaments_nothing": "Gib eine Rolle oder rated an, um die Turniereinstellungen "
+                                 "zu ändern.",
     "cmd.admin.daily": "Die Tagesaufgabe: Regelwerk und Kanal der Tageszusammenfassung",
     "cmd.admin.daily.preset": "Das Regelwerk der Boards des Tages (Standard: das des Servers)",
     "cmd.admin.daily.channel": "Der Kanal, in dem die Zusammenfassung jedes Tages erscheint",

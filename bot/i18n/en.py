@@ -172,6 +172,7 @@ MESSAGES: dict[str, str] = {
     "help.group.table": "Table",
     "help.group.play": "Play",
     "help.group.records": "Records",
+    "help.group.tournament": "Tournaments",
     "help.group.admin": "Server admins",
     "help.rules": "Rules here: {title}",
     "help.rules_more": "Every option: {command}",
@@ -760,6 +761,120 @@ MESSAGES: dict[str, str] = {
     "cmd.daily.scope": "This server or all servers (players who opted in)",
     "choice.daily.play": "play",
     "choice.daily.standings": "standings",
+    # ---- tournaments (cogs/tournament.py) ---------------------------------------------------
+    "cmd.tournament": "Tournaments with duplicate deals: create, change, cancel, show",
+    "cmd.tournament.new": ("Create a tournament in this channel (Manage Server or the organiser "
+                           "role)"),
+    "cmd.tournament.new.name": "The tournament's name",
+    "cmd.tournament.new.preset": "The rule set every table plays",
+    "cmd.tournament.new.boards": "Boards per round: a multiple of the seats, at most 24",
+    "cmd.tournament.new.rounds": "Rounds: 1 to 10",
+    "cmd.tournament.new.start": "\"now\" or YYYY-MM-DD HH:MM in UTC",
+    "cmd.tournament.new.checkin": "Minutes before the start that check-in opens (default 15)",
+    "cmd.tournament.new.deadline": (
+        "Minutes a round may last before the AI finishes its boards (default 60)"),
+    "cmd.tournament.edit": "Change a tournament's settings before it starts",
+    "cmd.tournament.edit.event": "The tournament to change",
+    "cmd.tournament.edit.name": "Its new name",
+    "cmd.tournament.cancel": "Cancel a tournament before it starts",
+    "cmd.tournament.cancel.event": "The tournament to cancel",
+    "cmd.tournament.show": "A tournament's settings and standings",
+    "cmd.tournament.show.event": "The tournament (default: this server's latest)",
+    "cmd.admin.tournaments": "Who may organise tournaments, and whether they change ratings",
+    "cmd.admin.tournaments.role": "A role that may organise tournaments (besides Manage Server)",
+    "cmd.admin.tournaments.rated": "Whether tournaments change the players' ratings",
+    "button.tournament.join": "Join",
+    "button.tournament.leave": "Leave",
+    "button.tournament.checkin": "Check in",
+    "tournament.signup.title": "🏆 **{name}** — a tournament with duplicate deals",
+    "tournament.signup.settings": ("{preset} · rounds: {rounds} · boards per round: {boards} · "
+                                   "start {start} ({relative})"),
+    "tournament.signup.organiser": "Organiser: {organiser}. Every table plays the same boards; "
+                                   "each result is compared with the same seat at the other "
+                                   "tables and with the AI's par.",
+    "tournament.signup.checkin": "Check-in opens {time}: press **Check in** then, or you are "
+                                 "dropped at the start.",
+    "tournament.signup.checkin_open": "Check-in is open until the start: press **Check in**.",
+    "tournament.signup.running": "Round {round} of {rounds} is being played.",
+    "tournament.signup.late": "Late entry is open until round 2: press **Join**.",
+    "tournament.signup.finished": "Over: `/tournament show` shows the standings.",
+    "tournament.signup.cancelled": "Cancelled.",
+    "tournament.signup.entrants": "**Entrants ({count}):** {names}",
+    "tournament.signup.nobody": "No entrants yet: press **Join**.",
+    "tournament.signup.legend": "✅ checked in",
+    "tournament.status.signup": "sign-up",
+    "tournament.status.checkin": "check-in",
+    "tournament.status.running": "running",
+    "tournament.status.finished": "over",
+    "tournament.status.cancelled": "cancelled",
+    "tournament.created": "Tournament **{name}** created: its sign-up message is in this channel.",
+    "tournament.joined": "You are in **{name}**.",
+    "tournament.left": "You left **{name}**.",
+    "tournament.checked_in": "You are checked in for **{name}**. Your table's private thread "
+                             "opens at the start.",
+    "tournament.edited": "**{name}** is changed: the sign-up message shows its settings.",
+    "tournament.cancelled": "**{name}** is cancelled.",
+    "tournament.none": "This server has no tournament yet. Create one with `/tournament new`.",
+    "tournament.unknown": "There is no tournament called “{name}” on this server. Its "
+                          "tournaments are offered as you type.",
+    "tournament.no_changes": "Give at least one setting to change: name, preset, boards, "
+                             "rounds, start, checkin or deadline.",
+    "tournament.checkin_opened": "🔔 Check-in for **{name}** is open: {mentions} — press "
+                                 "**Check in** on the sign-up message before the start "
+                                 "({relative}).",
+    "tournament.dropped": "{mentions}: you did not check in for **{name}**, so you have no "
+                          "seat in it.",
+    "tournament.thread": "{name} · round {round} · table {table}",
+    "tournament.welcome": ("**{name}** — round {round}, table {table}: {players}. {boards} "
+                           "boards, the same at every table; until the round ends only this "
+                           "table's players see this thread."),
+    "tournament.ai_seat": "AI {number}",
+    "tournament.struck": ("⏱️ {player} let the turn timer run out: the AI played that move. "
+                          "Strike {strikes} of 2."),
+    "tournament.withdrawn": ("⏱️ {player} has two strikes and is withdrawn from **{name}**: "
+                             "the AI finishes those boards, the results stand, no rank."),
+    "tournament.round.title": "🏆 **{name}** — the standings after round {round} of {rounds}",
+    "tournament.round.line": "{rank}. {name} — {percent}% · {butler} · {boards}",
+    "tournament.round.unranked": "–. {name} ({why}) — {percent}% · {butler} · {boards}",
+    "tournament.round.head": "rank. name — matchpoints · tie-break · boards",
+    "tournament.why.withdrawn": "withdrawn",
+    "tournament.why.ai": "AI",
+    "tournament.why.h2h": "head-to-head",
+    "tournament.explanation": ("Ranked by the mean matchpoint percentage over the boards "
+                               "played (each board against the same seat at every other table "
+                               "and par); a tie goes to the larger sum of differences from "
+                               "each board's average, then to the results between the tied "
+                               "players."),
+    "tournament.more": "and {count} more",
+    "tournament.boards.title": "**Round {round}: every table's result, board by board, and par**",
+    "tournament.boards.board": "**Board {board}** — par {par}",
+    "tournament.boards.table": "Table {table}: {results}",
+    "tournament.podium.title": "🏆 **{name}** is over — the podium",
+    "tournament.podium.line": "{medal} {name} — {percent}%",
+    "tournament.podium.nobody": "Nobody was ranked.",
+    "tournament.podium.all": "All the standings: `/tournament show {name}`.",
+    "tournament.show.title": "🏆 **{name}** · {status}",
+    "tournament.show.no_round": "No round has ended yet.",
+    "tournament.no_threads": ("I cannot open the tables' private threads in <#{channel}>: "
+                              "I need Create Private Threads, Send Messages in Threads and "
+                              "Manage Threads there."),
+    "img.tournament.standings": "{name} · standings",
+    "img.tournament.after": "after round {round} of {rounds}",
+    "img.tournament.player": "Player",
+    "img.tournament.percent": "Matchpoints",
+    "img.tournament.butler": "Tie-break",
+    "img.tournament.boards": "Boards",
+    "img.tournament.podium": "{name} · podium",
+    "img.tournament.podium_sub": "rounds: {rounds} · players: {players}",
+    "img.tournament.withdrawn": "withdrawn",
+    "img.tournament.ai": "AI",
+    "img.tournament.h2h": "h2h",
+    "stats.tournaments": "Tournaments",
+    "stats.tournaments_value": "{played} played · best finish: {best}",
+    "admin.tournaments_role": "Members with {role} may organise tournaments (as may those "
+                              "with Manage Server).",
+    "admin.tournaments_rated": "Tournaments change ratings: {rated}.",
+    "admin.tournaments_nothing": "Give a role, or rated, to change the tournaments' settings.",
     "cmd.admin.daily": "The daily challenge: its preset and the channel of the end-of-day summary",
     "cmd.admin.daily.preset": "The preset of the day's boards (default: the server's)",
     "cmd.admin.daily.channel": "The channel where each day's summary is posted",

@@ -179,6 +179,7 @@ MESSAGES: dict[str, str] = {
     "help.group.table": "Stół",
     "help.group.play": "Gra",
     "help.group.records": "Zapisy",
+    "help.group.tournament": "Turnieje",
     "help.group.admin": "Administracja serwera",
     "help.rules": "Zasady tutaj: {title}",
     "help.rules_more": "Wszystkie opcje: {command}",
@@ -781,6 +782,125 @@ MESSAGES: dict[str, str] = {
     "cmd.daily.scope": "Ten serwer albo wszystkie serwery (gracze, którzy się zgodzili)",
     "choice.daily.play": "gra",
     "choice.daily.standings": "wyniki",
+    # ---- turnieje (cogs/tournament.py) -------------------------------------------------------
+    "cmd.tournament": "Turnieje na rozdaniach porównawczych: utwórz, zmień, odwołaj, pokaż",
+    "cmd.tournament.new": ("Utwórz turniej na tym kanale (Zarządzanie serwerem lub rola "
+                           "organizatora)"),
+    "cmd.tournament.new.name": "Nazwa turnieju",
+    "cmd.tournament.new.preset": "Zasady, według których grają wszystkie stoły",
+    "cmd.tournament.new.boards": "Rozdania w rundzie: wielokrotność liczby miejsc, najwyżej 24",
+    "cmd.tournament.new.rounds": "Rundy: od 1 do 10",
+    "cmd.tournament.new.start": "\"now\" albo RRRR-MM-DD GG:MM w UTC",
+    "cmd.tournament.new.checkin": ("Ile minut przed startem zaczyna się potwierdzanie obecności "
+                                   "(domyślnie 15)"),
+    "cmd.tournament.new.deadline": (
+        "Ile minut może trwać runda, zanim AI dokończy rozdania (domyślnie 60)"),
+    "cmd.tournament.edit": "Zmień ustawienia turnieju przed jego początkiem",
+    "cmd.tournament.edit.event": "Turniej do zmiany",
+    "cmd.tournament.edit.name": "Nowa nazwa",
+    "cmd.tournament.cancel": "Odwołaj turniej przed jego początkiem",
+    "cmd.tournament.cancel.event": "Turniej do odwołania",
+    "cmd.tournament.show": "Ustawienia i klasyfikacja turnieju",
+    "cmd.tournament.show.event": "Turniej (domyślnie ostatni na tym serwerze)",
+    "cmd.admin.tournaments": "Kto może organizować turnieje i czy zmieniają one rankingi",
+    "cmd.admin.tournaments.role": ("Rola, która może organizować turnieje (oprócz Zarządzania "
+                                   "serwerem)"),
+    "cmd.admin.tournaments.rated": "Czy turnieje zmieniają rankingi graczy",
+    "button.tournament.join": "Dołącz",
+    "button.tournament.leave": "Wypisz się",
+    "button.tournament.checkin": "Potwierdź obecność",
+    "tournament.signup.title": "🏆 **{name}** — turniej na rozdaniach porównawczych",
+    "tournament.signup.settings": ("{preset} · rundy: {rounds} · rozdania w rundzie: {boards} · "
+                                   "start {start} ({relative})"),
+    "tournament.signup.organiser": "Organizator: {organiser}. Wszystkie stoły grają te same "
+                                   "rozdania; każdy wynik porównuje się z tym samym miejscem "
+                                   "przy innych stołach i z parem AI.",
+    "tournament.signup.checkin": "Potwierdzanie obecności zaczyna się {time}: naciśnij wtedy "
+                                 "**Potwierdź obecność**, inaczej odpadasz na starcie.",
+    "tournament.signup.checkin_open": "Potwierdzanie obecności trwa do startu: naciśnij "
+                                      "**Potwierdź obecność**.",
+    "tournament.signup.running": "Trwa runda {round} z {rounds}.",
+    "tournament.signup.late": "Można jeszcze dołączyć do rundy 2: naciśnij **Dołącz**.",
+    "tournament.signup.finished": "Zakończony: `/tournament show` pokazuje klasyfikację.",
+    "tournament.signup.cancelled": "Odwołany.",
+    "tournament.signup.entrants": "**Uczestnicy ({count}):** {names}",
+    "tournament.signup.nobody": "Jeszcze nikt się nie zapisał: naciśnij **Dołącz**.",
+    "tournament.signup.legend": "✅ obecność potwierdzona",
+    "tournament.status.signup": "zapisy",
+    "tournament.status.checkin": "potwierdzanie obecności",
+    "tournament.status.running": "w toku",
+    "tournament.status.finished": "zakończony",
+    "tournament.status.cancelled": "odwołany",
+    "tournament.created": "Turniej **{name}** utworzony: wiadomość z zapisami jest na tym kanale.",
+    "tournament.joined": "Grasz w turnieju **{name}**.",
+    "tournament.left": "Wypisano cię z turnieju **{name}**.",
+    "tournament.checked_in": "Twoja obecność w turnieju **{name}** jest potwierdzona. Prywatny "
+                             "wątek twojego stołu otworzy się na starcie.",
+    "tournament.edited": "Turniej **{name}** zmieniony: wiadomość z zapisami pokazuje ustawienia.",
+    "tournament.cancelled": "Turniej **{name}** jest odwołany.",
+    "tournament.none": "Na tym serwerze nie ma jeszcze turnieju. Utwórz go: `/tournament new`.",
+    "tournament.unknown": "Na tym serwerze nie ma turnieju o nazwie „{name}”. Jego turnieje "
+                          "podpowiadają się podczas pisania.",
+    "tournament.no_changes": "Podaj co najmniej jedno ustawienie do zmiany: nazwę, zasady, "
+                             "rozdania, rundy, start, checkin lub deadline.",
+    "tournament.checkin_opened": "🔔 Potwierdzanie obecności w turnieju **{name}** trwa: "
+                                 "{mentions} — naciśnijcie **Potwierdź obecność** w wiadomości "
+                                 "z zapisami przed startem ({relative}).",
+    "tournament.dropped": "{mentions}: brak potwierdzenia obecności w turnieju **{name}**, więc "
+                          "nie ma dla was miejsca.",
+    "tournament.thread": "{name} · runda {round} · stół {table}",
+    "tournament.welcome": ("**{name}** — runda {round}, stół {table}: {players}. Rozdania: "
+                           "{boards}, te same przy każdym stole; do końca rundy ten wątek "
+                           "widzą tylko gracze tego stołu."),
+    "tournament.ai_seat": "AI {number}",
+    "tournament.struck": ("⏱️ {player}: czas na ruch minął, ruch wykonało AI. "
+                          "Ostrzeżenie {strikes} z 2."),
+    "tournament.withdrawn": ("⏱️ {player}: dwa ostrzeżenia — wycofanie z turnieju **{name}**: "
+                             "AI dokończy te rozdania, wyniki zostają, bez miejsca w "
+                             "klasyfikacji."),
+    "tournament.round.title": "🏆 **{name}** — klasyfikacja po rundzie {round} z {rounds}",
+    "tournament.round.line": "{rank}. {name} — {percent}% · {butler} · {boards}",
+    "tournament.round.unranked": "–. {name} ({why}) — {percent}% · {butler} · {boards}",
+    "tournament.round.head": "miejsce. gracz — punkty meczowe · dogrywka · rozdania",
+    "tournament.why.withdrawn": "poza klasyfikacją",
+    "tournament.why.ai": "AI",
+    "tournament.why.h2h": "bezpośrednie pojedynki",
+    "tournament.explanation": ("O kolejności decyduje średni procent punktów meczowych z "
+                               "rozegranych rozdań (każde rozdanie względem tego samego miejsca "
+                               "przy innych stołach i paru); przy remisie wygrywa większa suma "
+                               "różnic od średniej każdego rozdania, potem wyniki między "
+                               "remisującymi."),
+    "tournament.more": "i jeszcze {count}",
+    "tournament.boards.title": ("**Runda {round}: wyniki wszystkich stołów, rozdanie po rozdaniu, "
+                                "i par**"),
+    "tournament.boards.board": "**Rozdanie {board}** — par {par}",
+    "tournament.boards.table": "Stół {table}: {results}",
+    "tournament.podium.title": "🏆 Turniej **{name}** zakończony — podium",
+    "tournament.podium.line": "{medal} {name} — {percent}%",
+    "tournament.podium.nobody": "Nikt nie został sklasyfikowany.",
+    "tournament.podium.all": "Cała klasyfikacja: `/tournament show {name}`.",
+    "tournament.show.title": "🏆 **{name}** · {status}",
+    "tournament.show.no_round": "Żadna runda jeszcze się nie skończyła.",
+    "tournament.no_threads": ("Nie mogę otworzyć prywatnych wątków stołów na <#{channel}>: "
+                              "potrzebuję tam uprawnień Tworzenie prywatnych wątków, Wysyłanie "
+                              "wiadomości w wątkach i Zarządzanie wątkami."),
+    "img.tournament.standings": "{name} · klasyfikacja",
+    "img.tournament.after": "po rundzie {round} z {rounds}",
+    "img.tournament.player": "Gracz",
+    "img.tournament.percent": "Punkty meczowe",
+    "img.tournament.butler": "Dogrywka",
+    "img.tournament.boards": "Rozdania",
+    "img.tournament.podium": "{name} · podium",
+    "img.tournament.podium_sub": "rundy: {rounds} · gracze: {players}",
+    "img.tournament.withdrawn": "poza klas.",
+    "img.tournament.ai": "AI",
+    "img.tournament.h2h": "bezp.",
+    "stats.tournaments": "Turnieje",
+    "stats.tournaments_value": "rozegrane: {played} · najlepsze miejsce: {best}",
+    "admin.tournaments_role": "Osoby z rolą {role} mogą organizować turnieje (tak jak osoby z "
+                              "Zarządzaniem serwerem).",
+    "admin.tournaments_rated": "Turnieje zmieniają rankingi: {rated}.",
+    "admin.tournaments_nothing": "Podaj rolę lub rated, aby zmienić ustawienia turniejów.",
     "cmd.admin.daily": "Rozdania dnia: zestaw zasad i kanał podsumowania dnia",
     "cmd.admin.daily.preset": "Zestaw zasad rozdań dnia (domyślnie zestaw serwera)",
     "cmd.admin.daily.channel": "Kanał, na którym publikuje się podsumowanie każdego dnia",

@@ -176,6 +176,7 @@ MESSAGES: dict[str, str] = {
     "help.group.table": "Стол",
     "help.group.play": "Игра",
     "help.group.records": "Записи",
+    "help.group.tournament": "Турниры",
     "help.group.admin": "Администрация сервера",
     "help.rules": "Правила здесь: {title}",
     "help.rules_more": "Все опции: {command}",
@@ -774,6 +775,123 @@ MESSAGES: dict[str, str] = {
     "cmd.daily.scope": "Этот сервер или все серверы (игроки, давшие согласие)",
     "choice.daily.play": "играть",
     "choice.daily.standings": "итоги",
+    # ---- турниры (cogs/tournament.py) --------------------------------------------------------
+    "cmd.tournament": "Турниры на одинаковых раздачах: создать, изменить, отменить, показать",
+    "cmd.tournament.new": ("Создать турнир в этом канале (Управление сервером или роль "
+                           "организатора)"),
+    "cmd.tournament.new.name": "Название турнира",
+    "cmd.tournament.new.preset": "Правила, по которым играют все столы",
+    "cmd.tournament.new.boards": "Раздач в туре: кратно числу мест, не больше 24",
+    "cmd.tournament.new.rounds": "Туров: от 1 до 10",
+    "cmd.tournament.new.start": "\"now\" или ГГГГ-ММ-ДД ЧЧ:ММ по UTC",
+    "cmd.tournament.new.checkin": ("За сколько минут до старта открывается подтверждение (по "
+                                   "умолчанию 15)"),
+    "cmd.tournament.new.deadline": (
+        "Сколько минут длится тур, прежде чем ИИ доиграет раздачи (по умолчанию 60)"),
+    "cmd.tournament.edit": "Изменить настройки турнира до его начала",
+    "cmd.tournament.edit.event": "Турнир, который изменить",
+    "cmd.tournament.edit.name": "Новое название",
+    "cmd.tournament.cancel": "Отменить турнир до его начала",
+    "cmd.tournament.cancel.event": "Турнир, который отменить",
+    "cmd.tournament.show": "Настройки и таблица турнира",
+    "cmd.tournament.show.event": "Турнир (по умолчанию последний на этом сервере)",
+    "cmd.admin.tournaments": "Кто может проводить турниры и меняют ли они рейтинг",
+    "cmd.admin.tournaments.role": ("Роль, которой можно проводить турниры (кроме Управления "
+                                   "сервером)"),
+    "cmd.admin.tournaments.rated": "Меняют ли турниры рейтинг игроков",
+    "button.tournament.join": "Участвовать",
+    "button.tournament.leave": "Выйти",
+    "button.tournament.checkin": "Подтвердить участие",
+    "tournament.signup.title": "🏆 **{name}** — турнир на одинаковых раздачах",
+    "tournament.signup.settings": ("{preset} · туров: {rounds} · раздач в туре: {boards} · "
+                                   "начало {start} ({relative})"),
+    "tournament.signup.organiser": "Организатор: {organiser}. Все столы играют одни и те же "
+                                   "раздачи; каждый результат сравнивается с тем же местом за "
+                                   "другими столами и с паром ИИ.",
+    "tournament.signup.checkin": "Подтверждение участия открывается {time}: нажмите тогда "
+                                 "**Подтвердить участие**, иначе на старте вы выбываете.",
+    "tournament.signup.checkin_open": "Подтверждение участия открыто до старта: нажмите "
+                                      "**Подтвердить участие**.",
+    "tournament.signup.running": "Идёт тур {round} из {rounds}.",
+    "tournament.signup.late": "Присоединиться можно до второго тура: нажмите **Участвовать**.",
+    "tournament.signup.finished": "Турнир окончен: `/tournament show` покажет таблицу.",
+    "tournament.signup.cancelled": "Отменён.",
+    "tournament.signup.entrants": "**Участники ({count}):** {names}",
+    "tournament.signup.nobody": "Пока никто не записался: нажмите **Участвовать**.",
+    "tournament.signup.legend": "✅ участие подтверждено",
+    "tournament.status.signup": "запись",
+    "tournament.status.checkin": "подтверждение участия",
+    "tournament.status.running": "идёт",
+    "tournament.status.finished": "окончен",
+    "tournament.status.cancelled": "отменён",
+    "tournament.created": "Турнир **{name}** создан: сообщение для записи — в этом канале.",
+    "tournament.joined": "Вы участвуете в турнире **{name}**.",
+    "tournament.left": "Вы вышли из турнира **{name}**.",
+    "tournament.checked_in": "Ваше участие в турнире **{name}** подтверждено. Закрытая ветка "
+                             "вашего стола откроется на старте.",
+    "tournament.edited": "Турнир **{name}** изменён: сообщение для записи показывает настройки.",
+    "tournament.cancelled": "Турнир **{name}** отменён.",
+    "tournament.none": "На этом сервере ещё нет турниров. Создайте турнир: `/tournament new`.",
+    "tournament.unknown": "На этом сервере нет турнира «{name}». Его турниры подсказываются "
+                          "при вводе.",
+    "tournament.no_changes": "Укажите хотя бы одну настройку: название, правила, раздачи, "
+                             "туры, начало, checkin или deadline.",
+    "tournament.checkin_opened": "🔔 Подтверждение участия в турнире **{name}** открыто: "
+                                 "{mentions} — нажмите **Подтвердить участие** в сообщении для "
+                                 "записи до старта ({relative}).",
+    "tournament.dropped": "{mentions}: участие в турнире **{name}** не подтверждено, поэтому "
+                          "места за столом нет.",
+    "tournament.thread": "{name} · тур {round} · стол {table}",
+    "tournament.welcome": ("**{name}** — тур {round}, стол {table}: {players}. Раздач: "
+                           "{boards}, одни и те же за каждым столом; до конца тура эту ветку "
+                           "видят только игроки этого стола."),
+    "tournament.ai_seat": "ИИ {number}",
+    "tournament.struck": ("⏱️ {player}: время хода истекло, ход выполнен ИИ. "
+                          "Предупреждение {strikes} из 2."),
+    "tournament.withdrawn": ("⏱️ {player}: два предупреждения — снятие с турнира **{name}**: "
+                             "ИИ доиграет эти раздачи, результаты остаются, без места в "
+                             "таблице."),
+    "tournament.round.title": "🏆 **{name}** — таблица после тура {round} из {rounds}",
+    "tournament.round.line": "{rank}. {name} — {percent}% · {butler} · {boards}",
+    "tournament.round.unranked": "–. {name} ({why}) — {percent}% · {butler} · {boards}",
+    "tournament.round.head": "место. игрок — очки сравнения · доп. показатель · раздачи",
+    "tournament.why.withdrawn": "вне зачёта",
+    "tournament.why.ai": "ИИ",
+    "tournament.why.h2h": "личные встречи",
+    "tournament.explanation": ("Места — по среднему проценту очков сравнения за сыгранные раздачи "
+                               "(каждая раздача против того же места за другими столами и пара); "
+                               "при равенстве выше тот, у кого больше сумма отклонений от "
+                               "среднего по каждой раздаче, затем — по личным встречам."),
+    "tournament.more": "и ещё {count}",
+    "tournament.boards.title": "**Тур {round}: результаты всех столов по раздачам и пар**",
+    "tournament.boards.board": "**Раздача {board}** — пар {par}",
+    "tournament.boards.table": "Стол {table}: {results}",
+    "tournament.podium.title": "🏆 Турнир **{name}** окончен — пьедестал",
+    "tournament.podium.line": "{medal} {name} — {percent}%",
+    "tournament.podium.nobody": "Никто не попал в таблицу.",
+    "tournament.podium.all": "Вся таблица: `/tournament show {name}`.",
+    "tournament.show.title": "🏆 **{name}** · {status}",
+    "tournament.show.no_round": "Ни один тур ещё не закончился.",
+    "tournament.no_threads": ("Не могу открыть закрытые ветки столов в <#{channel}>: нужны "
+                              "права «Создавать закрытые ветки», «Отправлять сообщения в "
+                              "ветках» и «Управлять ветками»."),
+    "img.tournament.standings": "{name} · таблица",
+    "img.tournament.after": "после тура {round} из {rounds}",
+    "img.tournament.player": "Игрок",
+    "img.tournament.percent": "Очки сравнения",
+    "img.tournament.butler": "Доп. пок.",
+    "img.tournament.boards": "Раздачи",
+    "img.tournament.podium": "{name} · пьедестал",
+    "img.tournament.podium_sub": "туров: {rounds} · игроков: {players}",
+    "img.tournament.withdrawn": "вне зачёта",
+    "img.tournament.ai": "ИИ",
+    "img.tournament.h2h": "л. вст.",
+    "stats.tournaments": "Турниры",
+    "stats.tournaments_value": "сыграно: {played} · лучшее место: {best}",
+    "admin.tournaments_role": "Участники с ролью {role} могут проводить турниры (как и те, у "
+                              "кого есть Управление сервером).",
+    "admin.tournaments_rated": "Турниры меняют рейтинг: {rated}.",
+    "admin.tournaments_nothing": "Укажите роль или rated, чтобы изменить настройки турниров.",
     "cmd.admin.daily": "Раздачи дня: набор правил и канал для итогов дня",
     "cmd.admin.daily.preset": "Набор правил раздач дня (по умолчанию — набор сервера)",
     "cmd.admin.daily.channel": "Канал, куда публикуются итоги каждого дня",

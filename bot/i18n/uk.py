@@ -176,6 +176,7 @@ MESSAGES: dict[str, str] = {
     "help.group.table": "Стіл",
     "help.group.play": "Гра",
     "help.group.records": "Записи",
+    "help.group.tournament": "Турніри",
     "help.group.admin": "Адміністрація сервера",
     "help.rules": "Правила тут: {title}",
     "help.rules_more": "Усі опції: {command}",
@@ -772,6 +773,122 @@ MESSAGES: dict[str, str] = {
     "cmd.daily.scope": "Цей сервер або всі сервери (гравці, що дали згоду)",
     "choice.daily.play": "грати",
     "choice.daily.standings": "підсумки",
+    # ---- турніри (cogs/tournament.py) --------------------------------------------------------
+    "cmd.tournament": "Турніри на однакових роздачах: створити, змінити, скасувати, показати",
+    "cmd.tournament.new": ("Створити турнір у цьому каналі (Керування сервером або роль "
+                           "організатора)"),
+    "cmd.tournament.new.name": "Назва турніру",
+    "cmd.tournament.new.preset": "Правила, за якими грають усі столи",
+    "cmd.tournament.new.boards": "Роздач у турі: кратно кількості місць, не більше 24",
+    "cmd.tournament.new.rounds": "Турів: від 1 до 10",
+    "cmd.tournament.new.start": "\"now\" або РРРР-ММ-ДД ГГ:ХХ за UTC",
+    "cmd.tournament.new.checkin": ("За скільки хвилин до старту відкривається підтвердження "
+                                   "(типово 15)"),
+    "cmd.tournament.new.deadline": (
+        "Скільки хвилин триває тур, перш ніж ШІ дограє роздачі (типово 60)"),
+    "cmd.tournament.edit": "Змінити налаштування турніру до його початку",
+    "cmd.tournament.edit.event": "Турнір, який змінити",
+    "cmd.tournament.edit.name": "Нова назва",
+    "cmd.tournament.cancel": "Скасувати турнір до його початку",
+    "cmd.tournament.cancel.event": "Турнір, який скасувати",
+    "cmd.tournament.show": "Налаштування й таблиця турніру",
+    "cmd.tournament.show.event": "Турнір (типово останній на цьому сервері)",
+    "cmd.admin.tournaments": "Хто може проводити турніри і чи змінюють вони рейтинг",
+    "cmd.admin.tournaments.role": "Роль, якій можна проводити турніри (окрім Керування сервером)",
+    "cmd.admin.tournaments.rated": "Чи змінюють турніри рейтинг гравців",
+    "button.tournament.join": "Узяти участь",
+    "button.tournament.leave": "Вийти",
+    "button.tournament.checkin": "Підтвердити участь",
+    "tournament.signup.title": "🏆 **{name}** — турнір на однакових роздачах",
+    "tournament.signup.settings": ("{preset} · турів: {rounds} · роздач у турі: {boards} · "
+                                   "початок {start} ({relative})"),
+    "tournament.signup.organiser": "Організатор: {organiser}. Усі столи грають ті самі "
+                                   "роздачі; кожен результат порівнюють із тим самим місцем за "
+                                   "іншими столами та з паром ШІ.",
+    "tournament.signup.checkin": "Підтвердження участі відкривається {time}: натисніть тоді "
+                                 "**Підтвердити участь**, інакше на старті ви вибуваєте.",
+    "tournament.signup.checkin_open": "Підтвердження участі відкрите до старту: натисніть "
+                                      "**Підтвердити участь**.",
+    "tournament.signup.running": "Триває тур {round} з {rounds}.",
+    "tournament.signup.late": "Приєднатися можна до другого туру: натисніть **Узяти участь**.",
+    "tournament.signup.finished": "Турнір завершено: `/tournament show` покаже таблицю.",
+    "tournament.signup.cancelled": "Скасовано.",
+    "tournament.signup.entrants": "**Учасники ({count}):** {names}",
+    "tournament.signup.nobody": "Поки ніхто не записався: натисніть **Узяти участь**.",
+    "tournament.signup.legend": "✅ участь підтверджено",
+    "tournament.status.signup": "запис",
+    "tournament.status.checkin": "підтвердження участі",
+    "tournament.status.running": "триває",
+    "tournament.status.finished": "завершено",
+    "tournament.status.cancelled": "скасовано",
+    "tournament.created": "Турнір **{name}** створено: повідомлення для запису — у цьому каналі.",
+    "tournament.joined": "Ви берете участь у турнірі **{name}**.",
+    "tournament.left": "Ви вийшли з турніру **{name}**.",
+    "tournament.checked_in": "Вашу участь у турнірі **{name}** підтверджено. Закрита гілка "
+                             "вашого столу відкриється на старті.",
+    "tournament.edited": "Турнір **{name}** змінено: повідомлення для запису показує налаштування.",
+    "tournament.cancelled": "Турнір **{name}** скасовано.",
+    "tournament.none": "На цьому сервері ще немає турнірів. Створіть турнір: `/tournament new`.",
+    "tournament.unknown": "На цьому сервері немає турніру «{name}». Його турніри підказуються "
+                          "під час введення.",
+    "tournament.no_changes": "Укажіть хоча б одне налаштування: назву, правила, роздачі, "
+                             "тури, початок, checkin або deadline.",
+    "tournament.checkin_opened": "🔔 Підтвердження участі в турнірі **{name}** відкрите: "
+                                 "{mentions} — натисніть **Підтвердити участь** у повідомленні "
+                                 "для запису до старту ({relative}).",
+    "tournament.dropped": "{mentions}: участь у турнірі **{name}** не підтверджено, тому місця "
+                          "за столом немає.",
+    "tournament.thread": "{name} · тур {round} · стіл {table}",
+    "tournament.welcome": ("**{name}** — тур {round}, стіл {table}: {players}. Роздач: "
+                           "{boards}, ті самі за кожним столом; до кінця туру цю гілку бачать "
+                           "лише гравці цього столу."),
+    "tournament.ai_seat": "ШІ {number}",
+    "tournament.struck": ("⏱️ {player}: час ходу сплив, хід виконано ШІ. "
+                          "Попередження {strikes} з 2."),
+    "tournament.withdrawn": ("⏱️ {player}: два попередження — зняття з турніру **{name}**: "
+                             "ШІ дограє ці роздачі, результати лишаються, без місця в "
+                             "таблиці."),
+    "tournament.round.title": "🏆 **{name}** — таблиця після туру {round} з {rounds}",
+    "tournament.round.line": "{rank}. {name} — {percent}% · {butler} · {boards}",
+    "tournament.round.unranked": "–. {name} ({why}) — {percent}% · {butler} · {boards}",
+    "tournament.round.head": "місце. гравець — очки порівняння · дод. показник · роздачі",
+    "tournament.why.withdrawn": "поза заліком",
+    "tournament.why.ai": "ШІ",
+    "tournament.why.h2h": "особисті зустрічі",
+    "tournament.explanation": ("Місця — за середнім відсотком очок порівняння за зіграні роздачі "
+                               "(кожна роздача проти того самого місця за іншими столами та "
+                               "пару); за рівності вище той, у кого більша сума відхилень від "
+                               "середнього кожної роздачі, далі — за особистими зустрічами."),
+    "tournament.more": "і ще {count}",
+    "tournament.boards.title": "**Тур {round}: результати всіх столів по роздачах і пар**",
+    "tournament.boards.board": "**Роздача {board}** — пар {par}",
+    "tournament.boards.table": "Стіл {table}: {results}",
+    "tournament.podium.title": "🏆 Турнір **{name}** завершено — п'єдестал",
+    "tournament.podium.line": "{medal} {name} — {percent}%",
+    "tournament.podium.nobody": "Ніхто не потрапив до таблиці.",
+    "tournament.podium.all": "Уся таблиця: `/tournament show {name}`.",
+    "tournament.show.title": "🏆 **{name}** · {status}",
+    "tournament.show.no_round": "Жоден тур ще не завершився.",
+    "tournament.no_threads": ("Не можу відкрити закриті гілки столів у <#{channel}>: потрібні "
+                              "дозволи «Створювати приватні гілки», «Надсилати повідомлення в "
+                              "гілках» і «Керувати гілками»."),
+    "img.tournament.standings": "{name} · таблиця",
+    "img.tournament.after": "після туру {round} з {rounds}",
+    "img.tournament.player": "Гравець",
+    "img.tournament.percent": "Очки порівняння",
+    "img.tournament.butler": "Дод. пок.",
+    "img.tournament.boards": "Роздачі",
+    "img.tournament.podium": "{name} · п'єдестал",
+    "img.tournament.podium_sub": "турів: {rounds} · гравців: {players}",
+    "img.tournament.withdrawn": "поза заліком",
+    "img.tournament.ai": "ШІ",
+    "img.tournament.h2h": "ос. зустр.",
+    "stats.tournaments": "Турніри",
+    "stats.tournaments_value": "зіграно: {played} · найкраще місце: {best}",
+    "admin.tournaments_role": "Учасники з роллю {role} можуть проводити турніри (як і ті, хто "
+                              "має Керування сервером).",
+    "admin.tournaments_rated": "Турніри змінюють рейтинг: {rated}.",
+    "admin.tournaments_nothing": "Укажіть роль або rated, щоб змінити налаштування турнірів.",
     "cmd.admin.daily": "Роздачі дня: набір правил і канал для підсумків дня",
     "cmd.admin.daily.preset": "Набір правил роздач дня (за замовчуванням — набір сервера)",
     "cmd.admin.daily.channel": "Канал, де публікуються підсумки кожного дня",

@@ -14,8 +14,9 @@ from cogs._invite import PERMISSIONS, client_id_of
 
 ROOT = Path(__file__).resolve().parents[2]
 LINK = re.compile(r"https://discord\.com/oauth2/authorize\?\S*?permissions=(\d+)")
-NEEDED = ["attach_files", "embed_links", "read_message_history", "read_messages",
-          "send_messages", "send_messages_in_threads"]  # read_messages: View Channels
+NEEDED = ["attach_files", "create_private_threads", "embed_links", "manage_threads",
+          "read_message_history", "read_messages", "send_messages",
+          "send_messages_in_threads"]  # read_messages: View Channels
 
 
 def permission_names(value: int) -> list[str]:
