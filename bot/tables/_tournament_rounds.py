@@ -341,6 +341,10 @@ class Rounds(RoundEnds):
             return
         self._pending.add(table.id)
         try:
+            # Asked twice (a board's end and a scheduler tick), the later call may come after
+            # the next board was dealt: only a table between boards has one to deal or is done.
+            if not table.live or table.status is not TableStatus.FINISHED:
+                return
             if table.plan is not None and table.plan.board(table.match_no + 1) is None:
                 await self.tables.end_planned(table)
                 await self.step(event_id)

@@ -20,6 +20,7 @@ from bot.tables import (
     RoundReport,
     TableError,
     TableService,
+    TableStatus,
     Tournaments,
 )
 from tests.helpers.tables import play_human_turn
@@ -369,3 +370,26 @@ async def test_a_restart_mid_round_two_resumes_it(event: Event) -> None:
     assert len(event.port.of("round")) == 2 and len(event.port.of("finished")) == 1
     assert len(event.port.of("open")) == 4
     assert len(await event.store.tournament_results(view.id)) == 12
+
+
+async def test_a_late_next_board_does_not_close_a_table_playing_its_last_board(
+        event: Event) -> None:
+    """The scheduler may ask for a table's next board after the board's end already dealt
+    it: a table playing its last board is not "done" and stays open until it is played."""
+    view = await _round_one(event)
+    rng = random.Random(3)
+    last = None
+    for _ in range(2_000):
+        await event.cups.settle()
+        last = next((t for t in event.tables.tables
+                     if t.match_no == 3 and t.status is TableStatus.PLAYING), None)
+        if last is not None:
+            break
+        table = next(t for t in event.tables.tables if t.to_act() >= 0
+                     and not t.seats[t.to_act()].automatic)
+        actors = {a.user_id: replace(a, channel_id=table.channel_id) for a in PLAYERS}
+        await play_human_turn(event.tables, table.id, actors, rng)
+    assert last is not None
+    await event.cups.rounds.next_board(view.id, last)
+    await event.cups.settle()
+    assert last.live and last.status is TableStatus.PLAYING and last.match_no == 3
