@@ -10,7 +10,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import t
-from bot.tables import GuildSettings, TableError, TableService, preset_of_language, presets
+from bot.tables import (
+    GuildSettings,
+    TableError,
+    TableService,
+    preset_of_language,
+    presets,
+    timezones,
+)
 from bot.web import page_url
 from cogs._bot import TysiacBot
 from cogs._ids import ADMIN_TEMPLATE, admin_id
@@ -172,19 +179,29 @@ class Admin(commands.Cog):
 
     @admin.command(name="tournaments", description=ls("cmd.admin.tournaments"))
     @app_commands.describe(role=ls("cmd.admin.tournaments.role"),
-                           rated=ls("cmd.admin.tournaments.rated"))
+                           rated=ls("cmd.admin.tournaments.rated"),
+                           timezone=ls("cmd.admin.tournaments.timezone"))
     async def tournaments(self, interaction: discord.Interaction[Any],
-                          role: discord.Role | None = None, rated: bool | None = None) -> None:
-        if role is None and rated is None:
+                          role: discord.Role | None = None, rated: bool | None = None,
+                          timezone: str | None = None) -> None:
+        if role is None and rated is None and timezone is None:
             raise TableError("admin.tournaments_nothing")
-        await self.bot.tournaments.set_settings(
-            actor_of(interaction), role_id=role.id if role is not None else None, rated=rated)
+        got = await self.bot.tournaments.set_settings(
+            actor_of(interaction), role_id=role.id if role is not None else None, rated=rated,
+            timezone=timezone)
         loc = locale_of(interaction)
         lines = [] if role is None else [t("admin.tournaments_role", loc, role=role.mention)]
         if rated is not None:
             lines.append(t("admin.tournaments_rated", loc,
                            rated=t("admin.yes" if rated else "admin.no", loc)))
+        if timezone is not None:
+            lines.append(t("admin.tournaments_timezone", loc, zone=got.timezone or "UTC"))
         await self._say(interaction, "\n".join(lines))
+
+    @tournaments.autocomplete("timezone")
+    async def timezone_names(self, interaction: discord.Interaction[Any],
+                             current: str) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=z, value=z) for z in timezones(current)]
 
     @admin.command(name="show", description=ls("cmd.admin.show"))
     async def show(self, interaction: discord.Interaction[Any]) -> None:

@@ -801,7 +801,8 @@ MESSAGES: dict[str, str] = {
     "cmd.tournament.new.preset": "Die Regeln, nach denen alle Tische spielen",
     "cmd.tournament.new.boards": "Boards pro Runde: ein Vielfaches der Plätze, höchstens 24",
     "cmd.tournament.new.rounds": "Runden: 1 bis 10",
-    "cmd.tournament.new.start": "\"now\" oder JJJJ-MM-TT HH:MM in UTC",
+    "cmd.tournament.new.start": ("\"now\" oder JJJJ-MM-TT HH:MM in der Zeitzone des Servers "
+                                 "(/admin tournaments; sonst UTC)"),
     "cmd.tournament.new.checkin": "Minuten vor dem Start, ab denen eingecheckt wird (Standard 15)",
     "cmd.tournament.new.deadline": (
         "Minuten pro Runde, bevor die KI die Boards zu Ende spielt (Standard 60)"),
@@ -816,6 +817,8 @@ MESSAGES: dict[str, str] = {
     "cmd.admin.tournaments.role": ("Eine Rolle, die Turniere ausrichten darf (neben Server "
                                    "verwalten)"),
     "cmd.admin.tournaments.rated": "Ob Turniere die Wertungen der Spieler ändern",
+    "cmd.admin.tournaments.timezone": ("Die Zeitzone der Startzeiten, z. B. Europe/Berlin (sonst "
+                                       "UTC)"),
     "button.tournament.join": "Teilnehmen",
     "button.tournament.leave": "Abmelden",
     "button.tournament.checkin": "Einchecken",
@@ -909,8 +912,9 @@ MESSAGES: dict[str, str] = {
     "admin.tournaments_role": "Mitglieder mit {role} dürfen Turniere ausrichten (wie alle mit "
                               "Server verwalten).",
     "admin.tournaments_rated": "Turniere ändern Wertungen: {rated}.",
-    "admin.tournaments_nothing": "Gib eine Rolle oder rated an, um die Turniereinstellungen "
-                                 "zu ändern.",
+    "admin.tournaments_timezone": "Startzeiten von Turnieren gelten in {zone}.",
+    "admin.tournaments_nothing": ("Gib eine Rolle, rated oder eine Zeitzone an, um die "
+                                  "Turniereinstellungen zu ändern."),
     "cmd.admin.daily": "Die Tagesaufgabe: Regelwerk und Kanal der Tageszusammenfassung",
     "cmd.admin.daily.preset": "Das Regelwerk der Boards des Tages (Standard: das des Servers)",
     "cmd.admin.daily.channel": "Der Kanal, in dem die Zusammenfassung jedes Tages erscheint",

@@ -769,7 +769,8 @@ MESSAGES: dict[str, str] = {
     "cmd.tournament.new.preset": "The rule set every table plays",
     "cmd.tournament.new.boards": "Boards per round: a multiple of the seats, at most 24",
     "cmd.tournament.new.rounds": "Rounds: 1 to 10",
-    "cmd.tournament.new.start": "\"now\" or YYYY-MM-DD HH:MM in UTC",
+    "cmd.tournament.new.start": ("\"now\" or YYYY-MM-DD HH:MM in the server's time zone (/admin "
+                                 "tournaments; UTC if unset)"),
     "cmd.tournament.new.checkin": "Minutes before the start that check-in opens (default 15)",
     "cmd.tournament.new.deadline": (
         "Minutes a round may last before the AI finishes its boards (default 60)"),
@@ -783,6 +784,8 @@ MESSAGES: dict[str, str] = {
     "cmd.admin.tournaments": "Who may organise tournaments, and whether they change ratings",
     "cmd.admin.tournaments.role": "A role that may organise tournaments (besides Manage Server)",
     "cmd.admin.tournaments.rated": "Whether tournaments change the players' ratings",
+    "cmd.admin.tournaments.timezone": ("The time zone start times are typed in, e.g. "
+                                       "Europe/Warsaw (UTC if unset)"),
     "button.tournament.join": "Join",
     "button.tournament.leave": "Leave",
     "button.tournament.checkin": "Check in",
@@ -874,7 +877,9 @@ MESSAGES: dict[str, str] = {
     "admin.tournaments_role": "Members with {role} may organise tournaments (as may those "
                               "with Manage Server).",
     "admin.tournaments_rated": "Tournaments change ratings: {rated}.",
-    "admin.tournaments_nothing": "Give a role, or rated, to change the tournaments' settings.",
+    "admin.tournaments_timezone": "Tournament start times are read in {zone}.",
+    "admin.tournaments_nothing": ("Give a role, rated or a time zone to change the tournaments' "
+                                  "settings."),
     "cmd.admin.daily": "The daily challenge: its preset and the channel of the end-of-day summary",
     "cmd.admin.daily.preset": "The preset of the day's boards (default: the server's)",
     "cmd.admin.daily.channel": "The channel where each day's summary is posted",

@@ -790,7 +790,8 @@ MESSAGES: dict[str, str] = {
     "cmd.tournament.new.preset": "Zasady, według których grają wszystkie stoły",
     "cmd.tournament.new.boards": "Rozdania w rundzie: wielokrotność liczby miejsc, najwyżej 24",
     "cmd.tournament.new.rounds": "Rundy: od 1 do 10",
-    "cmd.tournament.new.start": "\"now\" albo RRRR-MM-DD GG:MM w UTC",
+    "cmd.tournament.new.start": ("\"now\" albo RRRR-MM-DD GG:MM w strefie czasowej serwera "
+                                 "(/admin tournaments; domyślnie UTC)"),
     "cmd.tournament.new.checkin": ("Ile minut przed startem zaczyna się potwierdzanie obecności "
                                    "(domyślnie 15)"),
     "cmd.tournament.new.deadline": (
@@ -806,6 +807,8 @@ MESSAGES: dict[str, str] = {
     "cmd.admin.tournaments.role": ("Rola, która może organizować turnieje (oprócz Zarządzania "
                                    "serwerem)"),
     "cmd.admin.tournaments.rated": "Czy turnieje zmieniają rankingi graczy",
+    "cmd.admin.tournaments.timezone": ("Strefa czasowa godzin startu, np. Europe/Warsaw "
+                                       "(domyślnie UTC)"),
     "button.tournament.join": "Dołącz",
     "button.tournament.leave": "Wypisz się",
     "button.tournament.checkin": "Potwierdź obecność",
@@ -900,7 +903,9 @@ MESSAGES: dict[str, str] = {
     "admin.tournaments_role": "Osoby z rolą {role} mogą organizować turnieje (tak jak osoby z "
                               "Zarządzaniem serwerem).",
     "admin.tournaments_rated": "Turnieje zmieniają rankingi: {rated}.",
-    "admin.tournaments_nothing": "Podaj rolę lub rated, aby zmienić ustawienia turniejów.",
+    "admin.tournaments_timezone": "Godziny startu turniejów są podawane w strefie {zone}.",
+    "admin.tournaments_nothing": ("Podaj rolę, rated lub strefę czasową, aby zmienić ustawienia "
+                                  "turniejów."),
     "cmd.admin.daily": "Rozdania dnia: zestaw zasad i kanał podsumowania dnia",
     "cmd.admin.daily.preset": "Zestaw zasad rozdań dnia (domyślnie zestaw serwera)",
     "cmd.admin.daily.channel": "Kanał, na którym publikuje się podsumowanie każdego dnia",

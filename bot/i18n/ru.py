@@ -783,7 +783,8 @@ MESSAGES: dict[str, str] = {
     "cmd.tournament.new.preset": "Правила, по которым играют все столы",
     "cmd.tournament.new.boards": "Раздач в туре: кратно числу мест, не больше 24",
     "cmd.tournament.new.rounds": "Туров: от 1 до 10",
-    "cmd.tournament.new.start": "\"now\" или ГГГГ-ММ-ДД ЧЧ:ММ по UTC",
+    "cmd.tournament.new.start": ("\"now\" или ГГГГ-ММ-ДД ЧЧ:ММ в часовом поясе сервера (/admin "
+                                 "tournaments; иначе UTC)"),
     "cmd.tournament.new.checkin": ("За сколько минут до старта открывается подтверждение (по "
                                    "умолчанию 15)"),
     "cmd.tournament.new.deadline": (
@@ -799,6 +800,8 @@ MESSAGES: dict[str, str] = {
     "cmd.admin.tournaments.role": ("Роль, которой можно проводить турниры (кроме Управления "
                                    "сервером)"),
     "cmd.admin.tournaments.rated": "Меняют ли турниры рейтинг игроков",
+    "cmd.admin.tournaments.timezone": ("Часовой пояс времени старта, например Europe/Moscow "
+                                       "(иначе UTC)"),
     "button.tournament.join": "Участвовать",
     "button.tournament.leave": "Выйти",
     "button.tournament.checkin": "Подтвердить участие",
@@ -891,7 +894,9 @@ MESSAGES: dict[str, str] = {
     "admin.tournaments_role": "Участники с ролью {role} могут проводить турниры (как и те, у "
                               "кого есть Управление сервером).",
     "admin.tournaments_rated": "Турниры меняют рейтинг: {rated}.",
-    "admin.tournaments_nothing": "Укажите роль или rated, чтобы изменить настройки турниров.",
+    "admin.tournaments_timezone": "Время старта турниров указывается в поясе {zone}.",
+    "admin.tournaments_nothing": ("Укажите роль, rated или часовой пояс, чтобы изменить "
+                                  "настройки турниров."),
     "cmd.admin.daily": "Раздачи дня: набор правил и канал для итогов дня",
     "cmd.admin.daily.preset": "Набор правил раздач дня (по умолчанию — набор сервера)",
     "cmd.admin.daily.channel": "Канал, куда публикуются итоги каждого дня",

@@ -781,7 +781,8 @@ MESSAGES: dict[str, str] = {
     "cmd.tournament.new.preset": "Правила, за якими грають усі столи",
     "cmd.tournament.new.boards": "Роздач у турі: кратно кількості місць, не більше 24",
     "cmd.tournament.new.rounds": "Турів: від 1 до 10",
-    "cmd.tournament.new.start": "\"now\" або РРРР-ММ-ДД ГГ:ХХ за UTC",
+    "cmd.tournament.new.start": ("\"now\" або РРРР-ММ-ДД ГГ:ХХ у часовому поясі сервера (/admin "
+                                 "tournaments; інакше UTC)"),
     "cmd.tournament.new.checkin": ("За скільки хвилин до старту відкривається підтвердження "
                                    "(типово 15)"),
     "cmd.tournament.new.deadline": (
@@ -796,6 +797,8 @@ MESSAGES: dict[str, str] = {
     "cmd.admin.tournaments": "Хто може проводити турніри і чи змінюють вони рейтинг",
     "cmd.admin.tournaments.role": "Роль, якій можна проводити турніри (окрім Керування сервером)",
     "cmd.admin.tournaments.rated": "Чи змінюють турніри рейтинг гравців",
+    "cmd.admin.tournaments.timezone": ("Часовий пояс часу старту, наприклад Europe/Kyiv (інакше "
+                                       "UTC)"),
     "button.tournament.join": "Узяти участь",
     "button.tournament.leave": "Вийти",
     "button.tournament.checkin": "Підтвердити участь",
@@ -888,7 +891,9 @@ MESSAGES: dict[str, str] = {
     "admin.tournaments_role": "Учасники з роллю {role} можуть проводити турніри (як і ті, хто "
                               "має Керування сервером).",
     "admin.tournaments_rated": "Турніри змінюють рейтинг: {rated}.",
-    "admin.tournaments_nothing": "Укажіть роль або rated, щоб змінити налаштування турнірів.",
+    "admin.tournaments_timezone": "Час старту турнірів вказується в поясі {zone}.",
+    "admin.tournaments_nothing": ("Укажіть роль, rated або часовий пояс, щоб змінити "
+                                  "налаштування турнірів."),
     "cmd.admin.daily": "Роздачі дня: набір правил і канал для підсумків дня",
     "cmd.admin.daily.preset": "Набір правил роздач дня (за замовчуванням — набір сервера)",
     "cmd.admin.daily.channel": "Канал, де публікуються підсумки кожного дня",

@@ -79,11 +79,13 @@ class BoardResultRow:
 
 @dataclass(frozen=True, slots=True)
 class TournamentSettings:
-    """A server's choices: the organisers' role (0: Manage Server only), rated events."""
+    """A server's choices: the organisers' role (0: Manage Server only), rated events, and
+    the time zone start times are typed in ('': UTC)."""
 
     guild_id: int
     role_id: int = 0
     rated: bool = False
+    timezone: str = ""
 
 
 _EVENT_COLS = ", ".join(f.name for f in fields(TournamentRow))
@@ -179,10 +181,10 @@ class TournamentReads(Queries):
 
     async def tournament_settings(self, guild_id: int) -> TournamentSettings:
         """A server's tournament choices (the defaults when none are stored)."""
-        row = await self._one("SELECT role_id, rated FROM tournament_settings WHERE"
-                              " guild_id = ?", (guild_id,))
+        row = await self._one("SELECT role_id, rated, timezone FROM tournament_settings"
+                              " WHERE guild_id = ?", (guild_id,))
         return TournamentSettings(guild_id) if row is None else TournamentSettings(
-            guild_id, int(row[0]), bool(row[1]))
+            guild_id, int(row[0]), bool(row[1]), str(row[2]))
 
     async def tournament_history(self, guild_id: int, user_id: int) -> tuple[int, int | None]:
         """A player's finished events in a server and his best rank (None: never ranked)."""
@@ -202,7 +204,7 @@ _EVENT_FIELDS = frozenset({"channel_id", "message_id", "name", "preset", "boards
 _ENTRANT_FIELDS = frozenset({"name", "checked_in", "strikes", "withdrawn", "dropped",
                              "final_rank"})
 _TABLE_FIELDS = frozenset({"channel_id", "table_id", "done"})
-_SETTING_FIELDS = frozenset({"role_id", "rated"})
+_SETTING_FIELDS = frozenset({"role_id", "rated", "timezone"})
 
 
 def _update(table: str, allowed: frozenset[str], changes: dict[str, Any],

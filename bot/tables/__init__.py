@@ -68,6 +68,7 @@ from bot.tables._tournament_model import (
     StandingLine,
     TournamentPort,
 )
+from bot.tables._tournament_view import timezones
 from bot.tables.clock import Clock, FakeClock, RealClock
 
 __all__ = [
@@ -145,5 +146,6 @@ __all__ = [
     "result_json",
     "seat_from_text",
     "shard_of",
+    "timezones",
     "whole_number",
 ]

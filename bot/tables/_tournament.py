@@ -15,7 +15,13 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.ai import DEFAULT_BUDGET
-from bot.store import EntrantRow, StoreAPI, StoreUnavailable, TournamentRow
+from bot.store import (
+    EntrantRow,
+    StoreAPI,
+    StoreUnavailable,
+    TournamentRow,
+    TournamentSettings,
+)
 from bot.tables._model import Actor, TableError
 from bot.tables._results import preset_family
 from bot.tables._service import TableService
@@ -31,6 +37,7 @@ from bot.tables._tournament_view import (
     Loaded,
     check_minutes,
     check_shape,
+    check_timezone,
     clean_name,
     need_organiser,
     parse_start,
@@ -125,6 +132,10 @@ class Tournaments:
         need_organiser(actor, await self.store.tournament_settings(actor.guild_id))
         return actor.guild_id
 
+    async def _timezone(self, guild_id: int) -> str | None:
+        """The server's time zone for start times (None: UTC)."""
+        return (await self.store.tournament_settings(guild_id)).timezone or None
+
     async def _name_free(self, guild_id: int, name: str, but: int = 0) -> None:
         for row in await self.store.tournaments(guild_id):
             if row.id != but and EventStatus(row.status).open and (
@@ -136,8 +147,10 @@ class Tournaments:
                      checkin_minutes: int = CHECKIN_DEFAULT,
                      round_minutes: int = ROUND_DEFAULT) -> EventView:
         """A new event in the actor's server and channel; ``start`` is "now" (check-in opens
-        at once) or "YYYY-MM-DD HH:MM" in ``timezone`` (an IANA name; None: UTC)."""
+        at once) or "YYYY-MM-DD HH:MM" in ``timezone`` (an IANA name; None: the server's,
+        set with /admin tournaments, else UTC)."""
         guild_id = await self._organiser(actor)
+        timezone = timezone if timezone is not None else await self._timezone(guild_id)
         name = clean_name(name)
         check_shape(preset, boards, rounds)
         check_minutes(checkin_minutes, round_minutes)
@@ -190,8 +203,9 @@ class Tournaments:
             check_minutes(checkin, deadline)
             start_at = row.start_at
             if "start" in changes:
-                start_at = parse_start(changes["start"], changes.get("timezone"),
-                                       self.clock.now(), checkin)
+                zone = changes.get("timezone")
+                zone = zone if zone is not None else await self._timezone(row.guild_id)
+                start_at = parse_start(changes["start"], zone, self.clock.now(), checkin)
             await self._name_free(row.guild_id, name, but=row.id)
             async with self.store.transaction() as tx:
                 await tx.update_tournament(row.id, name=name, preset=preset, boards=boards,
@@ -314,9 +328,11 @@ class Tournaments:
         return await self.store.tournament_history(guild_id, user_id)
 
     async def set_settings(self, actor: Actor, *, role_id: int | None = None,
-                           rated: bool | None = None) -> None:
-        """The server's organiser role (0: none) and whether events change ratings
-        (Manage Server only)."""
+                           rated: bool | None = None,
+                           timezone: str | None = None) -> TournamentSettings:
+        """The server's organiser role (0: none), whether events change ratings, and the
+        time zone start times are typed in (an IANA name, '' for UTC); Manage Server only.
+        The settings as stored."""
         if actor.guild_id is None:
             raise TableError("error.guild_only")
         if not actor.can_manage_guild:
@@ -326,6 +342,9 @@ class Tournaments:
             changes["role_id"] = role_id
         if rated is not None:
             changes["rated"] = rated
+        if timezone is not None:
+            changes["timezone"] = check_timezone(timezone)
         if changes:
             async with self.store.transaction() as tx:
                 await tx.set_tournament_settings(actor.guild_id, **changes)
+        return await self.store.tournament_settings(actor.guild_id)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from bot.game.presets import PRESETS
 from bot.game.tournament import MAX_BOARDS, MAX_ROUNDS, SeatResult, score_results, standings
@@ -52,6 +52,27 @@ def clean_name(name: str) -> str:
     if not 1 <= len(name) <= NAME_LENGTH:
         raise TableError("tournament.error.name", most=NAME_LENGTH)
     return name
+
+
+def check_timezone(name: str) -> str:
+    """A time zone typed by an admin, as its IANA name ('' for UTC); TableError otherwise."""
+    name = name.strip()
+    if name.upper() in ("", "UTC"):
+        return ""
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise TableError("tournament.error.timezone", text=name[:40]) from None
+    return name
+
+
+def timezones(typed: str, most: int = 25) -> list[str]:
+    """Time zone names containing what was typed (UTC first), for autocomplete."""
+    typed = typed.strip().casefold()
+    names = ["UTC", *sorted(z for z in available_timezones()
+                            if "/" in z and not z.startswith(("Etc/", "SystemV/", "posix/",
+                                                               "right/")))]
+    return [z for z in names if typed in z.casefold()][:most]
 
 
 def parse_start(text: str, timezone: str | None, now: float, checkin_minutes: int) -> float:

@@ -98,9 +98,11 @@ async def test_posts_settings_and_history(store) -> None:
         await tx.set_tournament_settings(7, role_id=BIG)
     async with store.transaction() as tx:
         await tx.set_tournament_settings(7, rated=True)
+        await tx.set_tournament_settings(7, timezone="Europe/Warsaw")
     assert await store.tournament_posted(5) == {"round:1"}
     assert await store.tournament_posted(6) == set()
-    assert await store.tournament_settings(7) == TournamentSettings(7, BIG, True)
+    assert await store.tournament_settings(7) == TournamentSettings(7, BIG, True,
+                                                                    "Europe/Warsaw")
     assert await store.tournament_settings(8) == TournamentSettings(8)
     assert await store.tournament_history(7, 1) == (2, 2)  # the running one does not count
     assert await store.tournament_history(7, 2) == (0, None)  # dropped: not played

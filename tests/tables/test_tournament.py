@@ -7,6 +7,7 @@ import datetime as dt
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -22,6 +23,7 @@ from bot.tables import (
     TableService,
     TableStatus,
     Tournaments,
+    timezones,
 )
 from tests.helpers.tables import play_human_turn
 
@@ -393,3 +395,24 @@ async def test_a_late_next_board_does_not_close_a_table_playing_its_last_board(
     await event.cups.rounds.next_board(view.id, last)
     await event.cups.settle()
     assert last.live and last.status is TableStatus.PLAYING and last.match_no == 3
+
+
+async def test_start_times_are_read_in_the_servers_time_zone(event: Event) -> None:
+    with pytest.raises(TableError) as err:
+        await event.cups.set_settings(ORG, timezone="Mars/Olympus")
+    assert err.value.key == "tournament.error.timezone"
+    with pytest.raises(TableError) as err:
+        await event.cups.set_settings(PLAYERS[0], timezone="Europe/Warsaw")
+    assert err.value.key == "error.not_admin"
+    assert (await event.cups.set_settings(ORG, timezone=" Europe/Warsaw ")).timezone == (
+        "Europe/Warsaw")
+    local = START.astimezone(ZoneInfo("Europe/Warsaw")).strftime("%Y-%m-%d %H:%M")
+    view = await event.cups.create(ORG, name="Warsaw cup", preset="russian", boards=3,
+                                   rounds=1, start=local)
+    assert view.start_at == START.replace(second=0, microsecond=0).timestamp()
+    # the same wall-clock time in UTC is an hour or two later than in Warsaw
+    view = await event.cups.edit(view.id, ORG, start=START.strftime("%Y-%m-%d %H:%M"),
+                                 timezone="UTC")
+    assert view.start_at == START.replace(second=0, microsecond=0).timestamp()
+    assert (await event.cups.set_settings(ORG, timezone="utc")).timezone == ""
+    assert timezones("warsaw") == ["Europe/Warsaw"] and timezones("")[0] == "UTC"

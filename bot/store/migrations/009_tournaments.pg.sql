@@ -75,5 +75,6 @@ CREATE TABLE tournament_posts (
 CREATE TABLE tournament_settings (
     guild_id BIGINT PRIMARY KEY,
     role_id  BIGINT NOT NULL DEFAULT 0,  -- who may organise besides Manage Server (0: none)
-    rated    BIGINT NOT NULL DEFAULT 0   -- a finished event changes the ratings
+    rated    BIGINT NOT NULL DEFAULT 0,  -- a finished event changes the ratings
+    timezone TEXT NOT NULL DEFAULT ''    -- IANA name start times are read in ('': UTC)
 );

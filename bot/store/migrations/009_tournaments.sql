@@ -74,5 +74,6 @@ CREATE TABLE tournament_posts (
 CREATE TABLE tournament_settings (
     guild_id INTEGER PRIMARY KEY,
     role_id  INTEGER NOT NULL DEFAULT 0,  -- who may organise besides Manage Server (0: none)
-    rated    INTEGER NOT NULL DEFAULT 0   -- a finished event changes the ratings
+    rated    INTEGER NOT NULL DEFAULT 0,  -- a finished event changes the ratings
+    timezone TEXT NOT NULL DEFAULT ''     -- IANA name start times are read in ('': UTC)
 );
