@@ -8,6 +8,7 @@ import dataclasses
 import datetime as dt
 import random
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -303,6 +304,21 @@ async def organiser_role_and_rating(w: World) -> None:
     r = await fd.slash(gus, w.channel, "tournament new", name="Saturday Cup",
                        preset="russian", boards=3, rounds=1)
     assert r.ephemeral and "Tournament **Saturday Cup** created" in r.content, r.content
+    # start times in the server's time zone, picked from the autocomplete
+    offered = await fd.autocomplete(alice, w.channel, "admin tournaments", "timezone", "warsa")
+    assert [c["value"] for c in offered] == ["Europe/Warsaw"]
+    r = await fd.slash(alice, w.channel, "admin tournaments", timezone="Mars/Base")
+    assert r.ephemeral and "`Mars/Base` is not a time zone" in r.content, r.content
+    r = await fd.slash(alice, w.channel, "admin tournaments", timezone="Europe/Warsaw")
+    assert "Tournament start times are read in Europe/Warsaw." in r.content, r.content
+    start = dt.datetime.fromtimestamp(w.bot.tournaments.clock.now() + 86_400, dt.UTC)
+    local = start.astimezone(ZoneInfo("Europe/Warsaw")).strftime("%Y-%m-%d %H:%M")
+    r = await fd.slash(gus, w.channel, "tournament new", name="Sunday Cup",
+                       preset="russian", boards=3, rounds=1, start=local)
+    assert "created" in r.content, r.content
+    sunday = await w.bot.tournaments.find(w.guild.id, "Sunday Cup")
+    assert sunday is not None
+    assert sunday.start_at == start.replace(second=0, microsecond=0).timestamp()
 
 
 def check_privacy(w: World, ev: Any) -> None:
