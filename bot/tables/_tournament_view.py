@@ -62,7 +62,7 @@ def check_timezone(name: str) -> str:
     try:
         ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        raise TableError("tournament.error.timezone", text=name[:40]) from None
+        raise TableError("tournament.error.timezone", text=name[:20]) from None
     return name
 
 
@@ -83,14 +83,14 @@ def parse_start(text: str, timezone: str | None, now: float, checkin_minutes: in
     try:
         zone = ZoneInfo(timezone or "UTC")
     except (ZoneInfoNotFoundError, ValueError):
-        raise TableError("tournament.error.timezone", text=(timezone or "")[:40]) from None
+        raise TableError("tournament.error.timezone", text=(timezone or "")[:20]) from None
     try:
         local = dt.datetime.strptime(" ".join(text.split()), START_FORMAT)
     except ValueError:
-        raise TableError("tournament.error.start_format", text=text[:40]) from None
+        raise TableError("tournament.error.start_format", text=text[:20]) from None
     start = local.replace(tzinfo=zone).timestamp()
     if start <= now:
-        raise TableError("tournament.error.start_past", text=text[:40])
+        raise TableError("tournament.error.start_past", text=text[:20])
     return start
 
 
