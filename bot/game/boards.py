@@ -81,6 +81,16 @@ def shuffled_deck(rules: Rules, *parts: object, prefix: str = SEED_PREFIX) -> li
                   key=lambda c: _digest(*parts, card_str(c), prefix=prefix))
 
 
+def stands(rules: Rules, dealer: int, deal: Deal) -> bool:
+    """Whether a board's deal can be played: legal, and not annulled by itself (dealt
+    nines), so that its hand begins."""
+    try:
+        state = apply_into(new_match(rules, dealer), deal, None)
+    except RuleError:
+        return False
+    return state.phase is not Phase.DEALING
+
+
 def board(day: dt.date, preset_name: str, number: int) -> Board:
     """Board ``number`` of ``day`` for a preset (RulesError for an unknown preset)."""
     rules = preset(preset_name)
@@ -95,11 +105,7 @@ def board(day: dt.date, preset_name: str, number: int) -> Board:
         dealer = next(d for d in ((first + k) % n for k in range(n))
                       if seat in seats_for_hand(rules, d)[2])
         deal = canonical_deal(rules, dealer, list(deck))
-        try:
-            s = apply_into(new_match(rules, dealer), deal, None)
-        except RuleError:
-            continue
-        if s.phase is not Phase.DEALING:  # not annulled by the deal itself (dealt nines)
+        if stands(rules, dealer, deal):
             return Board(day, preset_name, number, dealer, seat, deal)
     raise RulesError(f"no playable deal for board {number} of {day} ({preset_name})")
 

@@ -12,14 +12,13 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.game.actions import Deal
-from bot.game.boards import shuffled_deck
+from bot.game.boards import shuffled_deck, stands
 from bot.game.dealing import canonical_deal, new_match
 from bot.game.duplicate import score_board
 from bot.game.engine import apply_into
-from bot.game.errors import RuleError
 from bot.game.presets import preset
 from bot.game.rules import Rules, RulesError
-from bot.game.state import Phase, State
+from bot.game.state import State
 
 SEED_PREFIX = "1000-tournament"
 MAX_ROUNDS = 10
@@ -193,11 +192,7 @@ def event_board(seed: str, preset_name: str, round_no: int, number: int) -> Even
         deck = shuffled_deck(rules, seed, preset_name, round_no, number, attempt,
                              prefix=SEED_PREFIX)
         deal = canonical_deal(rules, dealer, deck)
-        try:
-            s = apply_into(new_match(rules, dealer), deal, None)
-        except RuleError:
-            continue
-        if s.phase is not Phase.DEALING:
+        if stands(rules, dealer, deal):
             return EventBoard(seed, preset_name, round_no, number, dealer, deal)
     raise RulesError(f"no playable deal for board {number} of round {round_no}")
 
