@@ -29,7 +29,7 @@ from bot.i18n.rule_text import rule_message
 from bot.store import DailyResultRow, DailySettings, StoreAPI
 from bot.tables._catalog import DEFAULT_PRESET
 from bot.tables._model import TableError
-from bot.tables._thinking import choose_off_loop
+from bot.tables._thinking import choose_off_loop, played_out
 from bot.tables.clock import Clock
 
 log = logging.getLogger(__name__)
@@ -217,15 +217,8 @@ class DailyChallenge:
         await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _play_par(self, b: Board) -> tuple[list[Action], tuple[int, ...]]:
-        s = b.start()
-        moves: list[Action] = []
-        while not board_over(s):
-            rng = random.Random(f"1000-daily-par|{b.key}|{len(moves)}")
-            a = await choose_off_loop(self.par_level, observe(s, s.to_act), rng,
-                                      in_thread=True, budget=self.par_budget)
-            s = apply_into(s, a, None)
-            moves.append(a)
-        return moves, result_of(s)
+        return await played_out(b.start(), self.par_level, f"1000-daily-par|{b.key}",
+                                budget=self.par_budget)
 
     # ---- playing -----------------------------------------------------------------------
     def _board(self, view: DayView, number: int) -> Board:

@@ -11,15 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 from collections.abc import Callable, Coroutine
 from typing import Any
 
 from bot.ai import DEFAULT_BUDGET
 from bot.game.actions import Action, Deal
-from bot.game.boards import board_over, result_of
-from bot.game.engine import apply_into
-from bot.game.observation import observe
 from bot.game.presets import preset
 from bot.game.serialize import move_to_json
 from bot.game.tournament import (
@@ -41,7 +37,7 @@ from bot.store import (
 )
 from bot.tables._model import Seat, Table
 from bot.tables._service import TableService
-from bot.tables._thinking import choose_off_loop
+from bot.tables._thinking import played_out
 from bot.tables._tournament_model import EventStatus, RoundReport, TournamentPort
 from bot.tables._tournament_results import RoundEnds
 from bot.tables._tournament_view import (
@@ -380,15 +376,8 @@ class Rounds(RoundEnds):
     async def play_out(self, b: EventBoard, level: str,
                        what: str) -> tuple[list[Action], tuple[int, ...]]:
         """A board played by AIs of ``level`` in every seat (seeded by the board)."""
-        s = b.start()
-        moves: list[Action] = []
-        while not board_over(s):
-            rng = random.Random(f"1000-tournament-{what}|{b.key}|{len(moves)}")
-            a = await choose_off_loop(level, observe(s, s.to_act), rng, in_thread=True,
-                                      budget=self.par_budget)
-            s = apply_into(s, a, None)
-            moves.append(a)
-        return moves, result_of(s)
+        return await played_out(b.start(), level, f"1000-tournament-{what}|{b.key}",
+                                budget=self.par_budget)
 
     # ---- strikes ---------------------------------------------------------------------------
     async def strike(self, event_id: int, user_id: int) -> None:
