@@ -121,7 +121,8 @@ async def run(players: int, *, seed: int = 1, seconds: float = 600.0,
         if workdir is None:
             workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-")))
         db, log = workdir / "bot.db", workdir / "bot.log"
-        async with FakeDiscord(rate_limit=RateLimitConfig(limit=5, per=5.0)) as fd:
+        async with FakeDiscord(rate_limit=RateLimitConfig(limit=5, per=5.0),
+                               schema_twice=False) as fd:
             users = [fd.add_user(f"u{i}", f"Player {i}") for i in range(players)]
             guild = fd.add_guild("Bench", members=users)
             channels = [fd.add_text_channel(guild, f"d{i}")

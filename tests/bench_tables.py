@@ -417,7 +417,8 @@ async def run(tables: int, seconds: float, *, preset: str = "russian", humans: i
         logs = [workdir / ("bot.log" if i == 0 else f"bot-{i}.log") for i in range(procs_n)]
         async with FakeDiscord(rate_limit=RateLimitConfig(limit=5, per=5.0),
                                latency=latency,
-                               recommended_shards=layout.shard_count) as fd:
+                               recommended_shards=layout.shard_count,
+                               schema_twice=False) as fd:
             users = [fd.add_user(f"u{i}", f"Player {i}") for i in range(tables * humans)]
             if layout.sharded:  # a guild on every shard, the tables dealt round them
                 guilds = [fd.guild_on_shard(i, layout.shard_count, f"Bench {i}",

@@ -145,7 +145,8 @@ async def run(entrants: int, boards: int, rounds: int, *, seed: int = 1,
         if workdir is None:
             workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-")))
         db, log = workdir / "bot.db", workdir / "bot.log"
-        async with FakeDiscord(rate_limit=RateLimitConfig(limit=5, per=5.0)) as fd:
+        async with FakeDiscord(rate_limit=RateLimitConfig(limit=5, per=5.0),
+                               schema_twice=False) as fd:
             users = [fd.add_user(f"u{i}", f"Player {i}") for i in range(entrants)]
             guild = fd.add_guild("Bench", members=users, bot_permissions=PERMISSIONS.value)
             fd.set_permissions(guild, users[0], ["manage_guild"])

@@ -184,7 +184,8 @@ async def run(*, hands: int, tables: int, seconds: float, real: int, seed: int,
     os.environ["WEB_PORT"] = str(port)
     os.environ["WEB_HOST"] = "127.0.0.1"
     stats = Stats()
-    async with FakeDiscord(rate_limit=RateLimitConfig(limit=5, per=5.0)) as fd:
+    async with FakeDiscord(rate_limit=RateLimitConfig(limit=5, per=5.0),
+                           schema_twice=False) as fd:
         users = [fd.add_user(f"u{i}", f"Player {i}") for i in range(tables)]
         guild = fd.add_guild("Bench", members=users)
         channels = [fd.add_text_channel(guild, f"t{i}") for i in range(tables)]

@@ -94,7 +94,10 @@ def validate(emu: Emulator, method: str, route: str, body: Any, *,
     breaks a documented limit the specification does not encode (``message_limits``), and
     an upload over the limit of a server without boosts (413, as Discord answers)."""
     what = what or f"{method} {route}"
-    problems = spec.check(method, route, body)
+    problems = spec.check(method, route, body, compiled=not emu.schema_twice)
+    if emu.schema_twice and spec.accepts(method, route)(body) != (not problems):
+        emu.store.violate("request_schema_compiled", f"{what}: the compiled check and "
+                          f"jsonschema disagree on {body!r:.2000}")
     if problems:
         refuse(emu, "request_schema", what, problems)
     if flags is not None:

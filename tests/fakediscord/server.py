@@ -55,8 +55,12 @@ class Emulator:
                  response_deadline: float = 3.0, token_lifetime: float = 15 * 60,
                  rate_limit: RateLimitConfig | None = None, latency: float = 0.0,
                  recommended_shards: int = 1, max_concurrency: int = 1,
-                 max_guilds_per_shard: int = 2500) -> None:
+                 max_guilds_per_shard: int = 2500, schema_twice: bool = True) -> None:
         self.host, self.port, self.token = host, port, token
+        # Each body judged by jsonschema as well as by its compiled check (accept.py), and
+        # a difference recorded as a breach: on in tests, off in benchmarks, where the
+        # emulator's CPU stands in for Discord's and should take little of the machine's.
+        self.schema_twice = schema_twice
         # Sharding: what GET /gateway/bot recommends, how many shards may IDENTIFY at once,
         # and how many guilds one shard may hold before IDENTIFY is refused (4011).
         self.recommended_shards = recommended_shards

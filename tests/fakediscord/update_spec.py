@@ -59,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     spec.SPEC_PATH.write_bytes(data)
     spec.specification.cache_clear()
     spec.validator.cache_clear()
+    spec.accepts.cache_clear()
     try:
         for method, route in spec.ROUTES:
             spec.validator(method, route)
