@@ -23,6 +23,7 @@ import discord
 from bot.tables import Table
 from cogs._channels import Outlet
 from cogs._images import HAND_FILE, HandImage, image_file, seat_hand_view
+from cogs._interaction import edit_original
 from cogs._latest import Latest
 from cogs._views import MessageParts, hand_message
 
@@ -192,14 +193,14 @@ class HandMessages:
             if image is not None:
                 upload, extra["attachments"] = picture.upload(image)
             going()
-            msg = await ref.interaction.edit_original_response(
-                content=parts.content, view=parts.view, **extra)
+            message_id = await edit_original(ref.interaction, content=parts.content,
+                                             view=parts.view, **extra)
         ref.signature = sig
         if image is not None:
             picture.uploaded(upload, image)
             ref.drawn = sig
         if ref.picture.message_id is None:
-            ref.picture.message_id = msg.id
+            ref.picture.message_id = message_id
 
     async def _send_image(self, ref: HandRef, table: Table, going: Callable[[], None]) -> None:
         """Attach (replace) the hand message's image, drawn from the latest state when a
@@ -238,8 +239,8 @@ class HandMessages:
                         extra = {"content": parts.content, "view": parts.view}
                     upload, files = picture.upload(got)
                     going()
-                    msg = await ref.interaction.edit_original_response(attachments=files,
-                                                                       **extra)
+                    message_id = await edit_original(ref.interaction, attachments=files,
+                                                     **extra)
                     if extra:
                         ref.signature = sig
             finally:
@@ -247,7 +248,7 @@ class HandMessages:
                     ref.rendered = None
             picture.uploaded(upload, got)
             if picture.message_id is None:
-                picture.message_id = msg.id
+                picture.message_id = message_id
         ref.drawn = drawn
 
     def _failed(self, ref: HandRef, table: Table, exc: Exception) -> None:

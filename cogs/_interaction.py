@@ -9,6 +9,8 @@ from collections.abc import Awaitable
 from typing import Any, TypeVar
 
 import discord
+from discord.http import handle_message_parameters
+from discord.webhook.async_ import async_context
 
 from bot.tables import Actor
 from cogs._views import MessageParts
@@ -59,10 +61,33 @@ async def send(interaction: discord.Interaction[Any], parts: MessageParts, *,
         else:
             await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
     elif update:
-        await interaction.edit_original_response(**kwargs)
+        await edit_original(interaction, **kwargs)
     else:
         await interaction.followup.send(ephemeral=ephemeral, wait=False, **{
             k: v for k, v in kwargs.items() if v is not None})
+
+
+async def edit_original(interaction: discord.Interaction[Any], **fields: Any) -> int:
+    """Edit the interaction's original response (``content``, ``view``, ``attachments``,
+    ...) and return its message id.
+
+    ``Interaction.edit_original_response`` builds a whole ``InteractionMessage`` of
+    Discord's answer, which a hand refresh (about two per move) never reads; this sends the
+    same request through the same adapter and reads only the id. A view that still waits
+    for presses must be stored by discord.py, so it goes the library's own way."""
+    view = fields.get("view")
+    if view is not None and not view.is_finished():
+        return (await interaction.edit_original_response(**fields)).id
+    state: Any = interaction._state  # the library's own request, minus the parsing
+    with handle_message_parameters(previous_allowed_mentions=state.allowed_mentions,
+                                   **fields) as params:
+        http = state.http
+        data = await async_context.get().edit_original_interaction_response(
+            interaction.application_id, interaction.token,
+            session=interaction._session,
+            proxy=http.proxy, proxy_auth=http.proxy_auth, payload=params.payload,
+            multipart=params.multipart, files=params.files)
+    return int(data["id"])
 
 
 async def within(interaction: discord.Interaction[Any], work: Awaitable[T], *,

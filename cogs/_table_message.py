@@ -20,6 +20,7 @@ import discord
 from bot.tables import Table
 from cogs._channels import Channels, Outlet, RateLimiter
 from cogs._images import TABLE_FILE, TABLE_URL, image_file
+from cogs._interaction import edit_original
 from cogs._latest import Latest
 from cogs._views import MessageParts, table_message
 
@@ -141,8 +142,8 @@ class TableMessages:
         image back)."""
         parts = table_message(table, table.locale)
         try:
-            await answer.edit_original_response(content=parts.content, embed=parts.embed,
-                                                view=parts.view)
+            await edit_original(answer, content=parts.content, embed=parts.embed,
+                                view=parts.view)
         except discord.HTTPException as exc:
             log.info("putting back the view of table %s failed: %s", table.id, exc)
             if table.live:

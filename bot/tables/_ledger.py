@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
@@ -180,8 +180,10 @@ class Ledger:
         return Moved(tuple(events), 0, False)
 
     async def move(self, table: Table, action: Action, user_id: int | None,
-                   deal_rng: random.Random, *, seats: Sequence[Seat] | None = None) -> Moved:
-        """Apply ``action``, deal on if a hand ended, commit (with ``seats`` if given)."""
+                   deal_rng: Callable[[], random.Random], *,
+                   seats: Sequence[Seat] | None = None) -> Moved:
+        """Apply ``action``, deal on (with ``deal_rng()``) if a hand ended, commit (with
+        ``seats`` if given)."""
         state = table.state
         assert state is not None
         events: list[Event] = []
@@ -197,7 +199,7 @@ class Ledger:
         board_end = table.plan is not None and board_over(new)
         people = frozenset() if board_end else _on_show(table, new, seats or table.seats)
         if new.phase is Phase.DEALING and not people and not board_end:
-            for move in random_deal(new, deal_rng):
+            for move in random_deal(new, deal_rng()):
                 new = apply_into(new, move, events)
                 moves.append((move_to_json(move), None))
         now = self.clock.now()
