@@ -170,7 +170,6 @@ class ServiceCore:
 
     async def _move(self, table: Table, action: Action, user_id: int | None,
                     notices: list[Notice], seats: Sequence[Seat] | None) -> None:
-        # the shuffle is made only if the move ends a hand: seeding one costs more than a move
         moved: Moved = await self.ledger.move(table, action, user_id,
                                               lambda: self._deal_rng(table), seats=seats)
         if moved.over and table.plan is None:
