@@ -72,7 +72,7 @@ async def edit_original(interaction: discord.Interaction[Any], **fields: Any) ->
     ...) and return its message id.
 
     ``Interaction.edit_original_response`` builds a whole ``InteractionMessage`` of
-    Discord's answer, which a hand refresh (about two per move) never reads; this sends the
+    Discord's answer, which a hand refresh (about one per move) never reads; this sends the
     same request through the same adapter and reads only the id. A view that still waits
     for presses must be stored by discord.py, so it goes the library's own way."""
     view = fields.get("view")
