@@ -108,16 +108,13 @@ class _Compiler:
             return [f"if ({calls}) != 1: return False"]
         if keyword == "x-discriminator":
             # as spec._discriminator looks the branch up (a bool is an int there too)
-            kinds = self.constant({k: self.compile_call(b) for k, b in value.items()})
-            return ["if t is not dict: return False",
-                    "k = v.get('type')",
-                    f"f = {kinds}.get(str(k)) if isinstance(k, (int, str)) else None",
-                    "if f is None or not f(v): return False"]
+            lines = ["if t is not dict: return False", "k = v.get('type')",
+                     "if not isinstance(k, (int, str)): return False", "k = str(k)"]
+            for i, (kind, branch) in enumerate(value.items()):
+                lines.append(f"{'el' if i else ''}if k == {kind!r}:")
+                lines.append(f"    if not {self.function(branch)}(v): return False")
+            return [*lines, "else: return False"]
         raise ValueError(f"keyword {keyword!r} is not compiled; add it to accept.py")
-
-    def compile_call(self, schema: Any) -> Any:
-        """A branch's function, looked up by name once the module is built."""
-        return _Late(self.function(schema))
 
     def enum(self, values: list[Any]) -> str:
         if all(type(e) is str for e in values):
@@ -136,23 +133,11 @@ class _Compiler:
         return lines
 
 
-class _Late:
-    """A function's name, to be replaced by the function itself."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-
 def compile_schema(schema: Any) -> Predicate:
     """The predicate of a built schema (``spec._Builder``'s output): True iff it is valid."""
     compiler = _Compiler()
     entry = compiler.function(schema)
     namespace = dict(compiler.constants)
     exec("\n\n".join(compiler.source), namespace)  # our own source, built from the spec
-    for value in compiler.constants.values():
-        if isinstance(value, dict):
-            for k, f in value.items():
-                if isinstance(f, _Late):
-                    value[k] = namespace[f.name]
     predicate: Predicate = namespace[entry]
     return predicate
