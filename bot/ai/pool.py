@@ -23,9 +23,8 @@ from bot.game.state import State
 SLOW_LEVELS = frozenset({"strong"})
 # A search may use its whole budget; at a lower priority it takes only the CPU that the
 # bots' event loops leave, so the answers to people never wait for an AI's thinking. On
-# Linux the workers are also SCHED_IDLE: a waking bot takes the core from them at once (at
-# nice 10 alone, two strong AIs at each of 400 tables put people's p99 at 64-163 ms; SCHED_IDLE
-# 56-87 ms).
+# Linux the workers are also SCHED_IDLE: a waking bot takes the core from them at once,
+# where at nice 10 alone it shares it for a while (docs/performance.md, 2026-12-03).
 AI_NICENESS = 10
 
 _lock = threading.Lock()
