@@ -86,6 +86,9 @@ class Settings:
     # Python one; after the entry point's start, the one that runs.
     solver: SolverKind | None = None
     checkpoint_after: float = 2.0  # SQLite: seconds from a commit to its WAL checkpoint
+    # Answers to interactions and their edits over the bot's own keep-alive HTTP client
+    # (cogs/_webhooks.py); False: every request through discord.py's aiohttp session.
+    lean_http: bool = True
     # ---- Discord's limits and pacing (tests shorten them) ----
     edit_limit: int = 5  # channel creates/edits per window (Discord: 5 per 5 s)
     edit_per: float = 5.0
@@ -165,6 +168,7 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: Path | None = No
         stall_ms=max(1, int(get.number("TYSIAC_STALL_MS", 250))),
         solver=get.choice("TYSIAC_SOLVER", SolverKind, None),
         checkpoint_after=max(0.0, get.number("TYSIAC_CHECKPOINT_AFTER", 2.0)),
+        lean_http=get.flag("TYSIAC_LEAN_HTTP", True),
         shard_count=shard_count,
         shard_ids=shard_ids,
         web_port=get.port("WEB_PORT"),

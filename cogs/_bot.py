@@ -45,6 +45,7 @@ from cogs._lanes import Lanes
 from cogs._publisher import Publisher
 from cogs._tree import CatalogTranslator, TysiacTree, report_error
 from cogs._views import ComponentPress, pressed_of
+from cogs._webhooks import LeanWebhookAdapter, use_lean_webhooks
 
 log = logging.getLogger("tysiac")
 EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.help", "cogs.records", "cogs.admin",
@@ -105,6 +106,7 @@ class TysiacBot(commands.AutoShardedBot):
         self._closing: asyncio.Future[None] | None = None
         self.web: WebServer | None = None
         self.watchdog = LoopWatchdog(settings.stall_ms / 1000)
+        self._webhooks: LeanWebhookAdapter | None = None
 
     @property
     def service(self) -> TableService:
@@ -136,6 +138,8 @@ class TysiacBot(commands.AutoShardedBot):
                 with contextlib.suppress(NotImplementedError, RuntimeError):
                     loop.add_signal_handler(sig, self._on_stop_signal, sig.name)
         self.publisher.images.start()  # while nobody waits for an answer yet
+        if s.lean_http:  # set in the task that goes on to run the gateway: all inherit it
+            self._webhooks = use_lean_webhooks(self.http.user_agent)
         self._service = await open_service(
             s.database, clock=self.clock, ai_delay=s.ai_delay, seed=s.seed,
             pause=s.hand_pause, listener=self.publisher, gate=self.lanes.background,
@@ -239,6 +243,8 @@ class TysiacBot(commands.AutoShardedBot):
             await self.publisher.close()
             self.lanes.close()
             await super().close()
+            if self._webhooks is not None:
+                self._webhooks.close()
             await self.watchdog.stop()  # logs: event loop: longest stall N ms, ...
             if self._service is not None:
                 await self._service.close_pools()
