@@ -16,6 +16,7 @@ import ssl
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import cast
 from urllib.parse import urlsplit
 
 IDLE_SECONDS = 15.0  # a connection unused this long is closed (aiohttp's default too)
@@ -69,8 +70,7 @@ class _Connection(asyncio.Protocol):
         self._got_any = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        self.transport = cast(asyncio.Transport, transport)  # uvloop's is no subclass
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
