@@ -21,7 +21,6 @@ from urllib.parse import urlsplit
 
 IDLE_SECONDS = 15.0  # a connection unused this long is closed (aiohttp's default too)
 REQUEST_SECONDS = 60.0  # a request with no complete response by then fails
-MAX_CONNECTIONS = 100  # as aiohttp's connector
 
 
 class Headers(dict[str, str]):
@@ -204,7 +203,7 @@ class KeepAlive:
     """Keep-alive connections to one HTTP(S) origin, for requests of bytes."""
 
     def __init__(self, origin: str, *, user_agent: str,
-                 max_connections: int = MAX_CONNECTIONS, idle_seconds: float = IDLE_SECONDS,
+                 idle_seconds: float = IDLE_SECONDS,
                  request_seconds: float = REQUEST_SECONDS) -> None:
         parts = urlsplit(origin)
         if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -218,7 +217,6 @@ class KeepAlive:
         self._agent = user_agent
         self._idle: list[_Connection] = []
         self._busy: set[_Connection] = set()
-        self._slots = asyncio.Semaphore(max_connections)
         self._idle_seconds = idle_seconds
         self._request_seconds = request_seconds
         self._sweeper: asyncio.TimerHandle | None = None
@@ -238,30 +236,30 @@ class KeepAlive:
             head.append(f"Content-Length: {len(body or b'')}\r\n")
         head.append("\r\n")
         data = "".join(head).encode("latin-1") + (body or b"")
-        async with self._slots:
-            for attempt in (0, 1):
-                conn = await self._connection()
-                waiter: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
-                self._busy.add(conn)
-                try:
-                    conn.send(data, waiter)
-                    self.sent += 1
-                    reply = await waiter
-                except Gone as gone:
-                    # a kept-alive connection the server had just closed: the request never
-                    # reached it, so it is sent again on a new one (as browsers do)
-                    if attempt or not conn.reused or gone.got_any:
-                        raise
-                    continue
-                except BaseException:
-                    conn.abort()
+        # as many connections as requests at once, as discord.py's connector (limit=0)
+        for attempt in (0, 1):
+            conn = await self._connection()
+            waiter: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
+            self._busy.add(conn)
+            try:
+                conn.send(data, waiter)
+                self.sent += 1
+                reply = await waiter
+            except Gone as gone:
+                # a kept-alive connection the server had just closed: the request never
+                # reached it, so it is sent again on a new one (as browsers do)
+                if attempt or not conn.reused or gone.got_any:
                     raise
-                finally:
-                    self._busy.discard(conn)
-                if not conn.closed:
-                    conn.reused, conn.since = True, time.monotonic()
-                    self._idle.append(conn)
-                return reply
+                continue
+            except BaseException:
+                conn.abort()
+                raise
+            finally:
+                self._busy.discard(conn)
+            if not conn.closed:
+                conn.reused, conn.since = True, time.monotonic()
+                self._idle.append(conn)
+            return reply
         raise AssertionError("unreachable")
 
     async def _connection(self) -> _Connection:
