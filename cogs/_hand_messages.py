@@ -273,7 +273,7 @@ def hand_signature(table: Table, seat: int) -> object:
     obs = table.observation(seat)
     if obs is None:
         return None
-    legal = tuple(a for a in obs.legal if a.seat == seat)
-    return (obs.hand, legal, obs.trick_no, obs.phase, obs.to_act == seat, table.status,
+    # a seat's observation offers only that seat's actions (the engine's legal_actions)
+    return (obs.hand, obs.legal, obs.trick_no, obs.phase, obs.to_act == seat, table.status,
             obs.trump, obs.drawn, table.face_down(seat),
             table.paused and seat in table.waiting)

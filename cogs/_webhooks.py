@@ -114,11 +114,10 @@ class LeanWebhookAdapter(AsyncWebhookAdapter):
 
 
 def _data_of(reply: Reply) -> Any:
-    """The body as discord.py's ``json_or_text`` reads it."""
-    text = reply.body.decode("utf-8", "replace")
+    """The body as discord.py's ``json_or_text`` reads it (JSON parsed from the bytes)."""
     if reply.headers.get("Content-Type") == "application/json":
-        return utils._from_json(text)
-    return text
+        return utils._from_json(reply.body)  # orjson and json both read bytes
+    return reply.body.decode("utf-8", "replace")
 
 
 def use_lean_webhooks(user_agent: str) -> LeanWebhookAdapter:
