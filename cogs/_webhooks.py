@@ -83,6 +83,8 @@ class LeanWebhookAdapter(AsyncWebhookAdapter):
                     await asyncio.sleep(1 + attempt * 2)
                     continue
                 raise
+            log.debug("webhook %s with %s %s has returned status code %s",
+                      route.webhook_id, route.method, route.url, reply.status)
             data = _data_of(reply)
             if reply.headers.get("X-Ratelimit-Remaining") == "0" and reply.status != 429:
                 deferred.delay_by(utils._parse_ratelimit_header(reply))
