@@ -71,6 +71,7 @@ class HandRef:
     drawn: object = None  # the hand state its image was last drawn for
     ready: bool = False  # the message exists (the interaction was answered)
     rendered: HandImage | None = None  # drawn and waiting for a lane: a text edit takes it
+    sending: object = None  # the hand state of a text edit on its way (None: none)
 
 
 _NONE: dict[int, HandRef] = {}
@@ -193,8 +194,12 @@ class HandMessages:
             if image is not None:
                 upload, extra["attachments"] = picture.upload(image)
             going()
-            message_id = await edit_original(ref.interaction, content=parts.content,
-                                             view=parts.view, **extra)
+            ref.sending = sig
+            try:
+                message_id = await edit_original(ref.interaction, content=parts.content,
+                                                 view=parts.view, **extra)
+            finally:
+                ref.sending = None
         ref.signature = sig
         if image is not None:
             picture.uploaded(upload, image)
@@ -234,7 +239,10 @@ class HandMessages:
                         ref.drawn = drawn
                         return
                     extra: dict[str, Any] = {}
-                    if sig != ref.signature:  # the text is due too: both in one edit
+                    # The text is due too: both in one edit; not when a text edit of it is
+                    # on its way (this one, sent after it, could land after the answer to a
+                    # press on the message and show the old state again).
+                    if sig not in (ref.signature, ref.sending):
                         parts = hand_message(table, ref.seat, ref.loc)
                         extra = {"content": parts.content, "view": parts.view}
                     upload, files = picture.upload(got)

@@ -16,6 +16,7 @@ import pytest
 import cogs._images as images_mod
 from bot.game.actions import Flag, Verb
 from bot.game.cards import SUIT_OF
+from bot.game.engine import apply
 from bot.game.state import Phase
 from cogs._channels import RateLimiter
 from cogs._images import HAND_FILE
@@ -417,3 +418,53 @@ async def test_limiter_serves_waiters_in_turn():
 
     await asyncio.gather(busy_table(), post())
     assert order.index("post") <= 2, order
+
+
+
+class _Passes:
+    def choose(self, obs, rng):
+        return next(a for a in obs.legal if a.verb is Verb.PASS)
+
+
+async def test_an_image_edit_after_a_press_does_not_bring_back_the_hand_before_it(
+        world, monkeypatch):
+    """The auction ends with another player's pass: the declarer's hand message gets the
+    talon, its text edit on its way (slow: 1 s) and a new image drawn meanwhile, its edit
+    slow too. He gives a card as soon as the text offers it; the image's edit lands after
+    that answer and leaves the text alone: the hand still shows the gift made."""
+    real_hand = images_mod._hand_png
+
+    def slow_hand(view):
+        time.sleep(0.3)
+        return real_hand(view)
+
+    w = world
+    fd = w.fd
+    await open_table(w)
+    rng = random.Random(4)
+    for _ in range(60):
+        table = w.table()
+        st, seat = table.state, table.to_act()
+        if st.phase is Phase.BIDDING and any(a.verb is Verb.PASS
+                                             for a in table.observation(seat).legal):
+            after, _ = apply(st, _Passes().choose(table.observation(seat), rng))
+            if after.phase is not Phase.BIDDING and after.declarer not in (seat, -1):
+                break
+        assert await play_turn(w, rng)
+        await w.settle()
+    else:
+        raise AssertionError("no auction ended by a pass")
+    user = w.user(table.seats[after.declarer].user_id)
+    msg = (await fd.click(user, w.table_message(user), f"t1000:{table.id}:hand:")).message
+    await w.settle()
+    token = w.bot.publisher.hands._hands[table.id][user.id].interaction.token
+    monkeypatch.setattr(images_mod, "_hand_png", slow_hand)
+    slow = [fd.inject("PATCH", token, status=None, delay=1.0) for _ in range(2)]
+    assert await play_turn(w, rng, policy=_Passes())  # the auction is over
+    await fd.wait_until(lambda: any(":give" in c for c in msg.custom_ids), 5)
+    assert await play_turn(w, rng)  # he gives a card at once
+    answered = msg.content
+    await w.settle()
+    assert [f.hits for f in slow] == [1, 1]  # the text's edit, then the image's
+    assert msg.attachments and msg.content == answered
+    assert w.table().state.phase is Phase.EXCHANGE and w.table().to_act() == after.declarer
