@@ -19,7 +19,7 @@ from discord import utils
 from discord.http import Route
 from discord.webhook.async_ import AsyncDeferredLock, AsyncWebhookAdapter, async_context
 
-from cogs._keepalive import KeepAlive, Reply
+from cogs._keepalive import Gone, KeepAlive, Reply
 
 log = logging.getLogger(__name__)
 ATTEMPTS = 5  # as the library's adapter
@@ -78,8 +78,10 @@ class LeanWebhookAdapter(AsyncWebhookAdapter):
             try:
                 reply = await self.client.request(route.method, target, body,
                                                   headers=headers)
-            except ConnectionResetError:
-                if attempt < ATTEMPTS - 1:
+            except Gone as gone:
+                # sent again only if none of a response came back (part of one: the
+                # request was handled, and a second answer to an interaction is refused)
+                if attempt < ATTEMPTS - 1 and not gone.got_any:
                     await asyncio.sleep(1 + attempt * 2)
                     continue
                 raise
