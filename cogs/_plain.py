@@ -10,6 +10,7 @@ Component labels and placeholders are not markdown on Discord: they get ``label_
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -24,6 +25,7 @@ from bot.i18n.values import Joined, Msg
 _MORE = re.compile(r"(?<!\\)([\]<>])")
 
 
+@functools.lru_cache(maxsize=4096)  # the same names, in every message of a table
 def plain(text: str) -> str:
     """``text`` as plain text in a message: markdown and mentions escaped, on one line."""
     flat = " ".join(str(text).splitlines())

@@ -20,6 +20,7 @@ from bot.i18n import CATALOGS, DEFAULT, render, text_of
 _LOOKALIKE = {"Т": "T", "К": "K", "В": "B"}
 _RANK_LETTERS: dict[str, tuple[str, ...]] = {}
 _TYPED: dict[str, dict[str, str]] = {}
+_CARD_TEXT: dict[tuple[int, str], str] = {}  # (card, lang) -> text: a hand writes dozens
 
 
 def rank_letters(lang: str = DEFAULT) -> tuple[str, ...]:
@@ -57,7 +58,12 @@ def typed_ranks(lang: str = DEFAULT) -> dict[str, str]:
 def card_text(card: int, lang: str = DEFAULT) -> str:
     """A card as players of ``lang`` see it, with the rank letters of the card images:
     ``A♠`` in English, ``Т♠`` in Russian, ``10♥``, ``W♦`` in Polish."""
-    return rank_letters(lang)[rank_of(card)] + SUIT_SYMBOLS[suit_of(card)]
+    got = _CARD_TEXT.get((card, lang))
+    if got is None:
+        got = rank_letters(lang)[rank_of(card)] + SUIT_SYMBOLS[suit_of(card)]
+        if lang in CATALOGS:
+            _CARD_TEXT[card, lang] = got
+    return got
 
 
 def cap(text: str) -> str:
