@@ -9,8 +9,8 @@ from collections.abc import Awaitable
 from typing import Any, TypeVar
 
 import discord
-from discord.http import handle_message_parameters
-from discord.webhook.async_ import async_context
+from discord.http import Route, handle_message_parameters
+from discord.webhook.async_ import async_context, interaction_message_response_params
 
 from bot.tables import Actor
 from cogs._views import MessageParts
@@ -57,7 +57,7 @@ async def send(interaction: discord.Interaction[Any], parts: MessageParts, *,
         kwargs["view"] = parts.view
     if not interaction.response.is_done():
         if update:
-            await interaction.response.edit_message(**kwargs)
+            await _update(interaction, **kwargs)
         else:
             await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
     elif update:
@@ -65,6 +65,34 @@ async def send(interaction: discord.Interaction[Any], parts: MessageParts, *,
     else:
         await interaction.followup.send(ephemeral=ephemeral, wait=False, **{
             k: v for k, v in kwargs.items() if v is not None})
+
+
+async def _update(interaction: discord.Interaction[Any], **fields: Any) -> None:
+    """Answer a press by editing the pressed message.
+
+    ``InteractionResponse.edit_message`` asks Discord for the edited message back and
+    builds a whole ``Message`` of it, which a hand answered (about one per press) never
+    reads; this sends the same callback without asking for it back. A view that still
+    waits for presses goes the library's way, which stores it."""
+    view = fields.get("view")
+    response = interaction.response
+    if (view is not None and not view.is_finished()) or interaction.type not in (
+            discord.InteractionType.component, discord.InteractionType.modal_submit):
+        await response.edit_message(**fields)
+        return
+    state: Any = interaction._state  # the library's own request, minus the parsing
+    if view is not None and interaction.message is not None:
+        state.prevent_view_updates_for(interaction.message.id)
+    params = interaction_message_response_params(
+        type=discord.InteractionResponseType.message_update.value,
+        previous_allowed_mentions=state.allowed_mentions, **fields)
+    http = state.http
+    await async_context.get().request(
+        Route("POST", "/interactions/{webhook_id}/{webhook_token}/callback",
+              webhook_id=interaction.id, webhook_token=interaction.token),
+        session=interaction._session, proxy=http.proxy, proxy_auth=http.proxy_auth,
+        payload=params.payload)
+    response._response_type = discord.InteractionResponseType.message_update
 
 
 async def edit_original(interaction: discord.Interaction[Any], **fields: Any) -> int:
