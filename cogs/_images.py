@@ -32,7 +32,7 @@ import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import TypeVar
@@ -44,6 +44,7 @@ from bot.game.rules import Rules
 from bot.game.state import HandResult
 from bot.i18n import CATALOGS, DEFAULT, language
 from bot.tables import Table
+from cogs._renderers import Renderers
 from render.adapter import hand_view, sheet_view, summary_view, table_view
 from render.analysis import AnalysisView, render_analysis
 from render.hand import render_hand
@@ -138,7 +139,7 @@ class Images:
         self.enabled = enabled
         self.workers = workers
         self.in_process = in_process
-        self._pool: Executor | None = None
+        self._pool: Renderers | ThreadPoolExecutor | None = None
         self._slots: asyncio.Semaphore | None = None
         self._tables: dict[int, tuple[TableView, bytes]] = {}
         self._hands: dict[tuple[int, int], tuple[HandView, bytes]] = {}
@@ -158,7 +159,8 @@ class Images:
         if not self.enabled or self._closed or self._pool is not None:
             return
         self._pool = self._executor()
-        self._pool.submit(os.getpid)  # a pool spawns its workers at its first job
+        if isinstance(self._pool, Renderers):
+            self._pool.start()
 
     # ---- the worker thread ---------------------------------------------------------------
     async def _render(self, build: Callable[[], tuple[V, bytes | None] | None],
@@ -182,8 +184,10 @@ class Images:
                 view, data = got
                 if data is not None:
                     return view, data
-                loop = asyncio.get_running_loop()
-                data = await loop.run_in_executor(pool, draw, view)
+                if isinstance(pool, Renderers):
+                    data = await pool.run(draw, view)
+                else:
+                    data = await asyncio.get_running_loop().run_in_executor(pool, draw, view)
             except Exception as exc:  # the message goes out without its image
                 log.exception("rendering %s failed", getattr(draw, "__name__", draw))
                 self.failed += 1
@@ -197,19 +201,19 @@ class Images:
             self.rendered += 1
             return view, data
 
-    def _executor(self) -> Executor:
+    def _executor(self) -> Renderers | ThreadPoolExecutor:
         if self.in_process:
             return ThreadPoolExecutor(self.workers, thread_name_prefix="render")
-        # "spawn": a fresh interpreter, not a fork of a process with an event loop and threads
-        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_warm_up)
+        return Renderers(self.workers, _warm_up)
 
     def close(self) -> None:
         self._closed = True
-        if self._pool is not None:
+        if isinstance(self._pool, Renderers):
+            self._pool.shutdown()
+        elif self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
-            self._slots = None
+        self._pool = None
+        self._slots = None
 
     def forget(self, table_id: int) -> None:
         self._tables.pop(table_id, None)

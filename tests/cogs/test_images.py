@@ -407,8 +407,6 @@ async def test_the_render_process_is_started_before_the_first_image():
     """``start`` (called as the bot starts) spawns the renderer and warms it up, so that
     the first images of a busy start do not pay for a new interpreter; the first image
     then comes from that same process."""
-    import asyncio
-
     from cogs._images import Images
     from render import sample_views
     from render.table import render_table
@@ -418,18 +416,14 @@ async def test_the_render_process_is_started_before_the_first_image():
         images.start()
         pool = images._pool
         assert pool is not None
-        for _ in range(200):  # the worker is spawned without any image asked for
-            if getattr(pool, "_processes", None):
-                break
-            await asyncio.sleep(0.05)
-        workers = set(pool._processes)  # type: ignore[attr-defined]
+        workers = set(pool.pids)  # spawned without any image asked for
         assert len(workers) == 1
         images.start()  # once only
         assert images._pool is pool
         view = next(iter(sample_views.tables().values()))
         out = await images._render(lambda: (view, None), render_table)
         assert out is not None and out[1].startswith(b"\x89PNG")
-        assert set(pool._processes) == workers  # type: ignore[attr-defined]
+        assert set(pool.pids) == workers
     finally:
         images.close()
     closed = Images(in_process=False, enabled=False)
@@ -448,10 +442,12 @@ def test_a_render_process_ends_when_the_bot_died_while_it_was_starting():
 
     script = ("import asyncio, os\n"
               "from cogs._images import Images\n"
-              "images = Images(in_process=False, enabled=True)\n"
-              "images.start()\n"
-              "print(*images._pool._processes, flush=True)\n"
-              "os._exit(0)\n")  # gone at once: the worker has not even imported Pillow yet
+              "async def main():\n"
+              "    images = Images(in_process=False, enabled=True)\n"
+              "    images.start()\n"
+              "    print(*images._pool.pids, flush=True)\n"
+              "    os._exit(0)\n"
+              "asyncio.run(main())\n")  # gone at once: the worker has not even imported Pillow yet
     root = Path(__file__).resolve().parents[2]
     # (a worker left behind keeps the output pipe open: then this times out)
     out = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True,
