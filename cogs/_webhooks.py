@@ -3,26 +3,83 @@ on the bot's own keep-alive HTTP client for JSON bodies.
 
 The library builds every payload as before (``interaction_message_response_params``, views,
 embeds, allowed mentions) and hands it to ``async_context.get()``, its extension point for
-how webhook requests travel; only the transport differs. A request with files, through a
-proxy, or to another host goes the library's own way."""
+how webhook requests travel. Its own ``request`` still runs every request (the lock per
+webhook, the retries after 429 and 5xx, the rate-limit wait, its exceptions and log line):
+for a JSON body it is given :class:`KeepAliveSession` in place of the aiohttp session, which
+is all that differs. A request with files, through a proxy, or to another host goes on the
+library's aiohttp session."""
 
 from __future__ import annotations
 
-import asyncio
-import logging
+import types
+from collections.abc import Mapping
 from typing import Any
-from urllib.parse import quote, urlencode
+from urllib.parse import urlencode
 
 import aiohttp
-import discord
-from discord import utils
 from discord.http import Route
-from discord.webhook.async_ import AsyncDeferredLock, AsyncWebhookAdapter, async_context
+from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
-from cogs._keepalive import Gone, KeepAlive, Reply
+from cogs._keepalive import Headers, KeepAlive, Reply
 
-log = logging.getLogger(__name__)
-ATTEMPTS = 5  # as the library's adapter
+
+class KeepAliveResponse:
+    """What the library reads of an aiohttp response: status, reason, headers, text."""
+
+    __slots__ = ("_reply", "headers", "reason", "status")
+
+    def __init__(self, reply: Reply) -> None:
+        self._reply = reply
+        self.status: int = reply.status
+        self.reason: str = reply.reason
+        self.headers: Headers = reply.headers
+
+    async def text(self, encoding: str = "utf-8") -> str:
+        return self._reply.body.decode(encoding, "replace")
+
+
+class _Exchange:
+    """``session.request(...)`` as an ``async with``: the request is made on entering."""
+
+    __slots__ = ("_args", "_client")
+
+    def __init__(self, client: KeepAlive, args: tuple[str, str, bytes | None,
+                                                      list[tuple[str, str]]]) -> None:
+        self._client = client
+        self._args = args
+
+    async def __aenter__(self) -> KeepAliveResponse:
+        method, target, body, headers = self._args
+        return KeepAliveResponse(await self._client.request(method, target, body,
+                                                            headers=headers))
+
+    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                        tb: types.TracebackType | None) -> None:
+        return None
+
+
+class KeepAliveSession:
+    """The part of ``aiohttp.ClientSession`` the library's webhook adapter uses, for
+    requests to ``base`` (no proxy, no form data: those stay on aiohttp)."""
+
+    def __init__(self, base: str, user_agent: str) -> None:
+        self.base = base.rstrip("/")
+        origin, _, rest = self.base.partition("://")
+        host, _, path = rest.partition("/")
+        self.client = KeepAlive(f"{origin}://{host}", user_agent=user_agent)
+        self.prefix = "/" + path if path else ""
+
+    def request(self, method: str, url: str, *, data: str | None = None,
+                headers: Mapping[str, str] | None = None,
+                params: Mapping[str, Any] | None = None, **_: Any) -> _Exchange:
+        target = self.prefix + url[len(self.base):]
+        if params:
+            target += "?" + urlencode(params)
+        body = data.encode() if data is not None else None
+        return _Exchange(self.client, (method, target, body, list((headers or {}).items())))
+
+    def close(self) -> None:
+        self.client.close()
 
 
 class LeanWebhookAdapter(AsyncWebhookAdapter):
@@ -30,11 +87,11 @@ class LeanWebhookAdapter(AsyncWebhookAdapter):
 
     def __init__(self, base: str, user_agent: str) -> None:
         super().__init__()  # type: ignore[no-untyped-call]
-        self.base = base.rstrip("/")
-        origin, _, prefix = self.base.partition("://")
-        host, _, path = prefix.partition("/")
-        self.client = KeepAlive(f"{origin}://{host}", user_agent=user_agent)
-        self.prefix = "/" + path if path else ""
+        self.session = KeepAliveSession(base, user_agent)
+
+    @property
+    def client(self) -> KeepAlive:
+        return self.session.client
 
     async def request(self, route: Route, session: aiohttp.ClientSession, *,
                       payload: dict[str, Any] | None = None,
@@ -43,85 +100,16 @@ class LeanWebhookAdapter(AsyncWebhookAdapter):
                       files: Any = None, reason: str | None = None,
                       auth_token: str | None = None,
                       params: dict[str, Any] | None = None) -> Any:
-        url = route.url
-        if files or multipart or proxy or not url.startswith(self.base):
-            return await super().request(
-                route, session, payload=payload, multipart=multipart, proxy=proxy,
-                proxy_auth=proxy_auth, files=files, reason=reason, auth_token=auth_token,
-                params=params)
-        target = self.prefix + url[len(self.base):]
-        if params:
-            target += "?" + urlencode(params)
-        headers: list[tuple[str, str]] = []
-        body = None
-        if payload is not None:
-            headers.append(("Content-Type", "application/json"))
-            body = utils._to_json(payload).encode()
-        if auth_token is not None:
-            headers.append(("Authorization", f"Bot {auth_token}"))
-        if reason is not None:
-            headers.append(("X-Audit-Log-Reason", quote(reason, safe="/ ")))
-        bucket = (route.webhook_id, route.webhook_token)
-        try:
-            lock = self._locks[bucket]
-        except KeyError:
-            self._locks[bucket] = lock = asyncio.Lock()
-        async with AsyncDeferredLock(lock) as deferred:
-            return await self._send(route, target, body, headers, deferred)
-
-    async def _send(self, route: Route, target: str, body: bytes | None,
-                    headers: list[tuple[str, str]], deferred: AsyncDeferredLock) -> Any:
-        """The library's retries: 429 after ``retry_after``, 5xx and resets with back-off."""
-        reply: Reply | None = None
-        data: Any = None
-        for attempt in range(ATTEMPTS):
-            try:
-                reply = await self.client.request(route.method, target, body,
-                                                  headers=headers)
-            except Gone as gone:
-                # sent again only if none of a response came back (part of one: the
-                # request was handled, and a second answer to an interaction is refused)
-                if attempt < ATTEMPTS - 1 and not gone.got_any:
-                    await asyncio.sleep(1 + attempt * 2)
-                    continue
-                raise
-            log.debug("webhook %s with %s %s has returned status code %s",
-                      route.webhook_id, route.method, route.url, reply.status)
-            data = _data_of(reply)
-            if reply.headers.get("X-Ratelimit-Remaining") == "0" and reply.status != 429:
-                deferred.delay_by(utils._parse_ratelimit_header(reply))
-            if 200 <= reply.status < 300:
-                return data
-            if reply.status == 429:
-                if not reply.headers.get("Via"):  # Cloudflare's, not Discord's
-                    raise discord.HTTPException(reply, data)
-                log.warning("webhook %s is rate limited; retrying in %.2f s",
-                            route.webhook_id, data["retry_after"])
-                await asyncio.sleep(data["retry_after"])
-                continue
-            if reply.status >= 500:
-                await asyncio.sleep(1 + attempt * 2)
-                continue
-            if reply.status == 403:
-                raise discord.Forbidden(reply, data)
-            if reply.status == 404:
-                raise discord.NotFound(reply, data)
-            raise discord.HTTPException(reply, data)
-        assert reply is not None
-        if reply.status >= 500:
-            raise discord.DiscordServerError(reply, data)
-        raise discord.HTTPException(reply, data)
+        if not (files or multipart or proxy) and route.url.startswith(self.session.base):
+            session = self.session  # type: ignore[assignment]  # only what the library uses
+        return await super().request(
+            route, session, payload=payload, multipart=multipart, proxy=proxy,
+            proxy_auth=proxy_auth, files=files, reason=reason, auth_token=auth_token,
+            params=params)
 
     def close(self) -> None:
         """Close the connections."""
-        self.client.close()
-
-
-def _data_of(reply: Reply) -> Any:
-    """The body as discord.py's ``json_or_text`` reads it (JSON parsed from the bytes)."""
-    if reply.headers.get("Content-Type") == "application/json":
-        return utils._from_json(reply.body)  # orjson and json both read bytes
-    return reply.body.decode("utf-8", "replace")
+        self.session.close()
 
 
 def use_lean_webhooks(user_agent: str) -> LeanWebhookAdapter:
