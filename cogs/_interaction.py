@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable
-from typing import Any, TypeVar
+import weakref
+from collections.abc import Awaitable, Callable
+from typing import Any, ClassVar, TypeVar
 
 import discord
 from discord.http import Route, handle_message_parameters
@@ -17,6 +18,7 @@ from cogs._views import MessageParts
 
 T = TypeVar("T")
 ACK_BUDGET = 2.0  # seconds of work before an interaction is deferred
+SWEEP = 0.25  # seconds between looks at the work in progress (a deferral is that late at most)
 
 
 def locale_of(interaction: discord.Interaction[Any]) -> str:
@@ -123,7 +125,7 @@ async def within(interaction: discord.Interaction[Any], work: Awaitable[T], *,
     """Run ``work``; if it takes longer than the budget, defer first (the 3 s rule).
 
     The work runs in the caller's task (no extra task or wait on the fast path, which
-    matters when the loop is busy): a timer defers the interaction if the work is slow."""
+    matters when the loop is busy): the loop's ``Deadlines`` defer it if the work is slow."""
     loop = asyncio.get_running_loop()
     deferral: asyncio.Task[Any] | None = None
 
@@ -137,12 +139,55 @@ async def within(interaction: discord.Interaction[Any], work: Awaitable[T], *,
             deferral = loop.create_task(
                 interaction.response.defer(ephemeral=ephemeral, thinking=True))
 
-    timer = loop.call_later(ACK_BUDGET, late)
+    deadlines = Deadlines.of(loop)
+    token = deadlines.add(late)
     try:
         return await work
     finally:
-        timer.cancel()
+        deadlines.discard(token)
         if deferral is not None:
             with contextlib.suppress(discord.HTTPException):
                 await deferral
 
+
+
+class Deadlines:
+    """The interactions being worked on, each with its moment to be deferred, looked at by one
+    timer every ``SWEEP`` seconds: a timer of its own for every press (made, then cancelled
+    nearly always) cost more than the look."""
+
+    _of: ClassVar[weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Deadlines]] = (
+        weakref.WeakKeyDictionary())
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._due: dict[int, tuple[float, Callable[[], None]]] = {}
+        self._next = 0
+        self._timer: asyncio.TimerHandle | None = None
+
+    @classmethod
+    def of(cls, loop: asyncio.AbstractEventLoop) -> Deadlines:
+        got = cls._of.get(loop)
+        if got is None:
+            got = cls._of[loop] = cls(loop)
+        return got
+
+    def add(self, late: Callable[[], None]) -> int:
+        """Call ``late`` once ``ACK_BUDGET`` has passed (unless discarded first)."""
+        self._next += 1
+        self._due[self._next] = (self._loop.time() + ACK_BUDGET, late)
+        if self._timer is None:
+            self._timer = self._loop.call_later(SWEEP, self._sweep)
+        return self._next
+
+    def discard(self, token: int) -> None:
+        self._due.pop(token, None)
+
+    def _sweep(self) -> None:
+        now = self._loop.time()
+        for token, (due, late) in list(self._due.items()):
+            if due > now:
+                break  # added in the order they fall due
+            del self._due[token]
+            late()
+        self._timer = self._loop.call_later(SWEEP, self._sweep) if self._due else None
