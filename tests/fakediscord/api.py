@@ -10,6 +10,7 @@ any breach of Discord's rules the bot has committed since the last check.
 from __future__ import annotations
 
 import asyncio
+import base64
 import secrets
 import time
 from collections.abc import Callable
@@ -20,6 +21,13 @@ from .errors import RuleViolation, SchemaError
 from .limits import MAX_FILE
 from .models import PERMISSIONS, Channel, Guild, Interaction, Message, Revision, User
 from .server import Emulator
+
+
+def interaction_token(iid: int) -> str:
+    """A token of Discord's shape: "interaction:<id>:<secret>" in URL-safe base64, unpadded
+    (so it needs no quoting in a URL, as Discord's do not)."""
+    raw = f"interaction:{iid}:{secrets.token_urlsafe(48)}".encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
 class InteractionResult:
@@ -317,7 +325,8 @@ class FakeDiscord(Emulator):
         store = self.store
         guild = store.guild_of(channel)
         member = self._member(guild, user)
-        iid, token = store.next_id(), "aW50ZXJhY3Rpb24:" + secrets.token_urlsafe(48)
+        iid = store.next_id()
+        token = interaction_token(iid)
         payload: dict[str, Any] = {
             "id": str(iid), "application_id": str(self.application_id), "type": itype,
             "data": data, "guild_id": str(guild.id), "channel_id": str(channel.id),

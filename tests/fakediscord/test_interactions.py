@@ -134,3 +134,18 @@ async def test_mentions_follow_allowed_mentions(fake_discord, world, bot):
             multipart=None, files=None))
     assert refused.value.status == 400
     assert [v.rule for v in fd.store.unreported()] == ["message_limits"]
+
+
+def test_an_interaction_token_has_discords_shape():
+    """URL-safe base64 of "interaction:<id>:<secret>": a client puts it in a URL as is."""
+    import base64
+    import urllib.parse
+
+    from .api import interaction_token
+
+    token = interaction_token(1234)
+    assert urllib.parse.quote(token) == token
+    raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)).decode()
+    kind, iid, secret = raw.split(":")
+    assert (kind, iid) == ("interaction", "1234") and len(secret) >= 32
+    assert interaction_token(1234) != token
