@@ -118,6 +118,8 @@ def t(key: str, locale: str | None = None, /, **params: Any) -> str:
     if text is None:
         log.warning("missing message %r", key)
         return key
+    if not params and "{" not in text and "}" not in text:
+        return text  # nothing to fill in (a label, a heading): a dozen of them a hand
     return render(text, lang_of_text, params, key=key)
 
 
