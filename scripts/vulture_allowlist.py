@@ -88,3 +88,7 @@ _.joined_at
 _.final_rank
 # a standing's head-to-head count: part of the value the tests check (the order uses it)
 _.head_to_head
+# discord.py's own flag that an interaction was answered (set where the library would)
+_._response_type
+# the render processes' ids: the tests watch them start and end
+_.pids
