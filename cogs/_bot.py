@@ -367,4 +367,3 @@ def read_presses_lean(client: discord.Client) -> None:
         parse(data)
 
     parsers["INTERACTION_CREATE"] = lean
-

@@ -150,7 +150,6 @@ async def within(interaction: discord.Interaction[Any], work: Awaitable[T], *,
                 await deferral
 
 
-
 class Deadlines:
     """The interactions being worked on, each with its moment to be deferred, looked at by one
     timer every ``SWEEP`` seconds: a timer of its own for every press (made, then cancelled
