@@ -18,52 +18,56 @@ from bot.i18n import CATALOGS, DEFAULT, render, text_of
 # and types ``TS`` on a Latin keyboard means the card he sees (in Russian and Ukrainian
 # the Latin T is then the ace, not the English ten, which is written ``10``).
 _LOOKALIKE = {"Т": "T", "К": "K", "В": "B"}
-_RANK_LETTERS: dict[str, tuple[str, ...]] = {}
-_TYPED: dict[str, dict[str, str]] = {}
-_CARD_TEXT: dict[tuple[int, str], str] = {}  # (card, lang) -> text: a hand writes dozens
+# lang -> (its catalog and the default one when made, the value): made again when a catalog
+# is replaced (a test's), never from a catalog that is no longer in use
+_RANK_LETTERS: dict[str, tuple[object, object, tuple[str, ...]]] = {}
+_TYPED: dict[str, tuple[object, object, dict[str, str]]] = {}
+
+
+def _catalogs(lang: str) -> tuple[object, object]:
+    return CATALOGS.get(lang), CATALOGS.get(DEFAULT)
 
 
 def rank_letters(lang: str = DEFAULT) -> tuple[str, ...]:
     """The rank as each language writes it, indexed like ``RANKS``: ``Т`` for the ace in
     Russian. The letters are the catalog's ``img.rank.<rank>``, the ones the card images
     draw, so text and images agree."""
+    catalog, default = _catalogs(lang)
     got = _RANK_LETTERS.get(lang)
-    if got is None:
-        got = tuple(text_of(f"img.rank.{r}", lang) or text_of(f"img.rank.{r}", DEFAULT) or r
+    if got is not None and got[0] is catalog and got[1] is default:
+        return got[2]
+    letters = tuple(text_of(f"img.rank.{r}", lang) or text_of(f"img.rank.{r}", DEFAULT) or r
                     for r in RANKS)
-        if lang in CATALOGS:
-            _RANK_LETTERS[lang] = got
-    return got
+    if catalog is not None:
+        _RANK_LETTERS[lang] = (catalog, default, letters)
+    return letters
 
 
 def typed_ranks(lang: str = DEFAULT) -> dict[str, str]:
     """The letters a reader of ``lang`` may type for a rank, upper-case, mapped to the
     English rank (``Т`` -> ``A`` in Russian); English letters are read as well where the
     language does not use them otherwise (``parse_card`` reads those)."""
+    catalog, default = _catalogs(lang)
     got = _TYPED.get(lang)
-    if got is None:
-        got = {}
-        for rank, letter in zip(RANKS, rank_letters(lang), strict=True):
-            if letter == rank:
-                continue
-            got[letter.upper()] = rank
-            twin = _LOOKALIKE.get(letter.upper())
-            if twin:
-                got[twin] = rank
-        if lang in CATALOGS:
-            _TYPED[lang] = got
-    return got
+    if got is not None and got[0] is catalog and got[1] is default:
+        return got[2]
+    typed: dict[str, str] = {}
+    for rank, letter in zip(RANKS, rank_letters(lang), strict=True):
+        if letter == rank:
+            continue
+        typed[letter.upper()] = rank
+        twin = _LOOKALIKE.get(letter.upper())
+        if twin:
+            typed[twin] = rank
+    if catalog is not None:
+        _TYPED[lang] = (catalog, default, typed)
+    return typed
 
 
 def card_text(card: int, lang: str = DEFAULT) -> str:
     """A card as players of ``lang`` see it, with the rank letters of the card images:
     ``A♠`` in English, ``Т♠`` in Russian, ``10♥``, ``W♦`` in Polish."""
-    got = _CARD_TEXT.get((card, lang))
-    if got is None:
-        got = rank_letters(lang)[rank_of(card)] + SUIT_SYMBOLS[suit_of(card)]
-        if lang in CATALOGS:
-            _CARD_TEXT[card, lang] = got
-    return got
+    return rank_letters(lang)[rank_of(card)] + SUIT_SYMBOLS[suit_of(card)]
 
 
 def cap(text: str) -> str:
