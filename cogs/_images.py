@@ -68,12 +68,21 @@ RENDER_NICENESS = 10  # the render processes yield the CPU to the bot and its da
 HAND_COLOURS = 128  # the hand image is quantized: no gradient to band, 2.5x smaller
 
 
+# lang -> (its catalog, the default catalog, their labels): some 60 look-ups a build, once
+# for each image a hand shows; built again when a catalog is replaced
+_LABELS: dict[str, tuple[dict[str, str], dict[str, str], Labels]] = {}
+
+
 def labels_for(locale: str | None) -> Labels:
-    """The images' words in the catalog for ``locale`` (English where it has none); built
-    each time (a few dozen look-ups), so that a catalog changed at run time is followed."""
+    """The images' words in the catalog for ``locale`` (English where it has none)."""
     lang = language(locale)
-    return Labels.from_catalog(
-        lang, lambda key: CATALOGS[lang].get(key) or CATALOGS[DEFAULT][key])
+    catalog, default = CATALOGS[lang], CATALOGS[DEFAULT]
+    got = _LABELS.get(lang)
+    if got is not None and got[0] is catalog and got[1] is default:
+        return got[2]
+    labels = Labels.from_catalog(lang, lambda key: catalog.get(key) or default[key])
+    _LABELS[lang] = (catalog, default, labels)
+    return labels
 
 
 def preset_title(table: Table) -> str:
