@@ -91,6 +91,8 @@ class Renderers:
         self.start()
         assert self._idle is not None
         worker = await self._idle.get()
+        if self._closed:  # stopped while this job waited: as a cancelled executor job
+            raise asyncio.CancelledError
         if self._broken:
             raise BrokenProcessPool("a render process died")
         future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
@@ -111,6 +113,8 @@ class Renderers:
                 w.jobs.close()  # a worker reads EOF next and ends
             if w.future is None:
                 self._drop(w)
+            if self._idle is not None:  # wake a job waiting for a worker: it ends
+                self._idle.put_nowait(w)
 
     def _readable(self, worker: _Worker) -> None:
         try:
