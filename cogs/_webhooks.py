@@ -26,16 +26,16 @@ from cogs._keepalive import Headers, KeepAlive, Reply
 class KeepAliveResponse:
     """What the library reads of an aiohttp response: status, reason, headers, text."""
 
-    __slots__ = ("_reply", "headers", "reason", "status")
+    __slots__ = ("_body", "headers", "reason", "status")
 
     def __init__(self, reply: Reply) -> None:
-        self._reply = reply
+        self._body = reply.body
         self.status: int = reply.status
         self.reason: str = reply.reason
         self.headers: Headers = reply.headers
 
     async def text(self, encoding: str = "utf-8") -> str:
-        return self._reply.body.decode(encoding, "replace")
+        return self._body.decode(encoding, "replace")
 
 
 class _Exchange:
